@@ -1,0 +1,35 @@
+# torch-tidy: the two entry points. Both bootstrap a fresh Debian 12 machine first.
+#   make demo   lint the bundled example and show the warning
+#   make test   run every suite (CI runs exactly this)
+LLVM_VERSION ?= 19
+BUILD_DIR    ?= build
+CACHE_DIR    ?= $(or $(TORCH_TIDY_CACHE),$(or $(XDG_CACHE_HOME),$(HOME)/.cache)/torch-tidy)
+CTEST_ARGS   ?=
+
+.PHONY: all bootstrap configure build demo test format clean
+
+all: build
+
+bootstrap:
+	@bash tools/bootstrap/bootstrap.sh
+
+configure: bootstrap
+	@cmake -S . -B $(BUILD_DIR) -G Ninja -DCMAKE_BUILD_TYPE=Release \
+	  -DTORCH_TIDY_LLVM_VERSION=$(LLVM_VERSION) \
+	  -DTORCH_TIDY_CACHE_DIR=$(CACHE_DIR) >$(BUILD_DIR).configure.log 2>&1 \
+	  || { cat $(BUILD_DIR).configure.log; exit 1; }
+
+build: configure
+	@cmake --build $(BUILD_DIR)
+
+demo: build
+	@bash tools/demo.sh $(BUILD_DIR)
+
+test: build
+	@cd $(BUILD_DIR) && ctest --output-on-failure --timeout 1500 $(CTEST_ARGS)
+
+format:
+	@git ls-files '*.cpp' '*.h' '*.cu' '*.cuh' | xargs clang-format-19 -i
+
+clean:
+	rm -rf $(BUILD_DIR)

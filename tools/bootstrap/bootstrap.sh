@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# Installs everything torch-tidy needs on a fresh Debian 12 machine, idempotently:
+# Debian packages (LLVM/Clang 19 and 22, LibTorch 1.13, GoogleTest, CMake, Ninja) and two
+# cached Python virtual environments with PyTorch from PyPI (2.8.0, the reference, and the
+# newest release). A failed PyPI install is reported in one line; the rest still works.
+set -u
+
+CACHE_DIR="${TORCH_TIDY_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/torch-tidy}"
+mkdir -p "$CACHE_DIR"
+
+log() { printf 'bootstrap: %s\n' "$*"; }
+
+# --- Debian packages -------------------------------------------------------
+DEB_PACKAGES=(
+  cmake ninja-build g++ make python3 python3-venv git
+  clang-19 clang-tidy-19 clangd-19 clang-format-19 libclang-19-dev llvm-19-dev llvm-19-tools
+  clang-22 clang-tidy-22 clangd-22 libclang-22-dev llvm-22-dev llvm-22-tools
+  libtorch-dev libgtest-dev libgmock-dev
+)
+missing=()
+for p in "${DEB_PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  log "installing Debian packages: ${missing[*]}"
+  SUDO=""
+  [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  export DEBIAN_FRONTEND=noninteractive
+  if ! $SUDO apt-get install -y --no-install-recommends "${missing[@]}" >"$CACHE_DIR/apt.log" 2>&1; then
+    $SUDO apt-get update >>"$CACHE_DIR/apt.log" 2>&1
+    if ! $SUDO apt-get install -y --no-install-recommends "${missing[@]}" >>"$CACHE_DIR/apt.log" 2>&1; then
+      log "ERROR: apt-get install failed (see $CACHE_DIR/apt.log)"
+      exit 1
+    fi
+  fi
+fi
+
+# --- Python virtual environments with PyTorch from PyPI ---------------------
+# The interpreter: Debian's python3 unless TORCH_TIDY_PYTHON names another.
+PY="${TORCH_TIDY_PYTHON:-python3}"
+
+# make_venv NAME TORCH_SPEC: creates $CACHE_DIR/NAME once; marks success with a stamp file.
+make_venv() {
+  local name="$1" spec="$2" dir="$CACHE_DIR/$1"
+  if [ -f "$dir/.torch-tidy-ok" ] && "$dir/bin/python" -c 'import torch' >/dev/null 2>&1; then
+    return 0
+  fi
+  log "creating $dir with $spec (cached afterwards)"
+  rm -rf "$dir"
+  if "$PY" -m venv "$dir" >>"$CACHE_DIR/pip.log" 2>&1 &&
+    "$dir/bin/pip" install -q --upgrade pip >>"$CACHE_DIR/pip.log" 2>&1;
+    "$dir/bin/pip" install -q "$spec" numpy ninja pyyaml >>"$CACHE_DIR/pip.log" 2>&1 &&
+    "$dir/bin/python" -c 'import torch' >>"$CACHE_DIR/pip.log" 2>&1; then
+    touch "$dir/.torch-tidy-ok"
+  else
+    log "WARNING: could not install $spec from PyPI into $dir (see $CACHE_DIR/pip.log); suites needing it will print a skip line"
+    rm -rf "$dir"
+  fi
+}
+if [ "${TORCH_TIDY_NO_PYPI:-0}" != 1 ]; then
+  make_venv venv-torch-2.8.0 torch==2.8.0
+  make_venv venv-torch-latest torch
+fi
+exit 0
