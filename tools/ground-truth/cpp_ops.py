@@ -1,0 +1,58 @@
+"""Builds tt_gt_ops.cpp once per torch version and completes the CPU control ops.
+
+The build directory lives in the cache (keyed by torch version), never in the
+source tree, so a second run only loads the shared library.
+"""
+
+import os
+
+import torch
+import torch.utils.cpp_extension
+
+import forms
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def load(cache_root):
+    """Loads the ops into torch.ops.tt_gt and torch.ops.tt_gt_cpu."""
+    build = os.path.join(cache_root, "ground-truth-build", "torch-" + torch.__version__)
+    os.makedirs(build, exist_ok=True)
+    torch.utils.cpp_extension.load(
+        name="tt_gt_ops",
+        sources=[os.path.join(HERE, "tt_gt_ops.cpp")],
+        build_directory=build,
+        is_python_module=False,
+        verbose=False,
+    )
+    for form in forms.FORMS:
+        _complete_cpu_op(form)
+
+
+def _complete_cpu_op(form):
+    """Gives tt_gt_cpu::<op> a fake kernel (for tracing) and an autograd formula.
+
+    The C++ body computes y = 2*m and z = 3*y, so dL/dm = 2*gy + 6*gz, and the
+    gradient of src is that read back at the written positions.
+    """
+    qualname = "tt_gt_cpu::" + forms.op_name(form)
+    shape = forms.target_shape(form)
+    read = forms.FORMS[form][2]
+
+    def fake(src):
+        flag = src.new_empty((), dtype=torch.bool)
+        return src.new_empty(shape), src.new_empty(shape), flag, flag.clone()
+
+    def setup_context(ctx, inputs, output):
+        pass
+
+    def backward(ctx, gy, gz, gflag, gbranch):
+        gm = 0
+        if gy is not None:
+            gm = gm + 2 * gy
+        if gz is not None:
+            gm = gm + 6 * gz
+        return read(gm)
+
+    torch.library.register_fake(qualname)(fake)
+    torch.library.register_autograd(qualname, backward, setup_context=setup_context)

@@ -1,0 +1,166 @@
+"""The write forms measured by the ground truth, in Python.
+
+Each form builds a fresh target from a factory (no grad), writes `src` (which
+requires grad) into it and returns the result. The in-place ids end with '_'.
+tt_gt_ops.cpp holds the C++ twins: same shapes, same index constants.
+
+Each form also has a `read`: the positions of the target it writes, read back.
+That is the adjoint of the write, so it is the autograd formula for the CPU
+control ops (cpp_ops.py).
+"""
+
+import torch
+
+
+# Index constants, shared with tt_gt_ops.cpp.
+def triu_indices():
+    return torch.triu_indices(4, 4, 1)
+
+
+def index_copy_index():
+    return torch.arange(2, -1, -2)  # [2, 0]
+
+
+def scatter_index():
+    # [[0, 2], [1, 3], [2, 0]]
+    return (torch.arange(6).view(3, 2) * 2 + torch.arange(3).view(3, 1)).remainder(4)
+
+
+def masked_scatter_mask():
+    return torch.arange(12).view(3, 4).remainder(3).eq(0)
+
+
+# masked_scatter consumes the first mask.sum() elements of src in order; the
+# flat positions are fixed so the backward needs no data-dependent shapes.
+MASKED_POSITIONS = [0, 3, 6, 9]
+
+
+# --- writes --------------------------------------------------------------
+
+def setitem_adv_(src):
+    m = torch.zeros(2, 4, 4)
+    rows, cols = triu_indices()
+    m[:, rows, cols] = src  # the seed's skew-symmetric builder
+    return m
+
+
+def setitem_slice_int_(src):
+    m = torch.zeros(3, 4)
+    m[:, 0] = src
+    return m
+
+
+def setitem_int_(src):
+    m = torch.zeros(3, 4)
+    m[0] = src
+    return m
+
+
+def narrow_copy_(src):
+    m = torch.zeros(3, 4)
+    m.narrow(0, 1, 2).copy_(src)
+    return m
+
+
+def index_copy_(src):
+    m = torch.zeros(3, 4)
+    m.index_copy_(0, index_copy_index(), src)
+    return m
+
+
+def masked_scatter_(src):
+    m = torch.zeros(3, 4)
+    m.masked_scatter_(masked_scatter_mask(), src)
+    return m
+
+
+def scatter_(src):
+    m = torch.zeros(3, 4)
+    m.scatter_(1, scatter_index(), src)
+    return m
+
+
+def view_alias_copy_(src):
+    m = torch.zeros(3, 4)
+    w = m[1:3]
+    w.copy_(src)
+    return m
+
+
+def index_put(src):
+    # The documented fix for the seed (pytorch/pytorch#169179).
+    m = torch.zeros(2, 4, 4)
+    rows, cols = triu_indices()
+    batch = torch.arange(2)[:, None]
+    return m.index_put((batch, rows, cols), src)
+
+
+def slice_scatter(src):
+    return torch.slice_scatter(torch.zeros(3, 4), src, 0, 1, 3)
+
+
+def select_scatter(src):
+    return torch.select_scatter(torch.zeros(3, 4), src, 1, 0)
+
+
+def index_copy(src):
+    return torch.zeros(3, 4).index_copy(0, index_copy_index(), src)
+
+
+def masked_scatter(src):
+    return torch.zeros(3, 4).masked_scatter(masked_scatter_mask(), src)
+
+
+def scatter(src):
+    return torch.zeros(3, 4).scatter(1, scatter_index(), src)
+
+
+# --- reads (adjoints of the writes) ----------------------------------------
+
+def _read_adv(g):
+    rows, cols = triu_indices()
+    return g[:, rows, cols]
+
+
+def _read_masked(g):
+    picked = g.reshape(-1)[torch.tensor(MASKED_POSITIONS)]
+    return torch.cat([picked, g.new_zeros(12 - len(MASKED_POSITIONS))]).view(3, 4)
+
+
+def _read_scatter(g):
+    return g.gather(1, scatter_index())
+
+
+def _read_rows_1_3(g):
+    return g[1:3]
+
+
+# id -> (write, source shape, read)
+FORMS = {
+    "setitem_adv_": (setitem_adv_, (2, 6), _read_adv),
+    "setitem_slice_int_": (setitem_slice_int_, (3,), lambda g: g[:, 0]),
+    "setitem_int_": (setitem_int_, (4,), lambda g: g[0]),
+    "narrow_copy_": (narrow_copy_, (2, 4), _read_rows_1_3),
+    "index_copy_": (index_copy_, (2, 4), lambda g: g[index_copy_index()]),
+    "masked_scatter_": (masked_scatter_, (3, 4), _read_masked),
+    "scatter_": (scatter_, (3, 2), _read_scatter),
+    "view_alias_copy_": (view_alias_copy_, (2, 4), _read_rows_1_3),
+    "index_put": (index_put, (2, 6), _read_adv),
+    "slice_scatter": (slice_scatter, (2, 4), _read_rows_1_3),
+    "select_scatter": (select_scatter, (3,), lambda g: g[:, 0]),
+    "index_copy": (index_copy, (2, 4), lambda g: g[index_copy_index()]),
+    "masked_scatter": (masked_scatter, (3, 4), _read_masked),
+    "scatter": (scatter, (3, 2), _read_scatter),
+}
+
+def target_shape(form):
+    return (2, 4, 4) if form in ("setitem_adv_", "index_put") else (3, 4)
+
+
+IN_PLACE = [f for f in FORMS if f.endswith("_")]
+FIXES = [f for f in FORMS if not f.endswith("_")]
+
+
+def op_name(form):
+    """The C++ operator name for a form (see tt_gt_ops.cpp)."""
+    return form[:-1] + "_inplace" if form.endswith("_") else form

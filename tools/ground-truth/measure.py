@@ -1,0 +1,176 @@
+"""Runs every reproducer under one torch (the interpreter's) and prints JSON rows.
+
+Run with a venv's python: `python measure.py [--out FILE] [--only PATH]`.
+One row per (path, form, backend); see ground_truth.py for the columns.
+
+Every case returns the same four things from inside the region:
+  y       = 2 * m, where m is the written target (no branch involved);
+  z       = 3 * y if the code saw requires_grad, else (3 * y).detach();
+  flag    = the requires_grad value the code read after the write;
+  branch  = which way the branch went.
+The loss sum(y * w1) + sum(z * w2) then shows whether gradients survive.
+"""
+
+import argparse
+import contextlib
+import io
+import json
+import logging
+import os
+import sys
+import warnings
+
+
+
+def cache_root():
+    """$TORCH_TIDY_CACHE, else the bootstrap's cache (~/.cache/torch-tidy)."""
+    return os.environ.get("TORCH_TIDY_CACHE") or os.path.join(
+        os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "torch-tidy")
+
+
+# Inductor's compiled kernels are cached across runs (before torch is imported,
+# so every part of inductor sees it); a warm cache keeps the check fast.
+os.environ.setdefault("TORCHINDUCTOR_CACHE_DIR", os.path.join(cache_root(), "inductor"))
+
+import torch  # noqa: E402
+import torch._dynamo  # noqa: E402
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import cpp_ops  # noqa: E402
+import forms  # noqa: E402
+
+BACKENDS = ["none", "eager", "aot_eager", "inductor"]
+PATHS = ["python", "cpp_composite", "cpp_cpu_autograd", "autograd_function"]
+
+
+def branch_on_flag(m):
+    """User code after the write: read the flag, skip the grad path if false."""
+    rg = m.requires_grad
+    y = m * 2
+    if rg:
+        z = y * 3
+    else:
+        z = (y * 3).detach()
+    return y, z, torch.tensor(rg), torch.tensor(rg)
+
+
+class FlagProbe(torch.autograd.Function):
+    """Doubles x; reports the requires_grad it saw on its input.
+
+    Dynamo decides how to trace an autograd.Function from its inputs'
+    requires_grad (pytorch/pytorch#160901): a stale false means the Function is
+    traced as if no gradient were needed.
+    """
+
+    @staticmethod
+    def forward(ctx, x):
+        seen = torch.tensor(x.requires_grad)
+        ctx.mark_non_differentiable(seen)
+        return x * 2, seen
+
+    @staticmethod
+    def backward(ctx, gy, gseen):
+        return gy * 2
+
+
+def region_for(path, form):
+    """The function that torch.compile sees, for one path and form."""
+    write = forms.FORMS[form][0]
+    if path == "python":
+        return lambda src: branch_on_flag(write(src))
+    if path == "cpp_composite":
+        return getattr(torch.ops.tt_gt, forms.op_name(form))
+    if path == "cpp_cpu_autograd":
+        return getattr(torch.ops.tt_gt_cpu, forms.op_name(form))
+    if path == "autograd_function":
+        def region(src):
+            y, seen = FlagProbe.apply(write(src))
+            # The caller branches on the Function's output, as user code would.
+            z = y * 3 if y.requires_grad else (y * 3).detach()
+            return y, z, seen, torch.tensor(y.requires_grad)
+        return region
+    raise ValueError(path)
+
+
+def run_once(path, form, backend):
+    """Returns (flag, branch, y.requires_grad, src.grad or None)."""
+    torch._dynamo.reset()
+    torch.manual_seed(0)
+    src = torch.randn(forms.FORMS[form][1], requires_grad=True)
+    fn = region_for(path, form)
+    if backend != "none":
+        fn = torch.compile(fn, backend=backend)
+    y, z, flag, branch = fn(src)
+    w1 = torch.linspace(-1.0, 1.0, y.numel()).view_as(y)
+    w2 = torch.linspace(0.5, 1.5, z.numel()).view_as(z)
+    loss = (y * w1).sum() + (z * w2).sum()
+    grad = None
+    if loss.requires_grad:
+        loss.backward()
+        grad = src.grad
+    return bool(flag), bool(branch), bool(y.requires_grad), grad
+
+
+def grads_equal(a, b):
+    if a is None or b is None:
+        return a is None and b is None
+    return a.shape == b.shape and torch.allclose(a, b, rtol=1e-5, atol=1e-6)
+
+
+def measure(paths):
+    version = torch.__version__.split("+")[0]
+    rows = []
+    for path in paths:
+        for form in forms.FORMS:
+            if path == "autograd_function" and form not in ("setitem_adv_", "index_put"):
+                continue  # the Function's shape only needs the seed and its fix
+            eager = None
+            for backend in BACKENDS:
+                row = {"torch": version, "path": path, "form": form, "backend": backend,
+                       "rg_inside": None, "rg_output": None, "wrong_branch": None,
+                       "grads_equal": None, "error": None}
+                try:
+                    flag, branch, rg_out, grad = run_once(path, form, backend)
+                except Exception as e:  # a graph break, compile error, ...: record it
+                    # Only the class name: messages carry addresses and paths.
+                    row["error"] = type(e).__name__
+                    rows.append(row)
+                    continue
+                if backend == "none":
+                    eager = (branch, grad)
+                row["rg_inside"] = flag
+                row["rg_output"] = rg_out
+                if eager is not None:
+                    row["wrong_branch"] = branch != eager[0]
+                    row["grads_equal"] = grads_equal(grad, eager[1])
+                rows.append(row)
+                print(f"{path:18} {form:20} {backend:10} {row}", file=sys.stderr, flush=True)
+    return rows
+
+
+def quiet():
+    """Compile warnings and logs are noise for a table; keep stderr readable."""
+    warnings.filterwarnings("ignore")
+    logging.getLogger("torch").setLevel(logging.ERROR)
+    torch._logging.set_logs(all=logging.ERROR)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--out", help="write the JSON rows here (default: stdout)")
+    ap.add_argument("--only", action="append", choices=PATHS, help="measure only these paths")
+    args = ap.parse_args()
+    quiet()
+    with contextlib.redirect_stdout(io.StringIO()):  # the extension build chatters
+        cpp_ops.load(cache_root())
+    result = {"torch": torch.__version__.split("+")[0], "rows": measure(args.only or PATHS)}
+    text = json.dumps(result, indent=1)
+    if args.out:
+        with open(args.out, "w") as f:
+            f.write(text + "\n")
+    else:
+        print(text)
+
+
+if __name__ == "__main__":
+    main()
