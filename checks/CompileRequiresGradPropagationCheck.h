@@ -1,0 +1,51 @@
+//===- CompileRequiresGradPropagationCheck.h ------------------*- C++ -*-===//
+#ifndef TORCH_TIDY_CHECKS_COMPILEREQUIRESGRADPROPAGATIONCHECK_H
+#define TORCH_TIDY_CHECKS_COMPILEREQUIRESGRADPROPAGATIONCHECK_H
+
+#include "torch_tidy/analysis/CompiledRegionFinder.h"
+
+#include "clang-tidy/ClangTidyCheck.h"
+#include <memory>
+
+namespace torch_tidy {
+
+/// Finds in-place sliced or indexed writes, inside code that torch.compile
+/// traces, from a value that may require grad into a tensor created without
+/// gradient tracking: torch.compile can keep reporting requires_grad() ==
+/// false for it.
+///
+/// For the user-facing documentation see:
+/// docs/checks/torch-compile-requires-grad-propagation.md
+class CompileRequiresGradPropagationCheck : public clang::tidy::ClangTidyCheck {
+public:
+  CompileRequiresGradPropagationCheck(llvm::StringRef Name,
+                                      clang::tidy::ClangTidyContext *Context);
+  ~CompileRequiresGradPropagationCheck() override;
+  bool isLanguageVersionSupported(const clang::LangOptions &LangOpts) const override {
+    return LangOpts.CPlusPlus;
+  }
+  void registerMatchers(clang::ast_matchers::MatchFinder *Finder) override;
+  void check(const clang::ast_matchers::MatchFinder::MatchResult &Result) override;
+  void onStartOfTranslationUnit() override;
+  void onEndOfTranslationUnit() override;
+  void storeOptions(clang::tidy::ClangTidyOptions::OptionMap &Opts) override;
+
+private:
+  void reportRegions();
+
+  const RegionMode Mode;
+  const std::string CompiledFunctions;
+  std::unique_ptr<CompiledRegionFinder> Finder;
+  clang::ASTContext *Ctx = nullptr;
+};
+
+} // namespace torch_tidy
+
+namespace clang::tidy {
+template <> struct OptionEnumMapping<torch_tidy::RegionMode> {
+  static llvm::ArrayRef<std::pair<torch_tidy::RegionMode, StringRef>>
+  getEnumMapping();
+};
+} // namespace clang::tidy
+
+#endif

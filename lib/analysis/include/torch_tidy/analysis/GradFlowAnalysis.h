@@ -1,0 +1,134 @@
+//===- GradFlowAnalysis.h - Where fresh non-grad tensors flow --*- C++ -*-===//
+//
+// A forward, flow-sensitive analysis on clang's CFG of one function. For every
+// local tensor variable it tracks whether it is *fresh-non-grad* (made here by
+// a factory without requires_grad, on every path), a view of another local,
+// known never to require grad, or possibly requiring grad. At each in-place
+// write it then decides whether the target is fresh-non-grad and the source
+// may require grad (DESIGN section 3), outside any no-grad scope.
+//
+// Functions are summarised for their callers: which tensor parameters they
+// write in place from a value that may require grad, and which they may
+// reassign. A caller that passes a fresh tensor to such a parameter is
+// reported at the call site.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TORCH_TIDY_ANALYSIS_GRADFLOWANALYSIS_H
+#define TORCH_TIDY_ANALYSIS_GRADFLOWANALYSIS_H
+
+#include "torch_tidy/analysis/InPlaceWrite.h"
+
+#include "clang/AST/Decl.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SmallBitVector.h"
+#include <memory>
+#include <vector>
+
+namespace clang {
+class ASTContext;
+class CallExpr;
+} // namespace clang
+
+namespace torch_tidy {
+
+/// What the analysis knows about one tensor value.
+struct TensorFact {
+  enum Kind : uint8_t {
+    MaybeGrad, ///< may require grad (parameters, members, calls, unknown)
+    NonGrad,   ///< never requires grad (literals, detach, integer tensors)
+    Fresh,     ///< made here by a factory without requires_grad
+    ViewOf,    ///< a view (or reference) of the local variable Base
+    Param,     ///< the untouched value of parameter ParamIndex
+  };
+  Kind K = MaybeGrad;
+  const clang::Expr *Origin = nullptr; ///< Fresh: the factory call
+  const clang::VarDecl *Base = nullptr; ///< ViewOf: the viewed variable
+  unsigned ParamIndex = 0;
+  /// Fresh only: it has received a write from a value that may require
+  /// grad, so in eager mode it now requires grad itself.
+  bool Written = false;
+
+  static TensorFact maybeGrad() { return {}; }
+  static TensorFact nonGrad() { return {NonGrad}; }
+  static TensorFact fresh(const clang::Expr *Origin) {
+    return {Fresh, Origin};
+  }
+  bool operator==(const TensorFact &O) const {
+    return K == O.K && Origin == O.Origin && Base == O.Base &&
+           ParamIndex == O.ParamIndex && Written == O.Written;
+  }
+  bool operator!=(const TensorFact &O) const { return !(*this == O); }
+};
+
+/// A write whose target parameter's fresh-ness is decided by the caller.
+struct ParamWrite {
+  InPlaceWrite Write;
+  unsigned ParamIndex;
+  /// The function containing Write (may be deeper than the summarised one).
+  const clang::FunctionDecl *WriteFunction;
+};
+
+/// An in-place write into a fresh-non-grad local from a value that may
+/// require grad.
+struct HazardousWrite {
+  InPlaceWrite Write;
+  const clang::VarDecl *Target;
+  const clang::Expr *TargetOrigin; ///< the factory call that made Target
+};
+
+/// A call that passes a fresh-non-grad local to a same-TU function which
+/// writes into it in place from a value that may require grad.
+struct HazardousCall {
+  const clang::CallExpr *Call;
+  const clang::FunctionDecl *Callee;
+  const clang::VarDecl *Target;
+  const clang::Expr *TargetOrigin;
+  ParamWrite Inner;
+};
+
+/// Work counters, for the linear-scaling regression guard.
+struct FlowStats {
+  unsigned FunctionsAnalysed = 0;
+  unsigned FunctionsSkipped = 0; ///< no write and no call worth a CFG
+  unsigned BlocksVisited = 0;
+  unsigned CFGBlocks = 0;
+  unsigned ElementsVisited = 0;
+};
+
+struct FunctionFlowResult {
+  std::vector<HazardousWrite> Writes;
+  std::vector<HazardousCall> Calls;
+  std::vector<ParamWrite> ParamWrites; ///< summary for callers
+  llvm::SmallBitVector ReassignedParams; ///< summary for callers
+};
+
+class GradFlowAnalysis {
+public:
+  explicit GradFlowAnalysis(clang::ASTContext &Ctx);
+  ~GradFlowAnalysis();
+
+  /// Analyses FD's body once (memoised). Template instantiations are mapped
+  /// to their pattern, so a template is analysed once.
+  const FunctionFlowResult &analyse(const clang::FunctionDecl *FD);
+
+  const FlowStats &stats() const { return Stats; }
+
+  /// The function whose body the analysis reads for FD: its definition, or
+  /// for an instantiation the template pattern; null if there is none.
+  static const clang::FunctionDecl *
+  analysedDefinition(const clang::FunctionDecl *FD);
+
+private:
+  class FunctionRun;
+  clang::ASTContext &Ctx;
+  llvm::DenseMap<const clang::FunctionDecl *,
+                 std::unique_ptr<FunctionFlowResult>>
+      Results;
+  llvm::DenseSet<const clang::FunctionDecl *> InProgress;
+  FlowStats Stats;
+};
+
+} // namespace torch_tidy
+
+#endif

@@ -1,0 +1,81 @@
+//===- LibTorchApi.h - What LibTorch's C++ names mean ----------*- C++ -*-===//
+//
+// The one place that knows LibTorch's API: which calls create tensors without
+// gradient tracking, which ones return views, which ones write in place, which
+// guards switch autograd off and which values can never require grad. Checks
+// read like the rule they enforce by asking these questions instead of
+// comparing names themselves.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TORCH_TIDY_ANALYSIS_LIBTORCHAPI_H
+#define TORCH_TIDY_ANALYSIS_LIBTORCHAPI_H
+
+#include "clang/AST/Expr.h"
+#include "clang/AST/ExprCXX.h"
+#include "llvm/ADT/StringRef.h"
+#include <optional>
+
+namespace clang {
+class ASTContext;
+class FunctionDecl;
+class VarDecl;
+} // namespace clang
+
+namespace torch_tidy {
+namespace libtorch {
+
+/// True for at::Tensor / at::TensorBase (and torch::Tensor, an alias), with
+/// references and cv-qualifiers stripped.
+bool isTensorType(clang::QualType T);
+
+/// True if D is declared in namespace at, torch, c10 or one nested in them.
+bool isInTorchNamespace(const clang::Decl *D);
+
+/// The callee of a call to a LibTorch free function or Tensor method, or null.
+const clang::FunctionDecl *torchCallee(const clang::CallExpr *Call);
+
+/// Factories whose result does not require grad unless asked to:
+/// zeros, ones, empty, full, rand*, eye, *_like, Tensor::new_*.
+bool isNonGradFactory(const clang::CallExpr *Call);
+
+/// The TensorOptions argument(s) of a factory ask for requires_grad(true),
+/// or cannot be seen (e.g. a TensorOptions parameter): the result may
+/// require grad.
+bool factoryMayRequireGrad(const clang::CallExpr *Call);
+
+/// Calls whose result never requires grad: integer/bool producers
+/// (arange, triu_indices, nonzero, comparisons, .to(kLong)...) and detach().
+bool producesNonGradValue(const clang::CallExpr *Call);
+
+/// Tensor methods that return the same data, possibly moved or cast to a
+/// floating dtype: .to(device), .cuda(), .cpu(), .contiguous(), .clone().
+/// A fresh tensor stays fresh through them.
+bool isFreshnessPreservingMethod(const clang::CXXMemberCallExpr *Call);
+
+/// Tensor methods (and operator[]) whose result is a view of the object, or,
+/// for index()/operator[], what an assignment writes through.
+bool isViewProducingCall(const clang::Expr *E);
+
+/// The object a view-producing call is taken from.
+const clang::Expr *viewObject(const clang::Expr *ViewCall);
+
+/// A guard declaration that disables gradient recording for its scope:
+/// torch::NoGradGuard, at::AutoGradMode(false), c10::InferenceMode (enabled).
+bool isNoGradGuardDecl(const clang::VarDecl *V);
+
+/// A torch::Library method call: def or impl.
+enum class LibraryCall { None, Def, Impl };
+LibraryCall classifyLibraryCall(const clang::CXXMemberCallExpr *Call);
+
+/// Dispatch keys whose kernels run above autograd, so torch.compile traces
+/// their bodies.
+bool isTracedDispatchKey(llvm::StringRef Key);
+
+/// Strips parens, implicit casts, temporaries, cleanups and Tensor copy/move
+/// constructions.
+const clang::Expr *ignoreTensorWrappers(const clang::Expr *E);
+
+} // namespace libtorch
+} // namespace torch_tidy
+
+#endif

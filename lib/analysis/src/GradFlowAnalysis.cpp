@@ -1,0 +1,537 @@
+//===- GradFlowAnalysis.cpp - Where fresh non-grad tensors flow -----------===//
+
+#include "torch_tidy/analysis/GradFlowAnalysis.h"
+#include "torch_tidy/analysis/LibTorchApi.h"
+#include "torch_tidy/analysis/NoGradScope.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMap.h"
+#include "clang/Analysis/CFG.h"
+#include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/PostOrderIterator.h"
+#include <queue>
+
+using namespace clang;
+
+namespace torch_tidy {
+
+namespace {
+using FlowState = llvm::SmallDenseMap<const VarDecl *, TensorFact, 8>;
+
+/// Must-join of two facts: a variable is fresh after a merge only if it is
+/// fresh on every incoming path.
+TensorFact join(const TensorFact &A, const TensorFact &B) {
+  if (A == B)
+    return A;
+  if (A.K != B.K)
+    return TensorFact::maybeGrad();
+  switch (A.K) {
+  case TensorFact::Fresh: {
+    TensorFact F = A;
+    F.Written = A.Written || B.Written;
+    return F;
+  }
+  case TensorFact::NonGrad:
+    return A;
+  default:
+    return TensorFact::maybeGrad();
+  }
+}
+
+void joinInto(FlowState &Into, const FlowState &From) {
+  for (const auto &[V, F] : From) {
+    auto It = Into.find(V);
+    if (It == Into.end())
+      Into[V] = F;
+    else
+      It->second = join(It->second, F);
+  }
+}
+
+bool isLocalTensorVar(const VarDecl *V) {
+  return V && (V->hasLocalStorage() || isa<ParmVarDecl>(V)) &&
+         libtorch::isTensorType(V->getType());
+}
+
+const VarDecl *referencedVar(const Expr *E) {
+  const auto *Ref = dyn_cast_or_null<DeclRefExpr>(
+      E ? libtorch::ignoreTensorWrappers(E) : nullptr);
+  return Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+}
+
+/// Whether a write into this fact, as a source, may carry grad.
+bool mayRequireGrad(const TensorFact &F) {
+  return F.K == TensorFact::MaybeGrad || F.K == TensorFact::Param ||
+         (F.K == TensorFact::Fresh && F.Written);
+}
+} // namespace
+
+class GradFlowAnalysis::FunctionRun {
+public:
+  FunctionRun(GradFlowAnalysis &Owner, const FunctionDecl *FD,
+              FunctionFlowResult &Out)
+      : Owner(Owner), FD(FD), Ctx(Owner.Ctx), Out(Out) {}
+
+  void run();
+
+private:
+  struct Target {
+    const VarDecl *Var = nullptr;
+    bool ThroughView = false;
+  };
+
+  TensorFact factOf(const VarDecl *V, const FlowState &St) const;
+  TensorFact classify(const Expr *E, const FlowState &St, int Depth = 0) const;
+  TensorFact combineOperands(const Stmt *S, const FlowState &St,
+                             int Depth) const;
+  TensorFact bindingFact(const Expr *Init, const FlowState &St,
+                         bool IsReference) const;
+  Target resolveTarget(const Expr *E, const FlowState &St) const;
+  void walk(const Stmt *S, FlowState &St);
+  void handleExpr(const Expr *E, FlowState &St);
+  void handleWrite(const InPlaceWrite &W, FlowState &St);
+  void handleCall(const CallExpr *Call, FlowState &St);
+  void assign(const VarDecl *V, TensorFact F, FlowState &St);
+  bool underNoGrad(const Stmt *S);
+  bool worthAnalysing(const Stmt *S) const;
+
+  GradFlowAnalysis &Owner;
+  const FunctionDecl *FD;
+  ASTContext &Ctx;
+  FunctionFlowResult &Out;
+  std::unique_ptr<ParentMap> Parents;
+  bool Recording = false;
+  llvm::DenseSet<const Expr *> Recorded;
+};
+
+TensorFact GradFlowAnalysis::FunctionRun::factOf(const VarDecl *V,
+                                                 const FlowState &St) const {
+  for (int Hops = 0; V && Hops < 16; ++Hops) {
+    auto It = St.find(V);
+    if (It == St.end()) {
+      if (const auto *P = dyn_cast<ParmVarDecl>(V))
+        if (P->getDeclContext() == FD)
+          return {TensorFact::Param, nullptr, nullptr,
+                  P->getFunctionScopeIndex()};
+      return TensorFact::maybeGrad();
+    }
+    if (It->second.K != TensorFact::ViewOf)
+      return It->second;
+    V = It->second.Base;
+  }
+  return TensorFact::maybeGrad();
+}
+
+TensorFact GradFlowAnalysis::FunctionRun::combineOperands(const Stmt *S,
+                                                          const FlowState &St,
+                                                          int Depth) const {
+  bool AnyGrad = false;
+  for (const Stmt *Child : S->children()) {
+    const auto *E = dyn_cast_or_null<Expr>(Child);
+    if (!E || isa<CXXDefaultArgExpr>(E))
+      continue;
+    TensorFact F = libtorch::isTensorType(E->getType())
+                       ? classify(E, St, Depth + 1)
+                       : combineOperands(E, St, Depth + 1);
+    AnyGrad |= mayRequireGrad(F);
+  }
+  return AnyGrad ? TensorFact::maybeGrad() : TensorFact::nonGrad();
+}
+
+TensorFact GradFlowAnalysis::FunctionRun::classify(const Expr *E,
+                                                   const FlowState &St,
+                                                   int Depth) const {
+  if (!E || Depth > 32)
+    return TensorFact::maybeGrad();
+  E = libtorch::ignoreTensorWrappers(E);
+  if (E->isTypeDependent() || E->isValueDependent())
+    return TensorFact::maybeGrad();
+  if (!libtorch::isTensorType(E->getType()))
+    return TensorFact::nonGrad(); // Scalars, literals, sizes.
+
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(E)) {
+    const auto *V = dyn_cast<VarDecl>(Ref->getDecl());
+    if (V && (V->hasLocalStorage() || isa<ParmVarDecl>(V)))
+      return factOf(V, St);
+    return TensorFact::maybeGrad(); // Globals.
+  }
+  if (isa<MemberExpr>(E))
+    return TensorFact::maybeGrad();
+  if (const auto *Cond = dyn_cast<AbstractConditionalOperator>(E)) {
+    TensorFact A = classify(Cond->getTrueExpr(), St, Depth + 1);
+    TensorFact B = classify(Cond->getFalseExpr(), St, Depth + 1);
+    // `opt ? *opt : at::zeros(...)`: the fresh arm makes a hazardous target;
+    // if the other arm may carry grad, so may the result as a source.
+    if (A.K == TensorFact::Fresh || B.K == TensorFact::Fresh) {
+      TensorFact F = A.K == TensorFact::Fresh ? A : B;
+      F.Written |= mayRequireGrad(A) || mayRequireGrad(B);
+      return F;
+    }
+    return mayRequireGrad(A) || mayRequireGrad(B) ? TensorFact::maybeGrad()
+                                                  : TensorFact::nonGrad();
+  }
+  const auto *Call = dyn_cast<CallExpr>(E);
+  if (!Call)
+    return combineOperands(E, St, Depth);
+  if (libtorch::isNonGradFactory(Call))
+    return libtorch::factoryMayRequireGrad(Call) ? TensorFact::maybeGrad()
+                                                 : TensorFact::fresh(Call);
+  if (libtorch::producesNonGradValue(Call))
+    return TensorFact::nonGrad();
+  if (!libtorch::torchCallee(Call)) {
+    // Operators on tensors are at:: functions; any other call's result may
+    // require grad.
+    return TensorFact::maybeGrad();
+  }
+  const StringRef Name = Call->getDirectCallee()->getName();
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call)) {
+    if (Name == "requires_grad_" || Name == "set_requires_grad")
+      return TensorFact::maybeGrad();
+    if (libtorch::isFreshnessPreservingMethod(MC)) {
+      TensorFact Obj = classify(MC->getImplicitObjectArgument(), St, Depth + 1);
+      if (Obj.K == TensorFact::Fresh)
+        return Obj;
+    }
+  }
+  return combineOperands(Call, St, Depth);
+}
+
+TensorFact GradFlowAnalysis::FunctionRun::bindingFact(const Expr *Init,
+                                                      const FlowState &St,
+                                                      bool IsReference) const {
+  if (!Init)
+    return TensorFact::nonGrad(); // `torch::Tensor t;` is undefined.
+  const Expr *E = libtorch::ignoreTensorWrappers(Init);
+  bool IsView = IsReference;
+  while (libtorch::isViewProducingCall(E)) {
+    E = libtorch::ignoreTensorWrappers(libtorch::viewObject(E));
+    IsView = true;
+  }
+  if (IsView)
+    if (const VarDecl *Base = referencedVar(E); isLocalTensorVar(Base)) {
+      TensorFact F;
+      F.K = TensorFact::ViewOf;
+      F.Base = Base;
+      return F;
+    }
+  return classify(Init, St);
+}
+
+GradFlowAnalysis::FunctionRun::Target
+GradFlowAnalysis::FunctionRun::resolveTarget(const Expr *E,
+                                             const FlowState &St) const {
+  Target T;
+  E = libtorch::ignoreTensorWrappers(E);
+  while (libtorch::isViewProducingCall(E)) {
+    E = libtorch::ignoreTensorWrappers(libtorch::viewObject(E));
+    T.ThroughView = true;
+  }
+  const VarDecl *V = referencedVar(E);
+  if (!isLocalTensorVar(V))
+    return T;
+  for (int Hops = 0; Hops < 16; ++Hops) {
+    auto It = St.find(V);
+    if (It == St.end() || It->second.K != TensorFact::ViewOf)
+      break;
+    // A reference alias is not a slice, a named view is.
+    if (!V->getType()->isReferenceType())
+      T.ThroughView = true;
+    V = It->second.Base;
+  }
+  T.Var = V;
+  return T;
+}
+
+bool GradFlowAnalysis::FunctionRun::underNoGrad(const Stmt *S) {
+  if (!Parents)
+    Parents = std::make_unique<ParentMap>(FD->getBody());
+  return isInNoGradScope(S, *Parents);
+}
+
+void GradFlowAnalysis::FunctionRun::assign(const VarDecl *V, TensorFact F,
+                                           FlowState &St) {
+  // Assigning through a reference alias assigns the referenced variable.
+  for (int Hops = 0; Hops < 16 && V->getType()->isReferenceType(); ++Hops) {
+    auto It = St.find(V);
+    if (It == St.end() || It->second.K != TensorFact::ViewOf)
+      break;
+    V = It->second.Base;
+  }
+  if (const auto *P = dyn_cast<ParmVarDecl>(V))
+    if (P->getDeclContext() == FD && P->getType()->isLValueReferenceType() &&
+        !P->getType().getNonReferenceType().isConstQualified()) {
+      unsigned I = P->getFunctionScopeIndex();
+      if (Out.ReassignedParams.size() <= I)
+        Out.ReassignedParams.resize(I + 1);
+      Out.ReassignedParams.set(I);
+    }
+  St[V] = F;
+}
+
+void GradFlowAnalysis::FunctionRun::handleWrite(const InPlaceWrite &W,
+                                                FlowState &St) {
+  Target T = resolveTarget(W.Receiver, St);
+  if (!T.Var || (W.NeedsView && !T.ThroughView))
+    return;
+  TensorFact TF = factOf(T.Var, St);
+  if (TF.K != TensorFact::Fresh && TF.K != TensorFact::Param)
+    return;
+  if (!mayRequireGrad(classify(W.Source, St)) || underNoGrad(W.Write))
+    return;
+  if (TF.K == TensorFact::Fresh) {
+    if (Recording && Recorded.insert(W.Write).second)
+      Out.Writes.push_back({W, T.Var, TF.Origin});
+    St[T.Var].Written = true;
+    return;
+  }
+  if (Recording && Recorded.insert(W.Write).second)
+    Out.ParamWrites.push_back({W, TF.ParamIndex, FD});
+}
+
+void GradFlowAnalysis::FunctionRun::handleCall(const CallExpr *Call,
+                                               FlowState &St) {
+  const FunctionDecl *Callee = Call->getDirectCallee();
+  if (!Callee || libtorch::isInTorchNamespace(Callee) || Callee->isInStdNamespace())
+    return;
+  // Arguments line up with parameters, except that an operator call on a
+  // method passes the object as its first argument.
+  unsigned Shift =
+      isa<CXXOperatorCallExpr>(Call) && isa<CXXMethodDecl>(Callee) ? 1 : 0;
+  auto ArgFor = [&](unsigned ParamIndex) -> const Expr * {
+    unsigned I = ParamIndex + Shift;
+    return I < Call->getNumArgs() ? Call->getArg(I) : nullptr;
+  };
+  const FunctionDecl *Def = GradFlowAnalysis::analysedDefinition(Callee);
+  if (!Def) {
+    // Unknown body: a tensor passed by non-const reference may be replaced.
+    for (unsigned I = 0; I < Callee->getNumParams(); ++I) {
+      QualType PT = Callee->getParamDecl(I)->getType();
+      if (PT->isLValueReferenceType() &&
+          !PT.getNonReferenceType().isConstQualified())
+        if (const VarDecl *V = referencedVar(ArgFor(I)); isLocalTensorVar(V))
+          assign(V, TensorFact::maybeGrad(), St);
+    }
+    return;
+  }
+  const FunctionFlowResult &Summary = Owner.analyse(Def);
+  for (const ParamWrite &PW : Summary.ParamWrites) {
+    const Expr *Arg = ArgFor(PW.ParamIndex);
+    if (!Arg)
+      continue;
+    Target T = resolveTarget(Arg, St);
+    if (!T.Var)
+      continue;
+    TensorFact TF = factOf(T.Var, St);
+    if (TF.K == TensorFact::Fresh) {
+      if (!underNoGrad(Call) && Recording &&
+          Recorded.insert(Call).second)
+        Out.Calls.push_back({Call, Callee, T.Var, TF.Origin, PW});
+      St[T.Var].Written = true;
+    } else if (TF.K == TensorFact::Param && Recording && !underNoGrad(Call)) {
+      Out.ParamWrites.push_back({PW.Write, TF.ParamIndex, PW.WriteFunction});
+    }
+  }
+  for (unsigned I : Summary.ReassignedParams.set_bits())
+    if (const VarDecl *V = referencedVar(ArgFor(I)); isLocalTensorVar(V))
+      assign(V, TensorFact::maybeGrad(), St);
+}
+
+void GradFlowAnalysis::FunctionRun::handleExpr(const Expr *E, FlowState &St) {
+  if (auto W = matchInPlaceWrite(E)) {
+    handleWrite(*W, St);
+    return;
+  }
+  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E);
+      Op && Op->getOperator() == OO_Equal && Op->getNumArgs() == 2) {
+    const VarDecl *V = referencedVar(Op->getArg(0));
+    if (isLocalTensorVar(V)) {
+      assign(V, bindingFact(Op->getArg(1), St, /*IsReference=*/false), St);
+      return;
+    }
+  }
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E)) {
+    const FunctionDecl *FD = libtorch::torchCallee(MC);
+    if (FD && FD->getIdentifier() &&
+        (FD->getName() == "requires_grad_" ||
+         FD->getName() == "set_requires_grad")) {
+      // requires_grad_(false) keeps the tensor non-grad.
+      bool Off = false;
+      if (MC->getNumArgs() == 1 && !isa<CXXDefaultArgExpr>(MC->getArg(0)))
+        if (const auto *B = dyn_cast<CXXBoolLiteralExpr>(
+                MC->getArg(0)->IgnoreParenImpCasts()))
+          Off = !B->getValue();
+      if (const VarDecl *V = referencedVar(MC->getImplicitObjectArgument());
+          !Off && isLocalTensorVar(V))
+        assign(V, TensorFact::maybeGrad(), St);
+      return;
+    }
+  }
+  if (const auto *Call = dyn_cast<CallExpr>(E))
+    handleCall(Call, St);
+}
+
+void GradFlowAnalysis::FunctionRun::walk(const Stmt *S, FlowState &St) {
+  if (!S || isa<LambdaExpr>(S))
+    return; // A lambda's body runs later; it is analysed as its own function.
+  if (const auto *DS = dyn_cast<DeclStmt>(S)) {
+    for (const Decl *D : DS->decls()) {
+      const auto *V = dyn_cast<VarDecl>(D);
+      if (!V)
+        continue;
+      if (V->hasInit())
+        walk(V->getInit(), St);
+      if (isLocalTensorVar(V))
+        St[V] = bindingFact(V->getInit(), St,
+                            V->getType()->isReferenceType());
+    }
+    return;
+  }
+  for (const Stmt *Child : S->children())
+    walk(Child, St);
+  if (const auto *E = dyn_cast<Expr>(S))
+    handleExpr(E, St);
+}
+
+bool GradFlowAnalysis::FunctionRun::worthAnalysing(const Stmt *S) const {
+  if (!S || isa<LambdaExpr>(S))
+    return false;
+  if (const auto *E = dyn_cast<Expr>(S)) {
+    if (matchInPlaceWrite(E))
+      return true;
+    if (const auto *Call = dyn_cast<CallExpr>(E))
+      if (const FunctionDecl *Callee = Call->getDirectCallee();
+          Callee && !libtorch::isInTorchNamespace(Callee) &&
+          !Callee->isInStdNamespace() && analysedDefinition(Callee))
+        return true;
+  }
+  for (const Stmt *Child : S->children())
+    if (worthAnalysing(Child))
+      return true;
+  return false;
+}
+
+void GradFlowAnalysis::FunctionRun::run() {
+  const Stmt *Body = FD->getBody();
+  if (!Body || !worthAnalysing(Body)) {
+    ++Owner.Stats.FunctionsSkipped;
+    return;
+  }
+  CFG::BuildOptions Opts;
+  Opts.AddImplicitDtors = false;
+  Opts.AddTemporaryDtors = false;
+  Opts.AddInitializers = false;
+  std::unique_ptr<CFG> Cfg = CFG::buildCFG(FD, const_cast<Stmt *>(Body),
+                                           &Ctx, Opts);
+  if (!Cfg) {
+    ++Owner.Stats.FunctionsSkipped;
+    return;
+  }
+  ++Owner.Stats.FunctionsAnalysed;
+  Owner.Stats.CFGBlocks += Cfg->getNumBlockIDs();
+
+  // Visit blocks in reverse post-order; a worklist ordered by that rank
+  // makes loops converge in a few passes (the lattice only descends).
+  std::vector<unsigned> Rank(Cfg->getNumBlockIDs(), ~0u);
+  std::vector<const CFGBlock *> ByRank;
+  for (const CFGBlock *B : llvm::ReversePostOrderTraversal<const CFG *>(Cfg.get())) {
+    Rank[B->getBlockID()] = ByRank.size();
+    ByRank.push_back(B);
+  }
+  std::vector<std::optional<FlowState>> In(Cfg->getNumBlockIDs());
+  std::vector<std::optional<FlowState>> OutStates(Cfg->getNumBlockIDs());
+  In[Cfg->getEntry().getBlockID()] = FlowState();
+
+  auto Transfer = [&](const CFGBlock *B, FlowState St) {
+    for (const CFGElement &Elem : *B)
+      if (auto CS = Elem.getAs<CFGStmt>()) {
+        ++Owner.Stats.ElementsVisited;
+        walk(CS->getStmt(), St);
+      }
+    return St;
+  };
+
+  std::priority_queue<unsigned, std::vector<unsigned>, std::greater<>> Work;
+  std::vector<bool> Queued(ByRank.size(), false);
+  Work.push(0);
+  Queued[0] = true;
+  while (!Work.empty()) {
+    unsigned R = Work.top();
+    Work.pop();
+    Queued[R] = false;
+    const CFGBlock *B = ByRank[R];
+    ++Owner.Stats.BlocksVisited;
+    FlowState Result = Transfer(B, *In[B->getBlockID()]);
+    auto &Prev = OutStates[B->getBlockID()];
+    if (Prev && *Prev == Result)
+      continue;
+    Prev = std::move(Result);
+    for (const CFGBlock *Succ : B->succs()) {
+      if (!Succ || Rank[Succ->getBlockID()] == ~0u)
+        continue;
+      FlowState Merged;
+      bool Any = false;
+      for (const CFGBlock *Pred : Succ->preds())
+        if (Pred && OutStates[Pred->getBlockID()]) {
+          if (!Any)
+            Merged = *OutStates[Pred->getBlockID()];
+          else
+            joinInto(Merged, *OutStates[Pred->getBlockID()]);
+          Any = true;
+        }
+      auto &SuccIn = In[Succ->getBlockID()];
+      if (SuccIn && *SuccIn == Merged)
+        continue;
+      SuccIn = std::move(Merged);
+      unsigned SR = Rank[Succ->getBlockID()];
+      if (!Queued[SR]) {
+        Queued[SR] = true;
+        Work.push(SR);
+      }
+    }
+  }
+
+  // One recording pass over the fixpoint, so each write is reported once.
+  Recording = true;
+  for (const CFGBlock *B : ByRank)
+    if (In[B->getBlockID()])
+      Transfer(B, *In[B->getBlockID()]);
+}
+
+GradFlowAnalysis::GradFlowAnalysis(ASTContext &Ctx) : Ctx(Ctx) {}
+GradFlowAnalysis::~GradFlowAnalysis() = default;
+
+const FunctionDecl *
+GradFlowAnalysis::analysedDefinition(const FunctionDecl *FD) {
+  if (!FD)
+    return nullptr;
+  if (const FunctionDecl *Pattern = FD->getTemplateInstantiationPattern())
+    FD = Pattern;
+  const FunctionDecl *Def = nullptr;
+  if (!FD->hasBody(Def) || !Def)
+    return nullptr;
+  if (Def->getASTContext().getSourceManager().isInSystemHeader(
+          Def->getLocation()))
+    return nullptr;
+  return Def;
+}
+
+const FunctionFlowResult &GradFlowAnalysis::analyse(const FunctionDecl *FD) {
+  static const FunctionFlowResult Empty;
+  const FunctionDecl *Def = analysedDefinition(FD);
+  if (!Def)
+    return Empty;
+  auto It = Results.find(Def);
+  if (It != Results.end())
+    return *It->second;
+  // Recursion: callers in the cycle see an empty summary.
+  if (!InProgress.insert(Def).second)
+    return Empty;
+  auto Result = std::make_unique<FunctionFlowResult>();
+  FunctionRun(*this, Def, *Result).run();
+  InProgress.erase(Def);
+  return *(Results[Def] = std::move(Result));
+}
+
+} // namespace torch_tidy

@@ -1,0 +1,130 @@
+//===- InPlaceWrite.cpp - Recognise in-place tensor writes ----------------===//
+
+#include "torch_tidy/analysis/InPlaceWrite.h"
+#include "torch_tidy/analysis/LibTorchApi.h"
+
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/ExprCXX.h"
+#include "llvm/ADT/StringSwitch.h"
+
+using namespace clang;
+
+namespace torch_tidy {
+
+StringRef writeKindName(WriteKind K) {
+  switch (K) {
+  case WriteKind::IndexPut:
+    return "index_put_";
+  case WriteKind::IndexAssign:
+    return "index(...) assignment";
+  case WriteKind::SubscriptAssign:
+    return "operator[] assignment";
+  case WriteKind::ViewAssign:
+    return "assignment into a view";
+  case WriteKind::Copy:
+    return "copy_";
+  case WriteKind::Fill:
+    return "fill_";
+  case WriteKind::MaskedFill:
+    return "masked_fill_";
+  case WriteKind::IndexFill:
+    return "index_fill_";
+  case WriteKind::IndexCopy:
+    return "index_copy_";
+  case WriteKind::MaskedScatter:
+    return "masked_scatter_";
+  case WriteKind::Scatter:
+    return "scatter_";
+  }
+  llvm_unreachable("unknown write kind");
+}
+
+static bool isTensorArg(const CallExpr *Call, unsigned I) {
+  return I < Call->getNumArgs() &&
+         libtorch::isTensorType(Call->getArg(I)->getType());
+}
+
+/// Tensor methods that write a tensor value in place: name -> (kind, index
+/// of the source argument, needs a view).
+struct MethodWrite {
+  WriteKind Kind;
+  unsigned SourceArg;
+  bool NeedsView;
+};
+
+static std::optional<MethodWrite> methodWrite(StringRef Name) {
+  return llvm::StringSwitch<std::optional<MethodWrite>>(Name)
+      .Case("index_put_", MethodWrite{WriteKind::IndexPut, 1, false})
+      .Case("copy_", MethodWrite{WriteKind::Copy, 0, true})
+      .Case("fill_", MethodWrite{WriteKind::Fill, 0, true})
+      .Case("masked_fill_", MethodWrite{WriteKind::MaskedFill, 1, false})
+      .Case("index_fill_", MethodWrite{WriteKind::IndexFill, 2, false})
+      .Case("index_copy_", MethodWrite{WriteKind::IndexCopy, 2, false})
+      .Case("masked_scatter_", MethodWrite{WriteKind::MaskedScatter, 1, false})
+      .Case("scatter_", MethodWrite{WriteKind::Scatter, 2, false})
+      .Default(std::nullopt);
+}
+
+static std::optional<InPlaceWrite> matchMethodWrite(const CXXMemberCallExpr *C) {
+  const FunctionDecl *FD = libtorch::torchCallee(C);
+  if (!FD || !FD->getIdentifier())
+    return std::nullopt;
+  auto MW = methodWrite(FD->getName());
+  if (!MW || !isTensorArg(C, MW->SourceArg))
+    return std::nullopt;
+  return InPlaceWrite{MW->Kind, C, C->getImplicitObjectArgument(),
+                      C->getArg(MW->SourceArg), MW->NeedsView};
+}
+
+/// at::index_put_(self, indices, values), at::fill_(self, value).
+static std::optional<InPlaceWrite> matchFreeWrite(const CallExpr *C) {
+  const FunctionDecl *FD = libtorch::torchCallee(C);
+  if (!FD || !FD->getIdentifier() || isa<CXXMethodDecl>(FD) ||
+      !isTensorArg(C, 0))
+    return std::nullopt;
+  StringRef Name = FD->getName();
+  if (Name == "index_put_" && isTensorArg(C, 2))
+    return InPlaceWrite{WriteKind::IndexPut, C, C->getArg(0), C->getArg(2),
+                        false};
+  if (Name == "fill_" && isTensorArg(C, 1))
+    return InPlaceWrite{WriteKind::Fill, C, C->getArg(0), C->getArg(1), true};
+  return std::nullopt;
+}
+
+/// `lhs = v` where lhs is a tensor temporary: Tensor::operator=(...) &&.
+static std::optional<InPlaceWrite>
+matchAssignIntoTemporary(const CXXOperatorCallExpr *Op) {
+  if (Op->getOperator() != OO_Equal || Op->getNumArgs() != 2)
+    return std::nullopt;
+  const auto *MD = dyn_cast_or_null<CXXMethodDecl>(Op->getDirectCallee());
+  if (!MD || MD->getRefQualifier() != RQ_RValue ||
+      !libtorch::isTensorType(Op->getArg(0)->getType()) ||
+      !libtorch::isTensorType(Op->getArg(1)->getType()))
+    return std::nullopt;
+  const Expr *Lhs = libtorch::ignoreTensorWrappers(Op->getArg(0));
+  if (const auto *Sub = dyn_cast<CXXOperatorCallExpr>(Lhs);
+      Sub && Sub->getOperator() == OO_Subscript)
+    return InPlaceWrite{WriteKind::SubscriptAssign, Op, Lhs, Op->getArg(1),
+                        false};
+  if (const auto *Call = dyn_cast<CXXMemberCallExpr>(Lhs)) {
+    const FunctionDecl *FD = libtorch::torchCallee(Call);
+    if (FD && FD->getIdentifier() && FD->getName() == "index")
+      return InPlaceWrite{WriteKind::IndexAssign, Op, Lhs, Op->getArg(1),
+                          false};
+  }
+  return InPlaceWrite{WriteKind::ViewAssign, Op, Lhs, Op->getArg(1), true};
+}
+
+std::optional<InPlaceWrite> matchInPlaceWrite(const Expr *E) {
+  if (!E)
+    return std::nullopt;
+  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E))
+    return matchAssignIntoTemporary(Op);
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E))
+    return matchMethodWrite(MC);
+  if (const auto *C = dyn_cast<CallExpr>(E))
+    return matchFreeWrite(C);
+  return std::nullopt;
+}
+
+} // namespace torch_tidy

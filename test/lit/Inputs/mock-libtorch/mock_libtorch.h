@@ -1,0 +1,351 @@
+// A small stand-in for LibTorch's headers, so lit tests parse in milliseconds.
+// It mirrors the real declarations torch-tidy matches on: the namespaces
+// (at, c10, torch, torch::indexing), the at::Tensor methods and overloads, the
+// factories, the guard types and the shape of the TORCH_LIBRARY* macros. The
+// integration suite checks the same rules against the real headers.
+#pragma once
+#include <cstdint>
+#include <initializer_list>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace c10 {
+template <typename T> class ArrayRef {
+public:
+  ArrayRef() = default;
+  ArrayRef(std::initializer_list<T> l) : b(l.begin()), n(l.size()) {}
+  ArrayRef(const std::vector<T> &v) : b(v.data()), n(v.size()) {}
+  ArrayRef(const T &one) : b(&one), n(1) {}
+  const T *b = nullptr;
+  size_t n = 0;
+};
+using IntArrayRef = ArrayRef<int64_t>;
+template <typename T> using optional = std::optional<T>;
+using std::nullopt;
+enum class ScalarType : int8_t { Byte, Char, Short, Int, Long, Half, Float, Double, Bool };
+enum class DeviceType : int8_t { CPU, CUDA, Meta };
+enum class DispatchKey : uint16_t {
+  Undefined, CPU, CUDA, Meta, AutogradCPU, Autograd, CompositeImplicitAutograd,
+  CompositeExplicitAutograd, CompositeExplicitAutogradNonFunctional
+};
+struct Device {
+  Device(DeviceType t, int i = -1) : type(t), index(i) {}
+  Device(const std::string &) : type(DeviceType::CPU), index(-1) {}
+  Device(const char *) : type(DeviceType::CPU), index(-1) {}
+  DeviceType type;
+  int index;
+};
+class Scalar {
+public:
+  Scalar(double) {}
+  Scalar(float) {}
+  Scalar(int) {}
+  Scalar(int64_t) {}
+  Scalar(bool) {}
+};
+struct TensorOptions {
+  TensorOptions() = default;
+  TensorOptions(ScalarType) {}
+  TensorOptions(Device) {}
+  TensorOptions(DeviceType) {}
+  TensorOptions dtype(ScalarType) const { return *this; }
+  TensorOptions device(Device) const { return *this; }
+  TensorOptions requires_grad(bool = true) const { return *this; }
+};
+inline TensorOptions dtype(ScalarType t) { return TensorOptions(t); }
+inline TensorOptions device(Device d) { return TensorOptions(d); }
+inline TensorOptions requires_grad(bool r = true) {
+  return TensorOptions().requires_grad(r);
+}
+template <typename T> class List {
+public:
+  List() = default;
+  List(std::initializer_list<T>) {}
+  void push_back(T) {}
+};
+struct AutoGradMode {
+  AutoGradMode(bool enabled);
+  ~AutoGradMode();
+};
+struct NoGradGuard : public AutoGradMode {
+  NoGradGuard() : AutoGradMode(false) {}
+};
+struct InferenceMode {
+  InferenceMode(bool enabled = true);
+  ~InferenceMode();
+};
+} // namespace c10
+
+namespace at {
+using c10::ArrayRef;
+using c10::Device;
+using c10::IntArrayRef;
+using c10::Scalar;
+using c10::ScalarType;
+using c10::TensorOptions;
+using c10::AutoGradMode;
+using c10::NoGradGuard;
+using c10::InferenceMode;
+using c10::dtype;
+using c10::device;
+using c10::requires_grad;
+constexpr auto kFloat = ScalarType::Float;
+constexpr auto kDouble = ScalarType::Double;
+constexpr auto kLong = ScalarType::Long;
+constexpr auto kInt = ScalarType::Int;
+constexpr auto kBool = ScalarType::Bool;
+constexpr auto kCUDA = c10::DeviceType::CUDA;
+constexpr auto kCPU = c10::DeviceType::CPU;
+class Tensor;
+namespace indexing {
+struct EllipsisIndexType {};
+extern const EllipsisIndexType Ellipsis;
+struct Slice {
+  Slice(std::optional<int64_t> start = std::nullopt,
+        std::optional<int64_t> stop = std::nullopt,
+        std::optional<int64_t> step = std::nullopt) {}
+};
+class TensorIndex;
+} // namespace indexing
+
+class TensorBase {
+public:
+  bool requires_grad() const;
+  bool defined() const;
+  int64_t dim() const;
+  int64_t size(int64_t d) const;
+  ScalarType scalar_type() const;
+  TensorOptions options() const;
+  Device device() const;
+  int64_t numel() const;
+};
+
+class Tensor : public TensorBase {
+public:
+  Tensor();
+  Tensor(const Tensor &);
+  Tensor(Tensor &&);
+  Tensor &operator=(const Tensor &) &;
+  Tensor &operator=(Tensor &&) &;
+  // Assigning into a temporary (t.index(...) = v, t[i] = v) writes in place.
+  Tensor &operator=(const Scalar &v) &&;
+  Tensor &operator=(const Tensor &rhs) &&;
+  Tensor &operator=(Tensor &&rhs) &&;
+  Tensor operator[](int64_t index) const;
+  Tensor operator[](const Tensor &index) const;
+  Tensor index(ArrayRef<indexing::TensorIndex> indices) const;
+  Tensor index(std::initializer_list<indexing::TensorIndex> indices) const;
+  Tensor index(const c10::List<std::optional<Tensor>> &indices) const;
+  Tensor &index_put_(ArrayRef<indexing::TensorIndex> indices, const Tensor &rhs);
+  Tensor &index_put_(ArrayRef<indexing::TensorIndex> indices, const Scalar &v);
+  Tensor &index_put_(std::initializer_list<indexing::TensorIndex> indices,
+                     const Tensor &rhs);
+  Tensor &index_put_(std::initializer_list<indexing::TensorIndex> indices,
+                     const Scalar &v);
+  Tensor &index_put_(const c10::List<std::optional<Tensor>> &indices,
+                     const Tensor &values, bool accumulate = false) const;
+  Tensor index_put(const c10::List<std::optional<Tensor>> &indices,
+                   const Tensor &values, bool accumulate = false) const;
+  Tensor &copy_(const Tensor &src, bool non_blocking = false) const;
+  Tensor &fill_(const Scalar &value) const;
+  Tensor &fill_(const Tensor &value) const;
+  Tensor &zero_() const;
+  Tensor &add_(const Tensor &other, const Scalar &alpha = 1) const;
+  Tensor &mul_(const Tensor &other) const;
+  Tensor &masked_fill_(const Tensor &mask, const Scalar &value) const;
+  Tensor &masked_fill_(const Tensor &mask, const Tensor &value) const;
+  Tensor &index_fill_(int64_t dim, const Tensor &index, const Scalar &value) const;
+  Tensor &index_fill_(int64_t dim, const Tensor &index, const Tensor &value) const;
+  Tensor &index_copy_(int64_t dim, const Tensor &index, const Tensor &source) const;
+  Tensor &masked_scatter_(const Tensor &mask, const Tensor &source) const;
+  Tensor &scatter_(int64_t dim, const Tensor &index, const Tensor &src) const;
+  Tensor &scatter_(int64_t dim, const Tensor &index, const Scalar &value) const;
+  Tensor &requires_grad_(bool requires_grad = true) const;
+  Tensor &set_requires_grad(bool requires_grad);
+  Tensor slice(int64_t dim = 0, std::optional<int64_t> start = std::nullopt,
+               std::optional<int64_t> end = std::nullopt, int64_t step = 1) const;
+  Tensor narrow(int64_t dim, int64_t start, int64_t length) const;
+  Tensor select(int64_t dim, int64_t index) const;
+  Tensor transpose(int64_t a, int64_t b) const;
+  Tensor unsqueeze(int64_t d) const;
+  Tensor squeeze(int64_t d) const;
+  Tensor view(IntArrayRef size) const;
+  Tensor expand(IntArrayRef size) const;
+  Tensor diagonal(int64_t offset = 0, int64_t d1 = 0, int64_t d2 = 1) const;
+  Tensor t() const;
+  Tensor to(Device d) const;
+  Tensor to(ScalarType t) const;
+  Tensor to(TensorOptions o) const;
+  Tensor cuda() const;
+  Tensor cpu() const;
+  Tensor contiguous() const;
+  Tensor clone() const;
+  Tensor detach() const;
+  Tensor sum() const;
+  Tensor mul(const Tensor &o) const;
+  Tensor add(const Tensor &o) const;
+  Tensor exp() const;
+  Tensor gt(const Scalar &o) const;
+  Tensor new_zeros(IntArrayRef size, TensorOptions o = {}) const;
+  Tensor new_empty(IntArrayRef size, TensorOptions o = {}) const;
+  Tensor new_ones(IntArrayRef size, TensorOptions o = {}) const;
+  Tensor new_full(IntArrayRef size, const Scalar &v, TensorOptions o = {}) const;
+  Tensor index_copy(int64_t dim, const Tensor &index, const Tensor &source) const;
+};
+Tensor operator+(const Tensor &, const Tensor &);
+Tensor operator-(const Tensor &, const Tensor &);
+Tensor operator*(const Tensor &, const Tensor &);
+Tensor operator*(const Tensor &, const Scalar &);
+Tensor operator*(const Scalar &, const Tensor &);
+Tensor operator-(const Tensor &);
+Tensor operator>(const Tensor &, const Scalar &);
+
+namespace indexing {
+struct None_t {};
+extern const None_t None;
+class TensorIndex {
+public:
+  TensorIndex(None_t);
+  TensorIndex(EllipsisIndexType);
+  TensorIndex(int64_t integer);
+  TensorIndex(int integer);
+  TensorIndex(bool boolean);
+  TensorIndex(Slice slice);
+  TensorIndex(Tensor tensor);
+};
+} // namespace indexing
+
+// Factories (ATen spellings).
+Tensor zeros(IntArrayRef size, TensorOptions options = {});
+Tensor ones(IntArrayRef size, TensorOptions options = {});
+Tensor empty(IntArrayRef size, TensorOptions options = {});
+Tensor full(IntArrayRef size, const Scalar &v, TensorOptions options = {});
+Tensor randn(IntArrayRef size, TensorOptions options = {});
+Tensor rand(IntArrayRef size, TensorOptions options = {});
+Tensor eye(int64_t n, TensorOptions options = {});
+Tensor zeros_like(const Tensor &t, TensorOptions options = {});
+Tensor ones_like(const Tensor &t, TensorOptions options = {});
+Tensor empty_like(const Tensor &t, TensorOptions options = {});
+Tensor full_like(const Tensor &t, const Scalar &v, TensorOptions options = {});
+Tensor randn_like(const Tensor &t, TensorOptions options = {});
+Tensor arange(const Scalar &end, TensorOptions options = {});
+Tensor arange(const Scalar &start, const Scalar &end, TensorOptions options = {});
+Tensor triu_indices(int64_t row, int64_t col, int64_t offset = 0,
+                    TensorOptions options = {});
+Tensor tril_indices(int64_t row, int64_t col, int64_t offset = 0,
+                    TensorOptions options = {});
+Tensor tensor(ArrayRef<double> values, TensorOptions options = {});
+Tensor cat(ArrayRef<Tensor> ts, int64_t dim = 0);
+Tensor stack(ArrayRef<Tensor> ts, int64_t dim = 0);
+Tensor sin(const Tensor &t);
+Tensor matmul(const Tensor &a, const Tensor &b);
+// In-place free functions.
+Tensor &index_put_(Tensor &self, const c10::List<std::optional<Tensor>> &indices,
+                   const Tensor &values, bool accumulate = false);
+Tensor &fill_(Tensor &self, const Tensor &value);
+Tensor &fill_(Tensor &self, const Scalar &value);
+Tensor index_put(const Tensor &self,
+                 const c10::List<std::optional<Tensor>> &indices,
+                 const Tensor &values, bool accumulate = false);
+Tensor slice_scatter(const Tensor &self, const Tensor &src, int64_t dim = 0,
+                     std::optional<int64_t> start = std::nullopt,
+                     std::optional<int64_t> end = std::nullopt, int64_t step = 1);
+Tensor select_scatter(const Tensor &self, const Tensor &src, int64_t dim,
+                      int64_t index);
+} // namespace at
+
+// torch:: re-exports ATen and adds its own variable factories, as the real
+// torch/csrc/autograd/generated/variable_factories.h does.
+namespace torch {
+using namespace at;
+using at::Tensor;
+using c10::DispatchKey;
+namespace indexing = at::indexing;
+Tensor zeros(at::IntArrayRef size, at::TensorOptions options = {});
+Tensor ones(at::IntArrayRef size, at::TensorOptions options = {});
+Tensor empty(at::IntArrayRef size, at::TensorOptions options = {});
+Tensor full(at::IntArrayRef size, const at::Scalar &v,
+            at::TensorOptions options = {});
+Tensor randn(at::IntArrayRef size, at::TensorOptions options = {});
+Tensor eye(int64_t n, at::TensorOptions options = {});
+Tensor zeros_like(const Tensor &t, at::TensorOptions options = {});
+Tensor empty_like(const Tensor &t, at::TensorOptions options = {});
+Tensor ones_like(const Tensor &t, at::TensorOptions options = {});
+Tensor arange(const at::Scalar &end, at::TensorOptions options = {});
+Tensor tensor(at::ArrayRef<double> values, at::TensorOptions options = {});
+using NoGradGuard = at::NoGradGuard;
+using AutoGradMode = at::AutoGradMode;
+namespace autograd {
+using Variable = at::Tensor;
+} // namespace autograd
+
+class CppFunction {
+public:
+  template <typename Func> explicit CppFunction(Func *f) {}
+  template <typename Lambda> explicit CppFunction(Lambda &&l, int = 0) {}
+};
+template <typename Func> CppFunction dispatch(c10::DispatchKey k, Func &&f) {
+  return CppFunction(f);
+}
+template <typename Func> CppFunction dispatch(c10::DeviceType t, Func &&f) {
+  return CppFunction(f);
+}
+class Library {
+public:
+  enum Kind { DEF, IMPL, FRAGMENT };
+  Library(Kind kind, std::string ns, std::optional<c10::DispatchKey> k,
+          const char *file, uint32_t line);
+  Library &def(const char *schema) &;
+  template <typename Func> Library &def(const char *schema, Func &&f) &;
+  template <typename Func> Library &impl(const char *name, Func &&f) &;
+  Library &impl(const char *name, CppFunction &&f) &;
+};
+namespace detail {
+class TorchLibraryInit final {
+  using InitFn = void(Library &);
+  Library lib_;
+
+public:
+  TorchLibraryInit(Library::Kind kind, InitFn *fn, const char *ns,
+                   std::optional<c10::DispatchKey> k, const char *file,
+                   uint32_t line)
+      : lib_(kind, ns, k, file, line) {
+    fn(lib_);
+  }
+};
+} // namespace detail
+} // namespace torch
+
+#define TT_MOCK_CONCAT_(a, b) a##b
+#define TT_MOCK_CONCAT(a, b) TT_MOCK_CONCAT_(a, b)
+#define TORCH_LIBRARY(ns, m)                                                   \
+  static void TORCH_LIBRARY_init_##ns(torch::Library &);                       \
+  static const torch::detail::TorchLibraryInit TORCH_LIBRARY_static_init_##ns( \
+      torch::Library::DEF, &TORCH_LIBRARY_init_##ns, #ns, std::nullopt,        \
+      __FILE__, __LINE__);                                                     \
+  void TORCH_LIBRARY_init_##ns(torch::Library &m)
+#define TORCH_LIBRARY_FRAGMENT(ns, m)                                          \
+  static void TT_MOCK_CONCAT(TORCH_LIBRARY_FRAGMENT_init_##ns##_,              \
+                             __LINE__)(torch::Library &);                      \
+  static const torch::detail::TorchLibraryInit TT_MOCK_CONCAT(                 \
+      TORCH_LIBRARY_FRAGMENT_static_init_##ns##_, __LINE__)(                   \
+      torch::Library::FRAGMENT,                                                \
+      &TT_MOCK_CONCAT(TORCH_LIBRARY_FRAGMENT_init_##ns##_, __LINE__), #ns,     \
+      std::nullopt, __FILE__, __LINE__);                                       \
+  void TT_MOCK_CONCAT(TORCH_LIBRARY_FRAGMENT_init_##ns##_,                     \
+                      __LINE__)(torch::Library & m)
+#define TORCH_LIBRARY_IMPL(ns, k, m)                                           \
+  static void TT_MOCK_CONCAT(TORCH_LIBRARY_IMPL_init_##ns##_##k##_,            \
+                             __LINE__)(torch::Library &);                      \
+  static const torch::detail::TorchLibraryInit TT_MOCK_CONCAT(                 \
+      TORCH_LIBRARY_IMPL_static_init_##ns##_##k##_, __LINE__)(                 \
+      torch::Library::IMPL,                                                    \
+      [] {                                                                     \
+        return &TT_MOCK_CONCAT(TORCH_LIBRARY_IMPL_init_##ns##_##k##_,          \
+                               __LINE__);                                      \
+      }(),                                                                     \
+      #ns, std::make_optional(c10::DispatchKey::k), __FILE__, __LINE__);       \
+  void TT_MOCK_CONCAT(TORCH_LIBRARY_IMPL_init_##ns##_##k##_,                   \
+                      __LINE__)(torch::Library & m)
