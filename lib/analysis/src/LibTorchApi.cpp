@@ -89,6 +89,12 @@ static bool optionsAskForGrad(const Expr *E, int Depth = 0) {
   E = E->IgnoreParenImpCasts();
   if (const auto *Call = dyn_cast<CallExpr>(E)) {
     const FunctionDecl *FD = Call->getDirectCallee();
+    // Tensor::options() carries dtype, device and layout, never
+    // requires_grad.
+    if (isa<CXXMemberCallExpr>(Call) && FD && FD->getIdentifier() &&
+        FD->getName() == "options" &&
+        isTensorRecord(cast<CXXMethodDecl>(FD)->getParent()))
+      return false;
     if (FD && FD->getIdentifier() && FD->getName() == "requires_grad" &&
         FD->getNumParams() == 1) {
       if (Call->getNumArgs() == 0 || isa<CXXDefaultArgExpr>(Call->getArg(0)))

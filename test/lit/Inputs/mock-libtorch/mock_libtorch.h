@@ -175,9 +175,9 @@ public:
   Tensor expand(IntArrayRef size) const;
   Tensor diagonal(int64_t offset = 0, int64_t d1 = 0, int64_t d2 = 1) const;
   Tensor t() const;
-  Tensor to(Device d) const;
+  Tensor to(Device d, ScalarType t) const;
   Tensor to(ScalarType t) const;
-  Tensor to(TensorOptions o) const;
+  Tensor to(TensorOptions o = {}) const;
   Tensor cuda() const;
   Tensor cpu() const;
   Tensor contiguous() const;
@@ -195,6 +195,7 @@ public:
   Tensor index_copy(int64_t dim, const Tensor &index, const Tensor &source) const;
 };
 Tensor operator+(const Tensor &, const Tensor &);
+Tensor operator+(const Tensor &, const Scalar &);
 Tensor operator-(const Tensor &, const Tensor &);
 Tensor operator*(const Tensor &, const Tensor &);
 Tensor operator*(const Tensor &, const Scalar &);
@@ -203,11 +204,10 @@ Tensor operator-(const Tensor &);
 Tensor operator>(const Tensor &, const Scalar &);
 
 namespace indexing {
-struct None_t {};
-extern const None_t None;
+constexpr std::nullopt_t None = std::nullopt;
 class TensorIndex {
 public:
-  TensorIndex(None_t);
+  TensorIndex(std::nullopt_t);
   TensorIndex(EllipsisIndexType);
   TensorIndex(int64_t integer);
   TensorIndex(int integer);
@@ -298,8 +298,12 @@ public:
   Library(Kind kind, std::string ns, std::optional<c10::DispatchKey> k,
           const char *file, uint32_t line);
   Library &def(const char *schema) &;
-  template <typename Func> Library &def(const char *schema, Func &&f) &;
-  template <typename Func> Library &impl(const char *name, Func &&f) &;
+  template <typename Func> Library &def(const char *schema, Func &&f) & {
+    return *this;
+  }
+  template <typename Func> Library &impl(const char *name, Func &&f) & {
+    return *this;
+  }
   Library &impl(const char *name, CppFunction &&f) &;
 };
 namespace detail {

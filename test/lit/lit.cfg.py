@@ -1,0 +1,34 @@
+# lit configuration for torch-tidy's check tests. The paths come from
+# lit.site.cfg.py, which CMake writes into the build tree.
+import os
+import lit.formats
+
+config.name = "torch-tidy-" + config.llvm_version
+config.test_format = lit.formats.ShTest(execute_external=True)
+config.suffixes = [".cpp"]
+config.excludes = ["Inputs"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.torch_tidy_build_dir, "test", "lit",
+                                     "llvm-" + config.llvm_version)
+
+for key, value in {
+    "TORCH_TIDY_CLANG_TIDY": config.clang_tidy,
+    "TORCH_TIDY_MODULE": config.torch_tidy_module,
+    "TORCH_TIDY_FILECHECK": config.filecheck,
+    "TORCH_TIDY_MOCK_INCLUDE": os.path.join(config.test_source_root, "Inputs",
+                                            "mock-libtorch"),
+    "TORCH_TIDY_INCLUDE": os.path.join(config.torch_tidy_source_dir, "include"),
+}.items():
+    config.environment[key] = value
+config.environment["PATH"] = os.pathsep.join(
+    [config.llvm_bin_dir, config.environment.get("PATH", os.environ["PATH"])])
+
+runner = os.path.join(config.test_source_root, "check_torch_tidy.py")
+config.substitutions.append(("%check_torch_tidy", f"{config.python} {runner}"))
+config.substitutions.append(("%clang_tidy", config.clang_tidy))
+config.substitutions.append(("%torch_tidy_module", config.torch_tidy_module))
+config.substitutions.append(("%python", config.python))
+config.substitutions.append(("%mock_include",
+                             config.environment["TORCH_TIDY_MOCK_INCLUDE"]))
+config.substitutions.append(("%inputs",
+                             os.path.join(config.test_source_root, "Inputs")))
