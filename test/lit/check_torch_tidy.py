@@ -2,7 +2,8 @@
 """Runs one torch-tidy check on a lit test file and verifies its output.
 
 Usage (from a RUN: line):
-  check_torch_tidy.py [--config=YAML] [--no-fix] TEST.cpp CHECK_NAME TMP_PREFIX
+  check_torch_tidy.py [--config=YAML] [--check-suffix=S] [--no-fix]
+                      TEST.cpp CHECK_NAME TMP_PREFIX
                       [-- EXTRA_COMPILER_ARGS...]
 
 The test file carries its own expectations:
@@ -11,7 +12,9 @@ The test file carries its own expectations:
   CHECK-NOTES:    lines  as CHECK-MESSAGES, but every note must be listed too.
   CHECK-FIXES:    lines  the file after `clang-tidy --fix` (checked only when
                          present).
-A file with no CHECK-MESSAGES/CHECK-NOTES line must produce no diagnostic.
+With --check-suffix=S the prefixes are CHECK-MESSAGES-S, CHECK-NOTES-S and
+CHECK-FIXES-S, so one file can hold several runs. A run with no matching
+CHECK-MESSAGES/CHECK-NOTES line must produce no diagnostic.
 Environment (set by lit.cfg.py): TORCH_TIDY_CLANG_TIDY, TORCH_TIDY_MODULE,
 TORCH_TIDY_FILECHECK, TORCH_TIDY_MOCK_INCLUDE, TORCH_TIDY_INCLUDE.
 """
@@ -46,11 +49,14 @@ def main(argv):
         i = argv.index("--")
         argv, extra = argv[:i], argv[i + 1:]
     config = None
+    suffix = ""
     want_fix = True
     positional = []
     for a in argv:
         if a.startswith("--config="):
             config = a[len("--config="):]
+        elif a.startswith("--check-suffix="):
+            suffix = "-" + a[len("--check-suffix="):]
         elif a == "--no-fix":
             want_fix = False
         else:
@@ -59,8 +65,8 @@ def main(argv):
         sys.exit(__doc__)
     test_file, check_name, tmp = positional
     src = open(test_file, encoding="utf-8").read()
-    has_fixes = "CHECK-FIXES" in src
-    has_notes = "CHECK-NOTES" in src
+    has_fixes = f"CHECK-FIXES{suffix}:" in src
+    has_notes = f"CHECK-NOTES{suffix}:" in src
 
     os.makedirs(os.path.dirname(os.path.abspath(tmp)), exist_ok=True)
     work = tmp + os.path.splitext(test_file)[1]
@@ -86,9 +92,9 @@ def main(argv):
         sys.stdout.write(out)
         sys.exit("clang-tidy crashed")
 
-    prefix = "CHECK-NOTES" if has_notes else "CHECK-MESSAGES"
+    prefix = ("CHECK-NOTES" if has_notes else "CHECK-MESSAGES") + suffix
     implicit = ["{{warning|error}}:"] + (["note:"] if has_notes else [])
-    if prefix in src:
+    if prefix + ":" in src:
         filecheck(prefix, test_file, out, implicit)
     else:
         bad = [l for l in out.splitlines()
@@ -103,7 +109,7 @@ def main(argv):
         # line cannot match itself.
         stripped = "\n".join(l for l in fixed.splitlines()
                              if not re.search(r"//\s*CHECK-", l))
-        filecheck("CHECK-FIXES", test_file, stripped, [])
+        filecheck("CHECK-FIXES" + suffix, test_file, stripped, [])
 
 
 if __name__ == "__main__":

@@ -1,0 +1,28 @@
+// RUN: %check_torch_tidy %s torch-compile-requires-grad-propagation %t
+// Every note: where the target was created and why the function is traced.
+#include <torch/torch.h>
+using torch::indexing::Slice;
+
+at::Tensor helper(const at::Tensor &vec, const at::Tensor &rows,
+                  const at::Tensor &cols) {
+  auto matrix = torch::zeros({2, 3, 3});
+  matrix.index_put_({Slice(), rows, cols}, vec);
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: in-place index_put_ into 'matrix', which was created without gradient tracking, from 'vec', which may require grad: under torch.compile 'matrix' can keep reporting requires_grad() == false, and code that branches on it drops gradients [torch-compile-requires-grad-propagation]
+  // CHECK-NOTES: :[[@LINE-3]]:17: note: 'matrix' is created here without requires_grad
+  // CHECK-NOTES: :[[@LINE+11]]:10: note: 'helper' runs inside torch.compile: it is reached from 'skew' here
+  return matrix;
+}
+
+at::Tensor skew(const at::Tensor &vec, const at::Tensor &rows,
+                const at::Tensor &cols) {
+  auto m = torch::zeros({2, 3, 3});
+  m.index({Slice(), rows, cols}) = vec;
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: in-place index(...) assignment into 'm'
+  // CHECK-NOTES: :[[@LINE-3]]:12: note: 'm' is created here without requires_grad
+  // CHECK-NOTES: :[[@LINE+5]]:3: note: 'skew' runs inside torch.compile: it is registered here as a CompositeImplicitAutograd kernel
+  return helper(vec, rows, cols) - m;
+}
+
+TORCH_LIBRARY(tt, m) {
+  m.def("skew(Tensor vec, Tensor rows, Tensor cols) -> Tensor", &skew);
+}
