@@ -1,0 +1,66 @@
+// The single dispatch point between the device-independent ops and the
+// per-device kernels. Ops compute layouts; backends only move elements.
+#pragma once
+
+#include "torch_tidy/runtime/layout.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <utility>
+
+namespace torch_tidy::runtime {
+
+enum class BinaryOp : std::uint8_t { Add, Sub, Mul };
+
+class Backend {
+public:
+  virtual ~Backend() = default;
+
+  virtual void *allocate(std::size_t nbytes) = 0;
+  virtual void deallocate(void *data) = 0;
+  virtual void upload(void *device_dst, const void *host_src,
+                      std::size_t nbytes) = 0;
+  virtual void download(void *host_dst, const void *device_src,
+                        std::size_t nbytes) = 0;
+  /// Plain byte copy within this device (bandwidth reference).
+  virtual void copy_bytes(void *dst, const void *src, std::size_t nbytes) = 0;
+
+  /// dst = src elementwise, converting dtype; both have dst's sizes (a
+  /// broadcast source has stride 0 where it was expanded).
+  virtual void copy(const StridedRef &dst, const StridedRef &src) = 0;
+  virtual void fill(const StridedRef &dst, double value) = 0;
+  /// out = a op b; all three have out's sizes and dtype.
+  virtual void binary(BinaryOp op, const StridedRef &out, const StridedRef &a,
+                      const StridedRef &b) = 0;
+  /// dst += src where dst may repeat elements (stride 0): this is how sums
+  /// reduce. Same dtype.
+  virtual void accumulate(const StridedRef &dst, const StridedRef &src) = 0;
+  /// out[i] = storage(src)[offsets[i]]; offsets is int64 with out's sizes.
+  virtual void gather(const StridedRef &out, const StridedRef &src,
+                      const StridedRef &offsets) = 0;
+  /// storage(dst)[offsets[i]] (+)= values[i]; offsets and values share sizes.
+  virtual void scatter(const StridedRef &dst, const StridedRef &offsets,
+                       const StridedRef &values, bool accumulate) = 0;
+  /// offsets[i] += wrap(index[i]) * stride, wrap(k) = k < 0 ? k + dim_size :
+  /// k; index is int64 with offsets' sizes. Builds indexing offsets.
+  virtual void add_index_term(const StridedRef &offsets, const StridedRef &index,
+                              std::int64_t dim_size, std::int64_t stride) = 0;
+  /// Row-major positions of the nonzero elements of mask as flat indices
+  /// into a contiguous tensor of mask's sizes; out is int64 with room for
+  /// count_nonzero(mask) elements.
+  virtual std::int64_t count_nonzero(const StridedRef &mask) = 0;
+  virtual void nonzero_flat(const StridedRef &mask, std::int64_t *out) = 0;
+  /// (min, max) of a non-empty int64 tensor, for bounds checks.
+  virtual std::pair<std::int64_t, std::int64_t>
+  min_max(const StridedRef &values) = 0;
+};
+
+/// The dispatch point: the backend that owns memory on device.
+Backend &backend_for(Device device);
+
+Backend &cpu_backend();
+/// Defined by cuda_backend.cu when nvcc was found; otherwise a stub throws.
+Backend &cuda_backend();
+bool cuda_backend_compiled();
+
+} // namespace torch_tidy::runtime

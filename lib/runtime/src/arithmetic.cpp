@@ -1,0 +1,128 @@
+// add, sub, mul (broadcasting, type promotion) and the sums.
+#include "internal.h"
+
+#include <algorithm>
+
+namespace torch_tidy::runtime {
+
+using detail::backend_of;
+
+// PyTorch's rule: a 0-dim operand only wins when it is of a higher category
+// (bool < integer < floating) than the dimensioned ones.
+static DType result_dtype(const Tensor &a, const Tensor &b) {
+  bool a_scalar = a.dim() == 0, b_scalar = b.dim() == 0;
+  if (a_scalar == b_scalar)
+    return promote(a.dtype(), b.dtype());
+  const Tensor &dims = a_scalar ? b : a;
+  const Tensor &scalar = a_scalar ? a : b;
+  auto category = [](DType t) {
+    return t == DType::Bool ? 0 : is_floating(t) ? 2 : 1;
+  };
+  return category(scalar.dtype()) > category(dims.dtype()) ? scalar.dtype()
+                                                           : dims.dtype();
+}
+
+static Tensor binary(BinaryOp op, const char *name, const Tensor &a,
+                     const Tensor &b) {
+  detail::check_same_device(a, b, name);
+  DType dtype = result_dtype(a, b);
+  TT_CHECK(!(op == BinaryOp::Sub && dtype == DType::Bool),
+           "Subtraction, the `-` operator, with two bool tensors is not "
+           "supported. Use the `^` or `logical_xor()` operator instead.");
+  Shape shape = detail::broadcast_shapes(a.sizes(), b.sizes());
+  Tensor out = empty(shape, {dtype, a.device()});
+  Tensor x = a.to(dtype), y = b.to(dtype);
+  backend_of(out).binary(op, out.ref(), detail::broadcast_ref(x, shape),
+                         detail::broadcast_ref(y, shape));
+  return out;
+}
+
+// Broadcast and dtype differences are undone by the engine (sum_to, cast).
+Tensor Tensor::add(const Tensor &other) const {
+  Tensor out = binary(BinaryOp::Add, "add", *this, other);
+  record(out, "AddBackward", {*this, other}, [](const Tensor &grad) {
+    return std::vector<Tensor>{grad, grad};
+  });
+  return out;
+}
+
+Tensor Tensor::sub(const Tensor &other) const {
+  Tensor out = binary(BinaryOp::Sub, "sub", *this, other);
+  record(out, "SubBackward", {*this, other}, [](const Tensor &grad) {
+    Tensor negated = zeros_like(grad).sub(grad);
+    return std::vector<Tensor>{grad, negated};
+  });
+  return out;
+}
+
+Tensor Tensor::mul(const Tensor &other) const {
+  Tensor out = binary(BinaryOp::Mul, "mul", *this, other);
+  SavedTensor self_saved(*this), other_saved(other);
+  record(out, "MulBackward", {*this, other}, [=](const Tensor &grad) {
+    return std::vector<Tensor>{grad.mul(other_saved.unpack()),
+                               grad.mul(self_saved.unpack())};
+  });
+  return out;
+}
+
+Tensor Tensor::sum() const {
+  Shape all(dim());
+  for (std::int64_t d = 0; d < dim(); ++d)
+    all[d] = d;
+  return sum(all, false);
+}
+
+Tensor Tensor::sum(const Shape &dims, bool keepdim) const {
+  std::vector<bool> reduced(dim());
+  for (std::int64_t d : dims) {
+    std::int64_t w = wrap_dim(d, dim());
+    TT_CHECK(dim() == 0 || !reduced[w], "dim ", w,
+             " appears multiple times in the list of dims");
+    if (dim() > 0)
+      reduced[w] = true;
+  }
+  Shape kept_sizes = sizes(), out_sizes;
+  for (std::int64_t d = 0; d < dim(); ++d) {
+    if (reduced[d])
+      kept_sizes[d] = 1;
+    if (!reduced[d] || keepdim)
+      out_sizes.push_back(kept_sizes[d]);
+  }
+  DType out_dtype = is_floating(dtype()) ? dtype() : DType::Int64;
+  Tensor total = zeros(kept_sizes, {out_dtype, device()});
+  // Reduce by accumulating into a view that repeats each output element
+  // along the reduced dims (stride 0).
+  StridedRef into = total.ref();
+  for (std::int64_t d = 0; d < dim(); ++d)
+    if (reduced[d]) {
+      into.sizes[d] = sizes()[d];
+      into.strides[d] = 0;
+    }
+  Tensor src = to(out_dtype);
+  backend_of(total).accumulate(into, src.ref());
+  Tensor out = detail::make_view(total, out_sizes,
+                                 detail::contiguous_strides(out_sizes), 0);
+  out.impl().base = nullptr; // a fresh result, not a view for autograd
+  Shape in_sizes = sizes();
+  record(out, "SumBackward", {*this}, [=](const Tensor &grad) {
+    return std::vector<Tensor>{grad.reshape(kept_sizes).expand(in_sizes)};
+  });
+  return out;
+}
+
+Tensor Tensor::sum_to(const Shape &shape) const {
+  if (sizes() == shape)
+    return *this;
+  TT_CHECK(sizes().size() >= shape.size(), "sum_to: ",
+           detail::to_string(sizes()), " cannot be reduced to ",
+           detail::to_string(shape));
+  std::size_t lead = sizes().size() - shape.size();
+  Shape dims;
+  for (std::size_t d = 0; d < sizes().size(); ++d)
+    if (d < lead || (shape[d - lead] == 1 && sizes()[d] != 1))
+      dims.push_back(std::int64_t(d));
+  Tensor reduced = sum(dims, true);
+  return reduced.reshape(shape);
+}
+
+} // namespace torch_tidy::runtime

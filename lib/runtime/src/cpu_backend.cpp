@@ -1,0 +1,195 @@
+// CPU kernels: single-threaded loops over the explicit layout.
+#include "cpu_loops.h"
+
+#include "torch_tidy/runtime/backend.h"
+#include "torch_tidy/runtime/dtype_dispatch.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <new>
+
+namespace torch_tidy::runtime {
+namespace {
+
+using cpu::for_each_offset;
+using cpu::is_dense;
+
+template <class T> T *typed(const StridedRef &ref) {
+  return static_cast<T *>(ref.data);
+}
+
+class CpuBackend final : public Backend {
+public:
+  void *allocate(std::size_t nbytes) override {
+    // 64-byte alignment for vectorised loops.
+    void *data = std::aligned_alloc(64, (nbytes + 63) / 64 * 64);
+    if (!data)
+      throw std::bad_alloc();
+    return data;
+  }
+  void deallocate(void *data) override { std::free(data); }
+  void upload(void *dst, const void *src, std::size_t nbytes) override {
+    std::memcpy(dst, src, nbytes);
+  }
+  void download(void *dst, const void *src, std::size_t nbytes) override {
+    std::memcpy(dst, src, nbytes);
+  }
+  void copy_bytes(void *dst, const void *src, std::size_t nbytes) override {
+    std::memcpy(dst, src, nbytes);
+  }
+
+  void copy(const StridedRef &dst, const StridedRef &src) override {
+    auto loop = make_loop<2>({&dst, &src});
+    if (dst.dtype == src.dtype && is_dense(loop)) {
+      std::size_t size = element_size(dst.dtype);
+      std::memmove(static_cast<char *>(dst.data) + loop.offsets[0] * size,
+                   static_cast<char *>(src.data) + loop.offsets[1] * size,
+                   loop.numel * size);
+      return;
+    }
+    dispatch_dtype(dst.dtype, [&](auto to) {
+      using To = typename decltype(to)::type;
+      dispatch_dtype(src.dtype, [&](auto from) {
+        using From = typename decltype(from)::type;
+        To *out = typed<To>(dst);
+        const From *in = typed<From>(src);
+        for_each_offset(loop,
+                        [&](auto o) { out[o[0]] = convert<To>(in[o[1]]); });
+      });
+    });
+  }
+
+  void fill(const StridedRef &dst, double value) override {
+    auto loop = make_loop<1>({&dst});
+    dispatch_dtype(dst.dtype, [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      T *out = typed<T>(dst);
+      const T v = convert<T>(value);
+      if (is_dense(loop)) {
+        std::fill_n(out + loop.offsets[0], loop.numel, v);
+        return;
+      }
+      for_each_offset(loop, [&](auto o) { out[o[0]] = v; });
+    });
+  }
+
+  void binary(BinaryOp op, const StridedRef &out, const StridedRef &a,
+              const StridedRef &b) override {
+    auto loop = make_loop<3>({&out, &a, &b});
+    dispatch_dtype(out.dtype, [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      T *o = typed<T>(out);
+      const T *x = typed<T>(a);
+      const T *y = typed<T>(b);
+      switch (op) {
+      case BinaryOp::Add:
+        for_each_offset(loop, [&](auto i) { o[i[0]] = T(x[i[1]] + y[i[2]]); });
+        break;
+      case BinaryOp::Sub:
+        for_each_offset(loop, [&](auto i) { o[i[0]] = T(x[i[1]] - y[i[2]]); });
+        break;
+      case BinaryOp::Mul:
+        for_each_offset(loop, [&](auto i) { o[i[0]] = T(x[i[1]] * y[i[2]]); });
+        break;
+      }
+    });
+  }
+
+  void accumulate(const StridedRef &dst, const StridedRef &src) override {
+    auto loop = make_loop<2>({&dst, &src});
+    dispatch_dtype(dst.dtype, [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      T *out = typed<T>(dst);
+      const T *in = typed<T>(src);
+      for_each_offset(loop, [&](auto o) { out[o[0]] = T(out[o[0]] + in[o[1]]); });
+    });
+  }
+
+  void gather(const StridedRef &out, const StridedRef &src,
+              const StridedRef &offsets) override {
+    auto loop = make_loop<2>({&out, &offsets});
+    const std::int64_t *where = typed<std::int64_t>(offsets);
+    dispatch_dtype(out.dtype, [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      T *o = typed<T>(out);
+      const T *in = typed<T>(src);
+      for_each_offset(loop, [&](auto i) { o[i[0]] = in[where[i[1]]]; });
+    });
+  }
+
+  void scatter(const StridedRef &dst, const StridedRef &offsets,
+               const StridedRef &values, bool accumulate) override {
+    auto loop = make_loop<2>({&offsets, &values});
+    const std::int64_t *where = typed<std::int64_t>(offsets);
+    dispatch_dtype(dst.dtype, [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      T *out = typed<T>(dst);
+      const T *in = typed<T>(values);
+      if (accumulate)
+        for_each_offset(loop, [&](auto i) {
+          T &slot = out[where[i[0]]];
+          slot = T(slot + in[i[1]]);
+        });
+      else
+        for_each_offset(loop, [&](auto i) { out[where[i[0]]] = in[i[1]]; });
+    });
+  }
+
+  void add_index_term(const StridedRef &offsets, const StridedRef &index,
+                      std::int64_t dim_size, std::int64_t stride) override {
+    auto loop = make_loop<2>({&offsets, &index});
+    std::int64_t *out = typed<std::int64_t>(offsets);
+    const std::int64_t *in = typed<std::int64_t>(index);
+    for_each_offset(loop, [&](auto o) {
+      std::int64_t k = in[o[1]];
+      out[o[0]] += (k < 0 ? k + dim_size : k) * stride;
+    });
+  }
+
+  std::int64_t count_nonzero(const StridedRef &mask) override {
+    std::int64_t count = 0;
+    visit_nonzero(mask, [&](std::int64_t) { ++count; });
+    return count;
+  }
+
+  void nonzero_flat(const StridedRef &mask, std::int64_t *out) override {
+    visit_nonzero(mask, [&](std::int64_t flat) { *out++ = flat; });
+  }
+
+  std::pair<std::int64_t, std::int64_t>
+  min_max(const StridedRef &values) override {
+    auto loop = make_loop<1>({&values});
+    const std::int64_t *in = typed<std::int64_t>(values);
+    std::int64_t lo = in[loop.offsets[0]], hi = lo;
+    for_each_offset(loop, [&](auto o) {
+      lo = std::min(lo, in[o[0]]);
+      hi = std::max(hi, in[o[0]]);
+    });
+    return {lo, hi};
+  }
+
+private:
+  template <class Fn> void visit_nonzero(const StridedRef &mask, Fn &&fn) {
+    auto loop = make_loop<1>({&mask});
+    std::int64_t flat = 0;
+    dispatch_dtype(mask.dtype, [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      const T *in = typed<T>(mask);
+      for_each_offset(loop, [&](auto o) {
+        if (in[o[0]] != T(0))
+          fn(flat);
+        ++flat;
+      });
+    });
+  }
+};
+
+} // namespace
+
+Backend &cpu_backend() {
+  static CpuBackend backend;
+  return backend;
+}
+
+} // namespace torch_tidy::runtime

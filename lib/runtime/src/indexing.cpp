@@ -1,0 +1,300 @@
+// PyTorch's indexing rules: basic indices (integers, slices, None, ...) make
+// a view; advanced indices (integer and boolean tensors) are resolved to the
+// storage offset of every addressed element, which index() gathers from and
+// index_put_() scatters to.
+#include "internal.h"
+
+#include <limits>
+
+namespace torch_tidy::runtime {
+
+using detail::backend_of;
+using detail::to_string;
+
+namespace {
+
+// How many dimensions of the indexed tensor an index entry consumes.
+std::int64_t consumed_dims(const TensorIndex &index) {
+  if (index.integer() || index.slice())
+    return 1;
+  if (const Tensor *t = index.tensor())
+    return t->dtype() == DType::Bool ? t->dim() : 1;
+  return 0; // None, Ellipsis
+}
+
+// One advanced index after boolean masks were expanded: an int64 tensor per
+// dimension of the basic view (undefined where that dim is not indexed).
+struct BasicPass {
+  Tensor view;
+  std::vector<Tensor> advanced;
+};
+
+// Converts a boolean mask over view dims [dim, dim + mask.dim()) into one
+// int64 coordinate tensor per masked dimension.
+std::vector<Tensor> mask_to_coordinates(const Tensor &view, std::int64_t dim,
+                                        const Tensor &mask) {
+  for (std::int64_t k = 0; k < mask.dim(); ++k)
+    TT_CHECK(mask.sizes()[k] == view.sizes()[dim + k], "The shape of the mask ",
+             to_string(mask.sizes()), " at index ", k,
+             " does not match the shape of the indexed tensor ",
+             to_string(view.sizes()), " at index ", dim + k);
+  Backend &backend = backend_of(mask);
+  std::int64_t count = backend.count_nonzero(mask.ref());
+  Tensor flat = empty({count}, {DType::Int64, mask.device()});
+  backend.nonzero_flat(mask.ref(),
+                       static_cast<std::int64_t *>(flat.impl().storage->data()));
+  // Unravel flat positions into coordinates on the host: it keeps the
+  // backends to one nonzero primitive, and index masks are small.
+  std::vector<double> flat_host = flat.to_doubles();
+  Shape row_strides = detail::contiguous_strides(mask.sizes());
+  std::vector<Tensor> coordinates;
+  for (std::int64_t k = 0; k < mask.dim(); ++k) {
+    std::vector<double> coord(count);
+    for (std::int64_t i = 0; i < count; ++i)
+      coord[i] = double(std::int64_t(flat_host[i]) / row_strides[k] %
+                        mask.sizes()[k]);
+    coordinates.push_back(
+        from_doubles(coord, {count}, {DType::Int64, view.device()}));
+  }
+  return coordinates;
+}
+
+BasicPass apply_basic_indices(const Tensor &self,
+                              const std::vector<TensorIndex> &indices) {
+  std::int64_t consumed = 0, ellipses = 0;
+  for (const TensorIndex &index : indices) {
+    consumed += consumed_dims(index);
+    ellipses += index.is_ellipsis();
+  }
+  TT_CHECK(ellipses <= 1, "an index can only have a single ellipsis ('...')");
+  TT_CHECK(consumed <= self.dim(), "too many indices for tensor of dimension ",
+           self.dim());
+  BasicPass pass{self, {}};
+  std::int64_t dim = 0; // current dimension of pass.view
+  for (const TensorIndex &index : indices) {
+    if (const std::int64_t *i = index.integer()) {
+      pass.view = pass.view.select(dim, *i);
+    } else if (const Slice *s = index.slice()) {
+      pass.view = pass.view.slice(
+          dim, s->start.value_or(0),
+          s->stop.value_or(std::numeric_limits<std::int64_t>::max()), s->step);
+      pass.advanced.emplace_back();
+      ++dim;
+    } else if (index.is_new_axis()) {
+      pass.view = pass.view.unsqueeze(dim);
+      pass.advanced.emplace_back();
+      ++dim;
+    } else if (index.is_ellipsis()) {
+      for (std::int64_t k = 0; k < self.dim() - consumed; ++k, ++dim)
+        pass.advanced.emplace_back();
+    } else {
+      const Tensor &t = *index.tensor();
+      if (t.dtype() == DType::Bool) {
+        for (Tensor &coord : mask_to_coordinates(pass.view, dim, t))
+          pass.advanced.push_back(coord);
+        dim += t.dim();
+      } else {
+        TT_CHECK(t.dtype() == DType::Int64,
+                 "tensors used as indices must be long, int, byte or bool "
+                 "tensors");
+        pass.advanced.push_back(t.to(self.device()));
+        ++dim;
+      }
+    }
+  }
+  pass.advanced.resize(std::size_t(pass.view.dim()));
+  return pass;
+}
+
+} // namespace
+
+// A StridedRef reading `t` (right-aligned broadcast into `block`) placed at
+// dims [at, at + block.size()) of `result`, stride 0 everywhere else.
+StridedRef detail::place(const Tensor &t, const Shape &block, std::size_t at,
+                 const Shape &result) {
+  StridedRef in_block = detail::broadcast_ref(t, block);
+  StridedRef out = in_block;
+  out.ndim = int(result.size());
+  for (std::size_t d = 0; d < result.size(); ++d) {
+    bool inside = d >= at && d < at + block.size();
+    out.sizes[d] = result[d];
+    out.strides[d] = inside ? in_block.strides[d - at] : 0;
+  }
+  return out;
+}
+
+
+detail::ResolvedIndex
+detail::resolve_index(const Tensor &self,
+                      const std::vector<TensorIndex> &indices) {
+  BasicPass pass = apply_basic_indices(self, indices);
+  const Tensor &view = pass.view;
+  std::vector<std::int64_t> adv_dims;
+  Shape block; // broadcast shape of the advanced indices
+  for (std::int64_t d = 0; d < view.dim(); ++d)
+    if (pass.advanced[d].defined()) {
+      const Tensor &index = pass.advanced[d];
+      block = adv_dims.empty() ? index.sizes()
+                               : detail::broadcast_shapes(block, index.sizes());
+      adv_dims.push_back(d);
+    }
+  if (adv_dims.empty())
+    return {view, false, Tensor()};
+  for (std::int64_t d : adv_dims)
+    check_index_bounds(pass.advanced[d], view.sizes()[d], true, "index", d);
+
+  // Adjacent advanced indices keep their place; separated ones move the
+  // broadcast block to the front (NumPy/PyTorch rule).
+  bool adjacent = adv_dims.back() - adv_dims.front() + 1 ==
+                  std::int64_t(adv_dims.size());
+  std::size_t block_at = adjacent ? std::size_t(adv_dims.front()) : 0;
+  Shape result;
+  std::vector<std::int64_t> plain_dims; // view dims kept as they are
+  for (std::int64_t d = 0; d < view.dim(); ++d)
+    if (!pass.advanced[d].defined())
+      plain_dims.push_back(d);
+  for (std::int64_t d : plain_dims)
+    result.push_back(view.sizes()[d]);
+  result.insert(result.begin() + std::ptrdiff_t(block_at), block.begin(),
+                block.end());
+
+  Tensor offsets = full(result, double(view.storage_offset()),
+                        {DType::Int64, view.device()});
+  Backend &backend = backend_of(view);
+  for (std::size_t k = 0; k < plain_dims.size(); ++k) {
+    std::int64_t d = plain_dims[k];
+    std::size_t at = k < block_at ? k : k + block.size();
+    Tensor positions = arange(view.sizes()[d], {DType::Int64, view.device()});
+    backend.add_index_term(offsets.ref(), place(positions, {view.sizes()[d]}, at, result),
+                           view.sizes()[d], view.strides()[d]);
+  }
+  for (std::int64_t d : adv_dims)
+    backend.add_index_term(offsets.ref(),
+                           place(pass.advanced[d], block, block_at, result),
+                           view.sizes()[d], view.strides()[d]);
+  return {view, true, offsets};
+}
+
+Tensor detail::element_offsets(const Tensor &self) {
+  Tensor offsets = full(self.sizes(), double(self.storage_offset()),
+                        {DType::Int64, self.device()});
+  for (std::int64_t d = 0; d < self.dim(); ++d) {
+    Tensor positions = arange(self.sizes()[d], {DType::Int64, self.device()});
+    backend_of(self).add_index_term(
+        offsets.ref(),
+        place(positions, {self.sizes()[d]}, std::size_t(d), self.sizes()),
+        self.sizes()[d], self.strides()[d]);
+  }
+  return offsets;
+}
+
+Tensor detail::masked_offsets(const Tensor &self, const Tensor &mask) {
+  TT_CHECK(mask.dtype() == DType::Bool,
+           "expected mask to be a boolean tensor, but got mask with dtype ",
+           name(mask.dtype()));
+  check_same_device(self, mask, "mask");
+  Shape shape = broadcast_shapes(self.sizes(), mask.sizes());
+  TT_CHECK(shape == self.sizes(), "The size of the mask ",
+           to_string(mask.sizes()), " cannot be broadcast to the tensor of size ",
+           to_string(self.sizes()));
+  StridedRef mask_ref = broadcast_ref(mask, shape);
+  Backend &backend = backend_of(self);
+  Tensor flat = empty({backend.count_nonzero(mask_ref)},
+                      {DType::Int64, self.device()});
+  backend.nonzero_flat(mask_ref,
+                       static_cast<std::int64_t *>(flat.impl().storage->data()));
+  // element_offsets is dense from 0, so a flat position is its own offset.
+  return gather_offsets(element_offsets(self), flat);
+}
+
+Tensor detail::gather_offsets(const Tensor &self, const Tensor &offsets) {
+  Tensor out = empty(offsets.sizes(), {self.dtype(), self.device()});
+  backend_of(self).gather(out.ref(), self.ref(), offsets.ref());
+  return out;
+}
+
+void detail::scatter_offsets(const Tensor &self, const Tensor &offsets,
+                             const Tensor &values, bool accumulate) {
+  TT_CHECK(values.dtype() == self.dtype(),
+           "Index put requires the source and destination dtypes match, got ",
+           name(self.dtype()), " for the destination and ", name(values.dtype()),
+           " for the source.");
+  // Like PyTorch, only a 0-dim value may come from another device.
+  if (values.dim() > 0)
+    detail::check_same_device(self, values, "index_put_");
+  Tensor from = values.to(self.device());
+  Shape shape = offsets.sizes();
+  bool fits = from.dim() <= std::int64_t(shape.size());
+  for (std::int64_t k = 0; fits && k < from.dim(); ++k) {
+    std::int64_t v = from.sizes()[from.dim() - 1 - k];
+    fits = v == 1 || v == shape[shape.size() - 1 - k];
+  }
+  TT_CHECK(fits, "shape mismatch: value tensor of shape ",
+           to_string(values.sizes()),
+           " cannot be broadcast to indexing result of shape ",
+           to_string(shape));
+  backend_of(self).scatter(self.ref(), offsets.ref(),
+                           detail::broadcast_ref(from, shape), accumulate);
+}
+
+Tensor Tensor::index(const std::vector<TensorIndex> &indices) const {
+  detail::ResolvedIndex resolved = detail::resolve_index(*this, indices);
+  if (!resolved.advanced)
+    return resolved.view;
+  Tensor out = detail::gather_offsets(*this, resolved.offsets);
+  Shape in_sizes = sizes();
+  DType in_dtype = dtype();
+  record(out, "IndexBackward", {*this}, [=](const Tensor &grad) {
+    Tensor result = zeros(in_sizes, {in_dtype, grad.device()});
+    result.index_put_(indices, grad, /*accumulate=*/true);
+    return std::vector<Tensor>{result};
+  });
+  return out;
+}
+
+// Setitem strips leading size-1 dims of the value before broadcasting.
+static Tensor strip_leading_ones(const Tensor &values) {
+  Shape shape = values.sizes();
+  std::size_t lead = 0;
+  while (lead < shape.size() && shape[lead] == 1)
+    ++lead;
+  if (lead == 0)
+    return values;
+  return values.view(Shape(shape.begin() + std::ptrdiff_t(lead), shape.end()));
+}
+
+Tensor &Tensor::index_put_(const std::vector<TensorIndex> &indices,
+                           const Tensor &values, bool accumulate) {
+  check_inplace(*this);
+  Tensor stripped = strip_leading_ones(values);
+  detail::ResolvedIndex resolved = detail::resolve_index(*this, indices);
+  if (!resolved.advanced && !accumulate) {
+    // Only basic indices: PyTorch's set_item is a copy_ into the view.
+    resolved.view.copy_(stripped);
+    return *this;
+  }
+  Tensor offsets = resolved.advanced
+                       ? resolved.offsets
+                       : detail::element_offsets(resolved.view);
+  detail::scatter_offsets(*this, offsets, stripped, accumulate);
+  Shape value_sizes = values.sizes(), stripped_sizes = stripped.sizes();
+  record_inplace(*this, "IndexPutBackward", {values}, [=](const Tensor &grad) {
+    Tensor grad_self = accumulate
+                           ? grad
+                           : grad.index_put(indices, zeros({}, {grad.dtype(),
+                                                                grad.device()}));
+    Tensor grad_values =
+        grad.index(indices).sum_to(stripped_sizes).reshape(value_sizes);
+    return std::vector<Tensor>{grad_self, grad_values};
+  });
+  return *this;
+}
+
+Tensor Tensor::index_put(const std::vector<TensorIndex> &indices,
+                         const Tensor &values, bool accumulate) const {
+  return detail::functional_twin(*this, [&](Tensor &out) {
+    out.index_put_(indices, values, accumulate);
+  });
+}
+
+} // namespace torch_tidy::runtime

@@ -1,0 +1,76 @@
+// Writes and reads selected by a boolean mask.
+#include "internal.h"
+
+namespace torch_tidy::runtime {
+
+using detail::backend_of;
+
+Tensor &Tensor::masked_fill_(const Tensor &mask, double value) {
+  check_inplace(*this);
+  Tensor offsets = detail::masked_offsets(*this, mask);
+  detail::scatter_offsets(*this, offsets, full({}, value, {dtype(), device()}),
+                          false);
+  record_inplace(*this, "MaskedFillBackward", {}, [=](const Tensor &grad) {
+    return std::vector<Tensor>{grad.masked_fill(mask, 0)};
+  });
+  return *this;
+}
+
+Tensor Tensor::masked_fill(const Tensor &mask, double value) const {
+  return detail::functional_twin(
+      *this, [&](Tensor &out) { out.masked_fill_(mask, value); });
+}
+
+Tensor &Tensor::masked_scatter_(const Tensor &mask, const Tensor &source) {
+  check_inplace(*this);
+  TT_CHECK(source.dtype() == dtype(),
+           "masked_scatter_: expected self and source to have same dtypes but "
+           "got ",
+           name(dtype()), " and ", name(source.dtype()));
+  detail::check_same_device(*this, source, "masked_scatter_");
+  Tensor offsets = detail::masked_offsets(*this, mask);
+  std::int64_t selected = offsets.numel();
+  TT_CHECK(source.numel() >= selected,
+           "masked_scatter: Number of elements of source < number of ones in "
+           "mask");
+  Tensor values; // the first `selected` elements of source, row-major
+  {
+    NoGradGuard no_grad;
+    values = source.reshape({source.numel()}).slice(0, 0, selected);
+  }
+  detail::scatter_offsets(*this, offsets, values, false);
+  Shape source_sizes = source.sizes();
+  std::int64_t source_numel = source.numel();
+  record_inplace(
+      *this, "MaskedScatterBackward", {source}, [=](const Tensor &grad) {
+        Tensor grad_source = zeros({source_numel}, {grad.dtype(), grad.device()});
+        grad_source.slice(0, 0, selected).copy_(grad.masked_select(mask));
+        return std::vector<Tensor>{grad.masked_fill(mask, 0),
+                                   grad_source.view(source_sizes)};
+      });
+  return *this;
+}
+
+Tensor Tensor::masked_scatter(const Tensor &mask, const Tensor &source) const {
+  return detail::functional_twin(
+      *this, [&](Tensor &out) { out.masked_scatter_(mask, source); });
+}
+
+Tensor Tensor::masked_select(const Tensor &mask) const {
+  Shape shape = detail::broadcast_shapes(sizes(), mask.sizes());
+  Tensor expanded;
+  {
+    NoGradGuard no_grad;
+    expanded = expand(shape);
+  }
+  Tensor out = detail::gather_offsets(expanded,
+                                      detail::masked_offsets(expanded, mask));
+  record(out, "MaskedSelectBackward", {*this}, [=](const Tensor &grad) {
+    Tensor result = zeros(shape, {grad.dtype(), grad.device()});
+    result.masked_scatter_(mask, grad);
+    return std::vector<Tensor>{result};
+  });
+  return out;
+}
+
+} // namespace torch_tidy::runtime
