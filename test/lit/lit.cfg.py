@@ -6,6 +6,7 @@ import lit.formats
 config.name = "torch-tidy-" + config.llvm_version
 config.test_format = lit.formats.ShTest(execute_external=True)
 config.suffixes = [".cpp"]
+config.excludes_suffixes = [".py"]
 config.excludes = ["Inputs"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.torch_tidy_build_dir, "test", "lit",
@@ -28,6 +29,7 @@ config.substitutions.append(("%check_torch_tidy", f"{config.python} {runner}"))
 config.substitutions.append(("%clang_tidy", config.clang_tidy))
 config.substitutions.append(("%torch_tidy_module", config.torch_tidy_module))
 config.substitutions.append(("%python", config.python))
+config.substitutions.append(("%llvm_version", config.llvm_version))
 config.substitutions.append(("%mock_include",
                              config.environment["TORCH_TIDY_MOCK_INCLUDE"]))
 config.substitutions.append(("%inputs",

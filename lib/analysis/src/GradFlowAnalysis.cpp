@@ -146,7 +146,7 @@ TensorFact GradFlowAnalysis::FunctionRun::classify(const Expr *E,
   if (!E || Depth > 32)
     return TensorFact::maybeGrad();
   E = libtorch::ignoreTensorWrappers(E);
-  if (E->isTypeDependent() || E->isValueDependent())
+  if (E->isTypeDependent())
     return TensorFact::maybeGrad();
   if (!libtorch::isTensorType(E->getType()))
     return TensorFact::nonGrad(); // Scalars, literals, sizes.
@@ -399,6 +399,11 @@ bool GradFlowAnalysis::FunctionRun::worthAnalysing(const Stmt *S) const {
     return false;
   if (const auto *E = dyn_cast<Expr>(S)) {
     if (matchInPlaceWrite(E))
+      return true;
+    // Assignments matter to callers when they replace a reference parameter.
+    if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E);
+        Op && Op->getOperator() == OO_Equal && Op->getNumArgs() == 2 &&
+        isLocalTensorVar(referencedVar(Op->getArg(0))))
       return true;
     if (const auto *Call = dyn_cast<CallExpr>(E))
       if (const FunctionDecl *Callee = Call->getDirectCallee();
