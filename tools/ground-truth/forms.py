@@ -62,6 +62,12 @@ def narrow_copy_(src):
     return m
 
 
+def select_copy_(src):
+    m = torch.zeros(3, 4)
+    m.select(0, 0).copy_(src)
+    return m
+
+
 def index_copy_(src):
     m = torch.zeros(3, 4)
     m.index_copy_(0, index_copy_index(), src)
@@ -141,6 +147,7 @@ FORMS = {
     "setitem_slice_int_": (setitem_slice_int_, (3,), lambda g: g[:, 0]),
     "setitem_int_": (setitem_int_, (4,), lambda g: g[0]),
     "narrow_copy_": (narrow_copy_, (2, 4), _read_rows_1_3),
+    "select_copy_": (select_copy_, (4,), lambda g: g[0]),
     "index_copy_": (index_copy_, (2, 4), lambda g: g[index_copy_index()]),
     "masked_scatter_": (masked_scatter_, (3, 4), _read_masked),
     "scatter_": (scatter_, (3, 2), _read_scatter),

@@ -11,8 +11,8 @@ under any python3 and starts each venv's python for the measurement.
   ground_truth.py --check --python LABEL=PY
       re-measure one version; exit 1 listing every cell that differs from the
       committed table; exit 77 (ctest: skipped) if the venv is missing
-  ground_truth.py --print
-      print the committed table
+  ground_truth.py --print | --render
+      print the committed table | rewrite docs/ground-truth.md's table from it
 """
 
 import argparse
@@ -70,6 +70,10 @@ def full_table(rows):
     return "\n".join(lines)
 
 
+def backends(names):
+    return "(all compiled)" if names == COMPILED else "(" + ", ".join(names) + ")"
+
+
 def verdict(cases):
     """One summary cell for one (version, path, form): what compiling changed."""
     by_backend = {r["backend"]: r for r in cases}
@@ -85,13 +89,13 @@ def verdict(cases):
     out_lost = [b for b in COMPILED if by_backend[b]["rg_output"] is False]
     errors = [f"{b}: {by_backend[b]['error']}" for b in COMPILED if by_backend[b]["error"]]
     if lost:
-        parts.append("**lost** (" + ", ".join(lost) + ")")
+        parts.append("**lost** " + backends(lost))
     if wrong:
-        parts.append("wrong branch (" + ", ".join(wrong) + ")")
+        parts.append("wrong branch " + backends(wrong))
     if differ:
-        parts.append("grads differ (" + ", ".join(differ) + ")")
+        parts.append("grads differ " + backends(differ))
     if out_lost:
-        parts.append("output lost grad (" + ", ".join(out_lost) + ")")
+        parts.append("output lost grad " + backends(out_lost))
     if errors:
         parts.append("error (" + "; ".join(errors) + ")")
     if not (lost or wrong or differ or out_lost or errors):
@@ -190,8 +194,9 @@ def cmd_write(pythons):
         table["rows"] = [r for r in table["rows"] if r["torch"] != old_version]
         table["versions"][label] = result["torch"]
         table["rows"].extend(result["rows"])
-    order = {v: i for i, v in enumerate(table["versions"][lab] for lab in LABELS if lab in table["versions"])}
-    table["rows"].sort(key=lambda r: (order.get(r["torch"], 99), r["path"], r["form"], BACKENDS.index(r["backend"])))
+    # Versions in label order; within one, measure.py's order (path, form, backend).
+    order = [table["versions"][lab] for lab in LABELS if lab in table["versions"]]
+    table["rows"].sort(key=lambda r: order.index(r["torch"]) if r["torch"] in order else len(order))
     with open(JSON_PATH, "w") as f:
         json.dump(table, f, indent=1)
         f.write("\n")
@@ -255,6 +260,8 @@ def main():
     mode.add_argument("--write", action="store_true", help="re-measure and rewrite the committed table")
     mode.add_argument("--check", action="store_true", help="re-measure one version and diff")
     mode.add_argument("--print", action="store_true", help="print the committed table")
+    mode.add_argument("--render", action="store_true",
+                      help="rewrite the generated part of docs/ground-truth.md from the JSON")
     ap.add_argument("--python", action="append", metavar="LABEL=PY",
                     help=f"interpreter of a venv, LABEL one of {LABELS}; empty PY means missing")
     args = ap.parse_args()
@@ -264,7 +271,11 @@ def main():
     if args.check:
         return cmd_check(pythons)
     with open(JSON_PATH) as f:
-        print(full_table(json.load(f)["rows"]))
+        table = json.load(f)
+    if args.render:
+        write_markdown(table)
+    else:
+        print(full_table(table["rows"]))
     return 0
 
 

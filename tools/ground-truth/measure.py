@@ -13,6 +13,7 @@ The loss sum(y * w1) + sum(z * w2) then shows whether gradients survive.
 
 import argparse
 import contextlib
+import hashlib
 import io
 import json
 import logging
@@ -28,9 +29,26 @@ def cache_root():
         os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "torch-tidy")
 
 
-# Inductor's compiled kernels are cached across runs (before torch is imported,
-# so every part of inductor sees it); a warm cache keeps the check fast.
-os.environ.setdefault("TORCHINDUCTOR_CACHE_DIR", os.path.join(cache_root(), "inductor"))
+def sources_digest():
+    """Hash of the reproducers' sources.
+
+    The compile caches key a custom op's graph by its name, not by the Python
+    autograd formula registered for it, so an edited formula would be served
+    from a stale cache; one cache per version of the sources avoids that.
+    """
+    here = os.path.dirname(os.path.abspath(__file__))
+    digest = hashlib.sha256()
+    for name in sorted(os.listdir(here)):
+        if name.endswith((".py", ".cpp")):
+            with open(os.path.join(here, name), "rb") as f:
+                digest.update(name.encode() + b"\0" + f.read())
+    return digest.hexdigest()[:16]
+
+
+# Inductor's compiled kernels are cached across runs (set before torch is
+# imported, so every part of inductor sees it); a warm cache keeps the check fast.
+os.environ.setdefault("TORCHINDUCTOR_CACHE_DIR",
+                      os.path.join(cache_root(), "inductor", sources_digest()))
 
 import torch  # noqa: E402
 import torch._dynamo  # noqa: E402

@@ -97,6 +97,12 @@ Observed narrowCopy(const Tensor &Src) {
   return observe(M);
 }
 
+Observed selectCopy(const Tensor &Src) {
+  Tensor M = freshTarget(Src, {3, 4});
+  M.select(0, 0).copy_(Src);
+  return observe(M);
+}
+
 Observed indexCopyInplace(const Tensor &Src) {
   Tensor M = freshTarget(Src, {3, 4});
   M.index_copy_(0, indexCopyIndex(Src), Src);
@@ -173,6 +179,7 @@ const Form Forms[] = {
     {"setitem_slice_int_inplace", &setitemSliceInt},
     {"setitem_int_inplace", &setitemInt},
     {"narrow_copy_inplace", &narrowCopy},
+    {"select_copy_inplace", &selectCopy},
     {"index_copy_inplace", &indexCopyInplace},
     {"masked_scatter_inplace", &maskedScatterInplace},
     {"scatter_inplace", &scatterInplace},
