@@ -359,9 +359,7 @@ void GradFlowAnalysis::FunctionRun::handleExpr(const Expr *E, FlowState &St) {
       // requires_grad_(false) keeps the tensor non-grad.
       bool Off = false;
       if (MC->getNumArgs() == 1 && !isa<CXXDefaultArgExpr>(MC->getArg(0)))
-        if (const auto *B = dyn_cast<CXXBoolLiteralExpr>(
-                MC->getArg(0)->IgnoreParenImpCasts()))
-          Off = !B->getValue();
+        Off = !libtorch::boolLiteral(MC->getArg(0)).value_or(true);
       if (const VarDecl *V = referencedVar(MC->getImplicitObjectArgument());
           !Off && isLocalTensorVar(V))
         assign(V, TensorFact::maybeGrad(), St);

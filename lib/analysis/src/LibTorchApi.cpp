@@ -99,10 +99,7 @@ static bool optionsAskForGrad(const Expr *E, int Depth = 0) {
         FD->getNumParams() == 1) {
       if (Call->getNumArgs() == 0 || isa<CXXDefaultArgExpr>(Call->getArg(0)))
         return true;
-      const Expr *Arg = Call->getArg(0)->IgnoreParenImpCasts();
-      if (const auto *B = dyn_cast<CXXBoolLiteralExpr>(Arg))
-        return B->getValue();
-      return true; // Not a literal: it may be true.
+      return boolLiteral(Call->getArg(0)).value_or(true);
     }
   }
   if (const auto *Ref = dyn_cast<DeclRefExpr>(E)) {
@@ -270,9 +267,8 @@ bool isNoGradGuardDecl(const VarDecl *V) {
   bool WantEnabled = Name == "InferenceMode";
   if (Ctor->getNumArgs() == 0 || isa<CXXDefaultArgExpr>(Ctor->getArg(0)))
     return WantEnabled;
-  const auto *B =
-      dyn_cast<CXXBoolLiteralExpr>(Ctor->getArg(0)->IgnoreParenImpCasts());
-  return B && B->getValue() == WantEnabled;
+  std::optional<bool> Enabled = boolLiteral(Ctor->getArg(0));
+  return Enabled && *Enabled == WantEnabled;
 }
 
 LibraryCall classifyLibraryCall(const CXXMemberCallExpr *Call) {
@@ -293,6 +289,24 @@ LibraryCall classifyLibraryCall(const CXXMemberCallExpr *Call) {
 bool isTracedDispatchKey(StringRef Key) {
   return Key == "CompositeImplicitAutograd" ||
          Key == "CompositeImplicitAutogradNestedTensor";
+}
+
+std::optional<bool> boolLiteral(const Expr *E) {
+  for (int Depth = 0; E && Depth < 8; ++Depth) {
+    E = E->IgnoreParenImpCasts();
+    if (const auto *B = dyn_cast<CXXBoolLiteralExpr>(E))
+      return B->getValue();
+    if (const auto *M = dyn_cast<MaterializeTemporaryExpr>(E))
+      E = M->getSubExpr();
+    else if (const auto *B = dyn_cast<CXXBindTemporaryExpr>(E))
+      E = B->getSubExpr();
+    else if (const auto *C = dyn_cast<CXXConstructExpr>(E);
+             C && C->getNumArgs() == 1)
+      E = C->getArg(0);
+    else
+      return std::nullopt;
+  }
+  return std::nullopt;
 }
 
 const Expr *ignoreTensorWrappers(const Expr *E) {

@@ -71,6 +71,10 @@ LibraryCall classifyLibraryCall(const clang::CXXMemberCallExpr *Call);
 /// their bodies.
 bool isTracedDispatchKey(llvm::StringRef Key);
 
+/// The value of a bool literal, looking through conversions such as the
+/// std::optional<bool> that TensorOptions::requires_grad takes.
+std::optional<bool> boolLiteral(const clang::Expr *E);
+
 /// Strips parens, implicit casts, temporaries, cleanups and Tensor copy/move
 /// constructions.
 const clang::Expr *ignoreTensorWrappers(const clang::Expr *E);

@@ -1,0 +1,98 @@
+#!/usr/bin/env python3
+"""Generates a translation unit on the real <torch/torch.h> with N functions,
+half hazardous and half benign, drawn from the check's rules.
+
+  generate_real_header_cases.py N OUT.cpp
+
+Each hazardous function's flagged line ends with `// expect-warning`; the
+runner compares the set of flagged lines with the check's warnings.
+"""
+import sys
+
+HEADER = """#include <torch/torch.h>
+#include <torch/library.h>
+using torch::indexing::Slice;
+using torch::indexing::None;
+"""
+
+# Hazardous bodies: {t} target factory, {n} unique index; `v`, `idx`, `mask`
+# are parameters that may require grad.
+HAZARDOUS = [
+    "auto m = {t};\n  m.index_put_({{Slice(), {k}}}, v); // expect-warning",
+    "auto m = {t};\n  m.index({{Slice(), {k}}}) = v; // expect-warning",
+    "auto m = {t};\n  m[{k}] = v; // expect-warning",
+    "auto m = {t};\n  m.select(0, {k}).copy_(v); // expect-warning",
+    "auto m = {t};\n  m.narrow(0, 0, 1).copy_(v); // expect-warning",
+    "auto m = {t};\n  m.slice(1, 0, 2).copy_(v); // expect-warning",
+    "auto m = {t};\n  auto view = m.select(0, {k});\n  view.copy_(v); // expect-warning",
+    "auto m = {t};\n  m.index_copy_(0, idx, v); // expect-warning",
+    "auto m = {t};\n  m.masked_scatter_(mask, v); // expect-warning",
+    "auto m = {t};\n  m.scatter_(0, idx, v); // expect-warning",
+    "auto m = {t};\n  m.masked_fill_(mask, v.sum()); // expect-warning",
+    "auto m = {t};\n  m.index_fill_(0, idx, v.sum()); // expect-warning",
+    "auto m = {t};\n  at::index_put_(m, c10::List<c10::optional<at::Tensor>>({{idx}}), v); // expect-warning",
+    "auto m = {t};\n  if (flag) {{\n    m.index_put_({{{k}}}, v * 2); // expect-warning\n  }}",
+    "auto m = {t};\n  for (int i = 0; i < 2; ++i)\n    m.select(0, i).copy_(v.exp()); // expect-warning",
+]
+TARGETS = [
+    "torch::zeros({{4, 4}})",
+    "at::zeros({{4, 4}})",
+    "torch::empty({{4, 4}})",
+    "torch::ones({{4, 4}}).contiguous()",
+    "torch::zeros_like(v)",
+    "v.new_zeros({{4, 4}})",
+    "torch::full({{4, 4}}, 1.0)",
+    "torch::zeros({{4, 4}}, torch::dtype(torch::kFloat).requires_grad(false))",
+    "torch::randn({{4, 4}})",
+]
+BENIGN = [
+    "auto m = {t};\n  m.index_put_({{Slice(), {k}}}, v.detach());",
+    "auto m = {t};\n  m.index_put_({{Slice(), {k}}}, 1.0);",
+    "auto m = {t};\n  {{\n    torch::NoGradGuard guard;\n    m.index_put_({{{k}}}, v);\n  }}",
+    "auto m = torch::zeros({{4, 4}}, torch::requires_grad());\n  m.index_put_({{{k}}}, v);",
+    "auto m = {t};\n  m = m + v;\n  m.index_put_({{{k}}}, v);",
+    "auto m = v * 2;\n  m.index_put_({{{k}}}, v);",
+    "auto m = {t};\n  m.index_put_({{{k}}}, torch::arange(4));",
+    "auto m = {t};\n  m.index_put_({{{k}}}, idx.to(torch::kLong));",
+    "auto m = {t};\n  auto r = m.index({{idx}});\n  m = r;",
+    "auto m = {t};\n  m.copy_(v);",
+    "auto m = {t};\n  m.index_put_({{{k}}}, torch::zeros({{4}}));",
+    "auto m = {t};\n  {{\n    c10::InferenceMode guard;\n    m.select(0, {k}).copy_(v);\n  }}",
+]
+
+
+def generate(n, out):
+    parts = [HEADER]
+    defs, cpu_impls = [], []
+    for i in range(n):
+        hazardous = i % 2 == 0
+        j = i // 2
+        t = TARGETS[j % len(TARGETS)].format()
+        if hazardous:
+            body = HAZARDOUS[j % len(HAZARDOUS)].format(t=t, k=j % 4)
+        else:
+            body = BENIGN[j % len(BENIGN)].format(t=t, k=j % 4)
+        # Every fifth benign function is hazardous code registered below
+        # autograd (CPU): not a compiled region, so not flagged.
+        below_autograd = not hazardous and j % 5 == 0
+        if below_autograd:
+            body = HAZARDOUS[j % len(HAZARDOUS)].format(t=t, k=j % 4).replace(
+                " // expect-warning", "")
+        parts.append(
+            f"at::Tensor f{i}(const at::Tensor &v, const at::Tensor &idx,\n"
+            f"                const at::Tensor &mask, bool flag) {{\n"
+            f"  {body}\n  return m;\n}}\n")
+        schema = f"f{i}(Tensor v, Tensor idx, Tensor mask, bool flag) -> Tensor"
+        if below_autograd:
+            defs.append(f'  m.def("{schema}");')
+            cpu_impls.append(f'  m.impl("f{i}", &f{i});')
+        else:
+            defs.append(f'  m.def("{schema}", &f{i});')
+    parts.append("TORCH_LIBRARY(tt_real, m) {\n" + "\n".join(defs) + "\n}\n")
+    parts.append("TORCH_LIBRARY_IMPL(tt_real, CPU, m) {\n" +
+                 "\n".join(cpu_impls) + "\n}\n")
+    open(out, "w").write("\n".join(parts))
+
+
+if __name__ == "__main__":
+    generate(int(sys.argv[1]), sys.argv[2])
