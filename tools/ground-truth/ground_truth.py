@@ -170,8 +170,8 @@ def usable(python):
 
 def skip_line(label):
     spec = "torch==2.8.0" if label == "2.8.0" else "the newest torch"
-    return (f"SKIP ground-truth torch {label}: no venv with {spec} "
-            "(tools/bootstrap/bootstrap.sh could not install it from PyPI)")
+    return (f"SKIP ground-truth torch {label}: {spec} is not installed "
+            "(no finished venv from tools/bootstrap/bootstrap.sh: PyPI failed or was turned off)")
 
 
 def cmd_write(pythons):

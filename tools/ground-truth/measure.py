@@ -38,10 +38,9 @@ def sources_digest():
     """
     here = os.path.dirname(os.path.abspath(__file__))
     digest = hashlib.sha256()
-    for name in sorted(os.listdir(here)):
-        if name.endswith((".py", ".cpp")):
-            with open(os.path.join(here, name), "rb") as f:
-                digest.update(name.encode() + b"\0" + f.read())
+    for name in ("forms.py", "measure.py", "cpp_ops.py", "tt_gt_ops.cpp"):
+        with open(os.path.join(here, name), "rb") as f:
+            digest.update(name.encode() + b"\0" + f.read())
     return digest.hexdigest()[:16]
 
 
