@@ -22,7 +22,6 @@ import sys
 import warnings
 
 
-
 def cache_root():
     """$TORCH_TIDY_CACHE, else the bootstrap's cache (~/.cache/torch-tidy)."""
     return os.environ.get("TORCH_TIDY_CACHE") or os.path.join(
@@ -68,6 +67,7 @@ def branch_on_flag(m):
         z = y * 3
     else:
         z = (y * 3).detach()
+    # In Python the branch is the flag itself; C++ and autograd_function differ.
     return y, z, torch.tensor(rg), torch.tensor(rg)
 
 
