@@ -40,9 +40,8 @@ static Tensor binary(BinaryOp op, const char *name, const Tensor &a,
 // Broadcast and dtype differences are undone by the engine (sum_to, cast).
 Tensor Tensor::add(const Tensor &other) const {
   Tensor out = binary(BinaryOp::Add, "add", *this, other);
-  record(out, "AddBackward", {*this, other}, [](const Tensor &grad) {
-    return std::vector<Tensor>{grad, grad};
-  });
+  record(out, "AddBackward", {*this, other},
+         [](const Tensor &grad) { return std::vector<Tensor>{grad, grad}; });
   return out;
 }
 
@@ -113,8 +112,8 @@ Tensor Tensor::sum(const Shape &dims, bool keepdim) const {
 Tensor Tensor::sum_to(const Shape &shape) const {
   if (sizes() == shape)
     return *this;
-  TT_CHECK(sizes().size() >= shape.size(), "sum_to: ",
-           detail::to_string(sizes()), " cannot be reduced to ",
+  TT_CHECK(sizes().size() >= shape.size(),
+           "sum_to: ", detail::to_string(sizes()), " cannot be reduced to ",
            detail::to_string(shape));
   std::size_t lead = sizes().size() - shape.size();
   Shape dims;

@@ -70,10 +70,10 @@ void record(Tensor &output, const char *name, const std::vector<Tensor> &inputs,
 void check_inplace(const Tensor &self) {
   if (grad_mode_enabled()) {
     const TensorImpl &impl = self.impl();
-    TT_CHECK(!(impl.base == nullptr && self.is_leaf() &&
-               impl.leaf_requires_grad),
-             "a leaf Variable that requires grad is being used in an "
-             "in-place operation.");
+    TT_CHECK(
+        !(impl.base == nullptr && self.is_leaf() && impl.leaf_requires_grad),
+        "a leaf Variable that requires grad is being used in an "
+        "in-place operation.");
     TT_CHECK(!(impl.base && impl.base->grad_fn == nullptr &&
                impl.base->leaf_requires_grad),
              "a view of a leaf Variable that requires grad is being used in "
@@ -93,10 +93,9 @@ static std::shared_ptr<Node> make_copy_slices(const Tensor &base,
   Shape view_sizes = view.sizes(), view_strides = view.strides();
   std::int64_t view_offset = view.storage_offset() - base.storage_offset();
   return std::make_shared<Node>(
-      "CopySlices", std::move(edges),
-      [=](const Tensor &grad) {
-        Tensor result =
-            empty_strided(base_sizes, base_strides, grad.dtype(), grad.device());
+      "CopySlices", std::move(edges), [=](const Tensor &grad) {
+        Tensor result = empty_strided(base_sizes, base_strides, grad.dtype(),
+                                      grad.device());
         result.copy_(grad);
         Tensor grad_slice =
             result.as_strided(view_sizes, view_strides, view_offset);
@@ -144,12 +143,13 @@ std::shared_ptr<Node> detail::make_view_of_base_node(const Tensor &base,
   return std::make_shared<Node>(
       "AsStridedBackward", std::vector<Edge>{gradient_edge(base)},
       [=](const Tensor &grad) {
-        Tensor result =
-            empty_strided(base_sizes, base_strides, grad.dtype(), grad.device());
+        Tensor result = empty_strided(base_sizes, base_strides, grad.dtype(),
+                                      grad.device());
         result.fill_(0);
         // Accumulate: an expanded view maps several elements to one.
         Tensor slot = result.as_strided(view_sizes, view_strides, view_offset);
-        backend_for(grad.device()).accumulate(slot.ref(), grad.contiguous().ref());
+        backend_for(grad.device())
+            .accumulate(slot.ref(), grad.contiguous().ref());
         return std::vector<Tensor>{result};
       });
 }
@@ -179,8 +179,8 @@ Tensor validate_gradient(const Node &node, std::size_t i, Tensor grad) {
 
 } // namespace
 
-std::vector<Tensor> grad(const Tensor &output, const std::vector<Tensor> &inputs,
-                         bool allow_unused) {
+std::vector<Tensor> grad(const Tensor &output,
+                         const std::vector<Tensor> &inputs, bool allow_unused) {
   TT_CHECK(output.requires_grad_eager(), "element 0 of tensors does not "
                                          "require grad and does not have a "
                                          "grad_fn");

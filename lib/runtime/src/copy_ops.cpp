@@ -10,8 +10,7 @@ Tensor &Tensor::copy_(const Tensor &src) {
   detail::broadcast_shapes(sizes(), src.sizes()); // throws with torch's text
   Tensor from = src.device() == device() ? src : src.to(device());
   TT_CHECK(from.dim() <= dim(), "output with shape ",
-           detail::to_string(sizes()),
-           " doesn't match the broadcast shape ",
+           detail::to_string(sizes()), " doesn't match the broadcast shape ",
            detail::to_string(detail::broadcast_shapes(sizes(), src.sizes())));
   backend_of(*this).copy(ref(), detail::broadcast_ref(from, sizes()));
   record_inplace(*this, "CopyBackwards", {src}, [](const Tensor &grad) {
@@ -24,9 +23,8 @@ Tensor &Tensor::copy_(const Tensor &src) {
 Tensor &Tensor::fill_(double value) {
   check_inplace(*this);
   backend_of(*this).fill(ref(), value);
-  record_inplace(*this, "FillBackward", {}, [](const Tensor &) {
-    return std::vector<Tensor>{Tensor()};
-  });
+  record_inplace(*this, "FillBackward", {},
+                 [](const Tensor &) { return std::vector<Tensor>{Tensor()}; });
   return *this;
 }
 

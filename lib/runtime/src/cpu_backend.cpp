@@ -102,7 +102,8 @@ public:
       using T = typename decltype(tag)::type;
       T *out = typed<T>(dst);
       const T *in = typed<T>(src);
-      for_each_offset(loop, [&](auto o) { out[o[0]] = T(out[o[0]] + in[o[1]]); });
+      for_each_offset(loop,
+                      [&](auto o) { out[o[0]] = T(out[o[0]] + in[o[1]]); });
     });
   }
 

@@ -9,7 +9,8 @@
 
 namespace torch_tidy::runtime::cpu {
 
-template <int N, class Fn> void for_each_offset(const LoopSpace<N> &loop, Fn &&fn) {
+template <int N, class Fn>
+void for_each_offset(const LoopSpace<N> &loop, Fn &&fn) {
   std::array<std::int64_t, N> offsets;
   for (int k = 0; k < N; ++k)
     offsets[k] = loop.offsets[k];

@@ -31,11 +31,12 @@ Tensor offsets_along_dim(const Tensor &target, std::int64_t dim,
                              target.strides()[d]);
       continue;
     }
-    Tensor positions = arange(index.sizes()[d], {DType::Int64, target.device()});
-    backend.add_index_term(
-        offsets.ref(),
-        detail::place(positions, {index.sizes()[d]}, std::size_t(d), index.sizes()),
-        target.sizes()[d], target.strides()[d]);
+    Tensor positions =
+        arange(index.sizes()[d], {DType::Int64, target.device()});
+    backend.add_index_term(offsets.ref(),
+                           detail::place(positions, {index.sizes()[d]},
+                                         std::size_t(d), index.sizes()),
+                           target.sizes()[d], target.strides()[d]);
   }
   return offsets;
 }
@@ -74,9 +75,10 @@ Tensor &Tensor::index_copy_(std::int64_t dim, const Tensor &index,
   check_inplace(*this);
   dim = wrap_dim(dim, this->dim());
   check_vector_index(index, "index_copy_");
-  TT_CHECK(source.dtype() == dtype(), "index_copy_(): self and source "
-                                      "expected to have the same dtype, but "
-                                      "got (self) ",
+  TT_CHECK(source.dtype() == dtype(),
+           "index_copy_(): self and source "
+           "expected to have the same dtype, but "
+           "got (self) ",
            name(dtype()), " and (source) ", name(source.dtype()));
   TT_CHECK(source.dim() == this->dim(),
            "When source and destination are not scalars, their "
@@ -89,12 +91,13 @@ Tensor &Tensor::index_copy_(std::int64_t dim, const Tensor &index,
     TT_CHECK(d == dim || source.sizes()[d] == sizes()[d],
              "index_copy_(): Source/destination tensor must have same slice "
              "shapes. Destination slice shape: ",
-             to_string(sizes()), " and source slice shape: ",
-             to_string(source.sizes()));
+             to_string(sizes()),
+             " and source slice shape: ", to_string(source.sizes()));
   Tensor positions = index.reshape({index.numel()});
   detail::check_index_bounds(positions, sizes()[dim], false, "index_copy_",
                              dim);
-  auto resolved = detail::resolve_index(*this, detail::index_at_dim(dim, positions));
+  auto resolved =
+      detail::resolve_index(*this, detail::index_at_dim(dim, positions));
   detail::scatter_offsets(*this, resolved.offsets, source, false);
   record_inplace(*this, "IndexCopyBackward", {source}, [=](const Tensor &grad) {
     return std::vector<Tensor>{grad.index_fill(dim, positions, 0),
@@ -192,7 +195,8 @@ Tensor Tensor::scatter(std::int64_t dim, const Tensor &index,
 Tensor Tensor::gather(std::int64_t dim, const Tensor &index) const {
   dim = wrap_dim(dim, this->dim());
   check_scatter_gather("gather", *this, dim, index, nullptr);
-  Tensor out = detail::gather_offsets(*this, offsets_along_dim(*this, dim, index));
+  Tensor out =
+      detail::gather_offsets(*this, offsets_along_dim(*this, dim, index));
   Shape in_sizes = sizes();
   record(out, "GatherBackward", {*this}, [=](const Tensor &grad) {
     Tensor result = zeros(in_sizes, {grad.dtype(), grad.device()});
@@ -211,12 +215,12 @@ Tensor Tensor::slice_scatter(const Tensor &src, std::int64_t dim,
     NoGradGuard no_grad;
     slot = slice(dim, start, end, step).sizes();
   }
-  TT_CHECK(src.sizes() == slot, "slice_scatter: expected src to have a size "
-                                "equal to the slice of self. src size = ",
+  TT_CHECK(src.sizes() == slot,
+           "slice_scatter: expected src to have a size "
+           "equal to the slice of self. src size = ",
            to_string(src.sizes()), ", slice size = ", to_string(slot));
-  return detail::functional_twin(*this, [&](Tensor &out) {
-    out.slice(dim, start, end, step).copy_(src);
-  });
+  return detail::functional_twin(
+      *this, [&](Tensor &out) { out.slice(dim, start, end, step).copy_(src); });
 }
 
 Tensor Tensor::select_scatter(const Tensor &src, std::int64_t dim,
@@ -226,8 +230,9 @@ Tensor Tensor::select_scatter(const Tensor &src, std::int64_t dim,
     NoGradGuard no_grad;
     slot = select(dim, index).sizes();
   }
-  TT_CHECK(src.sizes() == slot, "select_scatter: expected src to have a size "
-                                "equal to the slice of self. src size = ",
+  TT_CHECK(src.sizes() == slot,
+           "select_scatter: expected src to have a size "
+           "equal to the slice of self. src size = ",
            to_string(src.sizes()), ", slice size = ", to_string(slot));
   return detail::functional_twin(
       *this, [&](Tensor &out) { out.select(dim, index).copy_(src); });

@@ -39,8 +39,9 @@ Tensor zeros_like(const Tensor &like) {
 Tensor from_doubles(const std::vector<double> &values, const Shape &shape,
                     Options options) {
   Tensor out = empty(shape, {options.dtype, options.device});
-  TT_CHECK(std::int64_t(values.size()) == out.numel(), "from_doubles: ",
-           values.size(), " values for shape ", detail::to_string(shape));
+  TT_CHECK(std::int64_t(values.size()) == out.numel(),
+           "from_doubles: ", values.size(), " values for shape ",
+           detail::to_string(shape));
   dispatch_dtype(options.dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
     std::vector<T> host(values.size());
@@ -83,7 +84,8 @@ Tensor triu_indices(std::int64_t rows, std::int64_t cols, std::int64_t offset,
   TT_CHECK(rows >= 0 && cols >= 0, "row and col must be non-negative");
   std::vector<double> row_index, col_index;
   for (std::int64_t r = 0; r < rows; ++r)
-    for (std::int64_t c = std::max<std::int64_t>(0, r + offset); c < cols; ++c) {
+    for (std::int64_t c = std::max<std::int64_t>(0, r + offset); c < cols;
+         ++c) {
       row_index.push_back(double(r));
       col_index.push_back(double(c));
     }

@@ -41,8 +41,8 @@ std::vector<Tensor> mask_to_coordinates(const Tensor &view, std::int64_t dim,
   Backend &backend = backend_of(mask);
   std::int64_t count = backend.count_nonzero(mask.ref());
   Tensor flat = empty({count}, {DType::Int64, mask.device()});
-  backend.nonzero_flat(mask.ref(),
-                       static_cast<std::int64_t *>(flat.impl().storage->data()));
+  backend.nonzero_flat(
+      mask.ref(), static_cast<std::int64_t *>(flat.impl().storage->data()));
   // Unravel flat positions into coordinates on the host: it keeps the
   // backends to one nonzero primitive, and index masks are small.
   std::vector<double> flat_host = flat.to_doubles();
@@ -51,8 +51,8 @@ std::vector<Tensor> mask_to_coordinates(const Tensor &view, std::int64_t dim,
   for (std::int64_t k = 0; k < mask.dim(); ++k) {
     std::vector<double> coord(count);
     for (std::int64_t i = 0; i < count; ++i)
-      coord[i] = double(std::int64_t(flat_host[i]) / row_strides[k] %
-                        mask.sizes()[k]);
+      coord[i] =
+          double(std::int64_t(flat_host[i]) / row_strides[k] % mask.sizes()[k]);
     coordinates.push_back(
         from_doubles(coord, {count}, {DType::Int64, view.device()}));
   }
@@ -111,7 +111,7 @@ BasicPass apply_basic_indices(const Tensor &self,
 // A StridedRef reading `t` (right-aligned broadcast into `block`) placed at
 // dims [at, at + block.size()) of `result`, stride 0 everywhere else.
 StridedRef detail::place(const Tensor &t, const Shape &block, std::size_t at,
-                 const Shape &result) {
+                         const Shape &result) {
   StridedRef in_block = detail::broadcast_ref(t, block);
   StridedRef out = in_block;
   out.ndim = int(result.size());
@@ -122,7 +122,6 @@ StridedRef detail::place(const Tensor &t, const Shape &block, std::size_t at,
   }
   return out;
 }
-
 
 detail::ResolvedIndex
 detail::resolve_index(const Tensor &self,
@@ -145,8 +144,8 @@ detail::resolve_index(const Tensor &self,
 
   // Adjacent advanced indices keep their place; separated ones move the
   // broadcast block to the front (NumPy/PyTorch rule).
-  bool adjacent = adv_dims.back() - adv_dims.front() + 1 ==
-                  std::int64_t(adv_dims.size());
+  bool adjacent =
+      adv_dims.back() - adv_dims.front() + 1 == std::int64_t(adv_dims.size());
   std::size_t block_at = adjacent ? std::size_t(adv_dims.front()) : 0;
   Shape result;
   std::vector<std::int64_t> plain_dims; // view dims kept as they are
@@ -165,7 +164,8 @@ detail::resolve_index(const Tensor &self,
     std::int64_t d = plain_dims[k];
     std::size_t at = k < block_at ? k : k + block.size();
     Tensor positions = arange(view.sizes()[d], {DType::Int64, view.device()});
-    backend.add_index_term(offsets.ref(), place(positions, {view.sizes()[d]}, at, result),
+    backend.add_index_term(offsets.ref(),
+                           place(positions, {view.sizes()[d]}, at, result),
                            view.sizes()[d], view.strides()[d]);
   }
   for (std::int64_t d : adv_dims)
@@ -194,15 +194,15 @@ Tensor detail::masked_offsets(const Tensor &self, const Tensor &mask) {
            name(mask.dtype()));
   check_same_device(self, mask, "mask");
   Shape shape = broadcast_shapes(self.sizes(), mask.sizes());
-  TT_CHECK(shape == self.sizes(), "The size of the mask ",
-           to_string(mask.sizes()), " cannot be broadcast to the tensor of size ",
-           to_string(self.sizes()));
+  TT_CHECK(
+      shape == self.sizes(), "The size of the mask ", to_string(mask.sizes()),
+      " cannot be broadcast to the tensor of size ", to_string(self.sizes()));
   StridedRef mask_ref = broadcast_ref(mask, shape);
   Backend &backend = backend_of(self);
-  Tensor flat = empty({backend.count_nonzero(mask_ref)},
-                      {DType::Int64, self.device()});
-  backend.nonzero_flat(mask_ref,
-                       static_cast<std::int64_t *>(flat.impl().storage->data()));
+  Tensor flat =
+      empty({backend.count_nonzero(mask_ref)}, {DType::Int64, self.device()});
+  backend.nonzero_flat(
+      mask_ref, static_cast<std::int64_t *>(flat.impl().storage->data()));
   // element_offsets is dense from 0, so a flat position is its own offset.
   return gather_offsets(element_offsets(self), flat);
 }
@@ -217,8 +217,8 @@ void detail::scatter_offsets(const Tensor &self, const Tensor &offsets,
                              const Tensor &values, bool accumulate) {
   TT_CHECK(values.dtype() == self.dtype(),
            "Index put requires the source and destination dtypes match, got ",
-           name(self.dtype()), " for the destination and ", name(values.dtype()),
-           " for the source.");
+           name(self.dtype()), " for the destination and ",
+           name(values.dtype()), " for the source.");
   // Like PyTorch, only a 0-dim value may come from another device.
   if (values.dim() > 0)
     detail::check_same_device(self, values, "index_put_");
@@ -229,10 +229,9 @@ void detail::scatter_offsets(const Tensor &self, const Tensor &offsets,
     std::int64_t v = from.sizes()[from.dim() - 1 - k];
     fits = v == 1 || v == shape[shape.size() - 1 - k];
   }
-  TT_CHECK(fits, "shape mismatch: value tensor of shape ",
-           to_string(values.sizes()),
-           " cannot be broadcast to indexing result of shape ",
-           to_string(shape));
+  TT_CHECK(
+      fits, "shape mismatch: value tensor of shape ", to_string(values.sizes()),
+      " cannot be broadcast to indexing result of shape ", to_string(shape));
   backend_of(self).scatter(self.ref(), offsets.ref(),
                            detail::broadcast_ref(from, shape), accumulate);
 }
@@ -273,16 +272,15 @@ Tensor &Tensor::index_put_(const std::vector<TensorIndex> &indices,
     resolved.view.copy_(stripped);
     return *this;
   }
-  Tensor offsets = resolved.advanced
-                       ? resolved.offsets
-                       : detail::element_offsets(resolved.view);
+  Tensor offsets = resolved.advanced ? resolved.offsets
+                                     : detail::element_offsets(resolved.view);
   detail::scatter_offsets(*this, offsets, stripped, accumulate);
   Shape value_sizes = values.sizes(), stripped_sizes = stripped.sizes();
   record_inplace(*this, "IndexPutBackward", {values}, [=](const Tensor &grad) {
-    Tensor grad_self = accumulate
-                           ? grad
-                           : grad.index_put(indices, zeros({}, {grad.dtype(),
-                                                                grad.device()}));
+    Tensor grad_self =
+        accumulate
+            ? grad
+            : grad.index_put(indices, zeros({}, {grad.dtype(), grad.device()}));
     Tensor grad_values =
         grad.index(indices).sum_to(stripped_sizes).reshape(value_sizes);
     return std::vector<Tensor>{grad_self, grad_values};
@@ -292,9 +290,8 @@ Tensor &Tensor::index_put_(const std::vector<TensorIndex> &indices,
 
 Tensor Tensor::index_put(const std::vector<TensorIndex> &indices,
                          const Tensor &values, bool accumulate) const {
-  return detail::functional_twin(*this, [&](Tensor &out) {
-    out.index_put_(indices, values, accumulate);
-  });
+  return detail::functional_twin(
+      *this, [&](Tensor &out) { out.index_put_(indices, values, accumulate); });
 }
 
 } // namespace torch_tidy::runtime

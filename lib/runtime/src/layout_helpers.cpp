@@ -36,8 +36,8 @@ Tensor empty_strided(const Shape &sizes, const Shape &strides, DType dtype,
       extent += (sizes[d] - 1) * strides[d];
   }
   auto impl = std::make_shared<TensorImpl>();
-  impl->storage =
-      std::make_shared<Storage>(std::size_t(extent) * element_size(dtype), device);
+  impl->storage = std::make_shared<Storage>(
+      std::size_t(extent) * element_size(dtype), device);
   impl->sizes = sizes;
   impl->strides = strides;
   impl->dtype = dtype;
@@ -107,8 +107,7 @@ void check_no_internal_overlap(const Tensor &self) {
 }
 
 void check_index_bounds(const Tensor &index, std::int64_t size,
-                        bool allow_negative, const char *op,
-                        std::int64_t dim) {
+                        bool allow_negative, const char *op, std::int64_t dim) {
   if (index.numel() == 0)
     return;
   auto [lo, hi] = backend_of(index).min_max(index.ref());

@@ -43,7 +43,8 @@ Tensor &Tensor::masked_scatter_(const Tensor &mask, const Tensor &source) {
   std::int64_t source_numel = source.numel();
   record_inplace(
       *this, "MaskedScatterBackward", {source}, [=](const Tensor &grad) {
-        Tensor grad_source = zeros({source_numel}, {grad.dtype(), grad.device()});
+        Tensor grad_source =
+            zeros({source_numel}, {grad.dtype(), grad.device()});
         grad_source.slice(0, 0, selected).copy_(grad.masked_select(mask));
         return std::vector<Tensor>{grad.masked_fill(mask, 0),
                                    grad_source.view(source_sizes)};
@@ -63,8 +64,8 @@ Tensor Tensor::masked_select(const Tensor &mask) const {
     NoGradGuard no_grad;
     expanded = expand(shape);
   }
-  Tensor out = detail::gather_offsets(expanded,
-                                      detail::masked_offsets(expanded, mask));
+  Tensor out =
+      detail::gather_offsets(expanded, detail::masked_offsets(expanded, mask));
   record(out, "MaskedSelectBackward", {*this}, [=](const Tensor &grad) {
     Tensor result = zeros(shape, {grad.dtype(), grad.device()});
     result.masked_scatter_(mask, grad);

@@ -19,8 +19,8 @@ std::int64_t wrap_dim(std::int64_t dim, std::int64_t ndim) {
   // Like PyTorch, a 0-dim tensor accepts dims -1 and 0.
   std::int64_t range = std::max<std::int64_t>(ndim, 1);
   TT_CHECK(dim >= -range && dim < range,
-           "Dimension out of range (expected to be in range of [", -range,
-           ", ", range - 1, "], but got ", dim, ")");
+           "Dimension out of range (expected to be in range of [", -range, ", ",
+           range - 1, "], but got ", dim, ")");
   return dim < 0 ? dim + range : dim;
 }
 
@@ -113,8 +113,8 @@ std::vector<double> Tensor::to_doubles() const {
   std::vector<double> out(host.numel());
   dispatch_dtype(dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
-    const T *data =
-        static_cast<const T *>(host.impl().storage->data()) + host.storage_offset();
+    const T *data = static_cast<const T *>(host.impl().storage->data()) +
+                    host.storage_offset();
     std::transform(data, data + out.size(), out.begin(),
                    [](T v) { return double(v); });
   });

@@ -42,8 +42,9 @@ Tensor Tensor::narrow(std::int64_t dim, std::int64_t start,
                       std::int64_t length) const {
   TT_CHECK(this->dim() > 0, "narrow() cannot be applied to a 0-dim tensor.");
   std::int64_t size = this->size(dim);
-  TT_CHECK(start >= -size && start <= size, "start out of range (expected to "
-                                            "be in range of [",
+  TT_CHECK(start >= -size && start <= size,
+           "start out of range (expected to "
+           "be in range of [",
            -size, ", ", size, "], but got ", start, ")");
   if (start < 0)
     start += size;
@@ -93,8 +94,7 @@ Tensor Tensor::transpose(std::int64_t dim0, std::int64_t dim1) const {
 Tensor Tensor::unsqueeze(std::int64_t dim) const {
   dim = wrap_dim(dim, this->dim() + 1);
   Shape new_sizes = sizes(), new_strides = strides();
-  std::int64_t stride =
-      dim < this->dim() ? sizes()[dim] * strides()[dim] : 1;
+  std::int64_t stride = dim < this->dim() ? sizes()[dim] * strides()[dim] : 1;
   new_sizes.insert(new_sizes.begin() + dim, 1);
   new_strides.insert(new_strides.begin() + dim, stride);
   Tensor out = make_view(*this, new_sizes, new_strides, storage_offset());
@@ -236,12 +236,11 @@ Tensor Tensor::expand(const Shape &shape) const {
     std::int64_t have = sizes()[d - lead];
     if (want == -1)
       want = have;
-    TT_CHECK(have == want || have == 1,
-             "The expanded size of the tensor (", want,
-             ") must match the existing size (", have,
-             ") at non-singleton dimension ", d, ".  Target sizes: ",
-             detail::to_string(shape), ".  Tensor sizes: ",
-             detail::to_string(sizes()));
+    TT_CHECK(have == want || have == 1, "The expanded size of the tensor (",
+             want, ") must match the existing size (", have,
+             ") at non-singleton dimension ", d,
+             ".  Target sizes: ", detail::to_string(shape),
+             ".  Tensor sizes: ", detail::to_string(sizes()));
     new_sizes[d] = want;
     new_strides[d] = have == want ? strides()[d - lead] : 0;
   }
@@ -270,7 +269,8 @@ Tensor Tensor::as_strided(const Shape &sizes, const Shape &strides,
       std::int64_t(impl().storage->nbytes() / element_size(dtype()));
   TT_CHECK(offset >= 0 && last < capacity, "setStorage: sizes ",
            detail::to_string(sizes), ", strides ", detail::to_string(strides),
-           " and storage offset ", offset, " are out of bounds for the storage");
+           " and storage offset ", offset,
+           " are out of bounds for the storage");
   Tensor out = make_view(*this, sizes, strides, offset);
   // Only the runtime's own contiguous tensors are viewed this way with
   // history, so the gradient maps back through the same geometry.

@@ -78,7 +78,8 @@ void check_inplace(const Tensor &self);
 
 /// Gradients of the scalar `output` with respect to `inputs`. Unused inputs
 /// are an error unless allow_unused, then they get an undefined Tensor.
-std::vector<Tensor> grad(const Tensor &output, const std::vector<Tensor> &inputs,
+std::vector<Tensor> grad(const Tensor &output,
+                         const std::vector<Tensor> &inputs,
                          bool allow_unused = false);
 
 } // namespace torch_tidy::runtime

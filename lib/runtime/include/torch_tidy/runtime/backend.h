@@ -43,8 +43,9 @@ public:
                        const StridedRef &values, bool accumulate) = 0;
   /// offsets[i] += wrap(index[i]) * stride, wrap(k) = k < 0 ? k + dim_size :
   /// k; index is int64 with offsets' sizes. Builds indexing offsets.
-  virtual void add_index_term(const StridedRef &offsets, const StridedRef &index,
-                              std::int64_t dim_size, std::int64_t stride) = 0;
+  virtual void add_index_term(const StridedRef &offsets,
+                              const StridedRef &index, std::int64_t dim_size,
+                              std::int64_t stride) = 0;
   /// Row-major positions of the nonzero elements of mask as flat indices
   /// into a contiguous tensor of mask's sizes; out is int64 with room for
   /// count_nonzero(mask) elements.

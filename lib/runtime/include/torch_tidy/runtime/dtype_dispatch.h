@@ -33,7 +33,8 @@ template <class To, class From>
 #ifdef __CUDACC__
 __host__ __device__
 #endif
-    inline To convert(From value) {
+    inline To
+    convert(From value) {
   if constexpr (std::is_same_v<To, bool>)
     return value != From(0);
   else

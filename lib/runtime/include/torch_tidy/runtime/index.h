@@ -13,7 +13,7 @@ struct Slice {
   std::optional<std::int64_t> start, stop;
   std::int64_t step = 1;
 };
-struct NewAxis {};   // None
+struct NewAxis {}; // None
 struct Ellipsis {};
 
 class TensorIndex {

@@ -58,8 +58,7 @@ template <int N> LoopSpace<N> make_loop(const StridedRef *const (&refs)[N]) {
     bool merge = loop.ndim > 0;
     for (int k = 0; k < N && merge; ++k) {
       int inner = loop.ndim - 1;
-      merge = refs[k]->strides[d] ==
-              loop.strides[k][inner] * loop.sizes[inner];
+      merge = refs[k]->strides[d] == loop.strides[k][inner] * loop.sizes[inner];
     }
     if (merge) {
       loop.sizes[loop.ndim - 1] *= size;

@@ -22,11 +22,11 @@ struct TensorImpl {
   DType dtype = DType::Float32;
 
   // --- autograd ------------------------------------------------------------
-  bool leaf_requires_grad = false;     // meaningful only while grad_fn is null
-  std::shared_ptr<Node> grad_fn;       // history of a non-leaf
-  std::shared_ptr<Node> accumulator;   // a leaf's sink for grad(), lazily made
-  std::shared_ptr<TensorImpl> base;    // root tensor when this is a view
-  std::int64_t grad_fn_version = 0;    // storage version grad_fn was made at
+  bool leaf_requires_grad = false;   // meaningful only while grad_fn is null
+  std::shared_ptr<Node> grad_fn;     // history of a non-leaf
+  std::shared_ptr<Node> accumulator; // a leaf's sink for grad(), lazily made
+  std::shared_ptr<TensorImpl> base;  // root tensor when this is a view
+  std::int64_t grad_fn_version = 0;  // storage version grad_fn was made at
   /// Compiled mode's stale copy of requires_grad (taken at creation).
   bool requires_grad_at_creation = false;
 };

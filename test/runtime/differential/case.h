@@ -1,0 +1,93 @@
+// A differential test case: a small program over host data, run once on the
+// runtime and once on LibTorch, with outcomes compared field by field.
+#pragma once
+
+#include "torch_tidy/runtime/dtype.h"
+#include "torch_tidy/runtime/layout.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace torch_tidy::differential {
+
+using runtime::DType;
+using runtime::Shape;
+
+/// Host data of one tensor (values as doubles whatever the dtype).
+struct Array {
+  Shape shape;
+  DType dtype = DType::Float32;
+  std::vector<double> values;
+  bool requires_grad = false;
+};
+
+enum class IndexKind { Integer, Slice, None, Ellipsis, Tensor };
+
+struct IndexSpec {
+  IndexKind kind = IndexKind::Integer;
+  std::int64_t integer = 0;
+  std::optional<std::int64_t> start, stop;
+  std::int64_t step = 1;
+  Array tensor; // int64 or bool
+};
+
+enum class ViewKind {
+  Slice,
+  Narrow,
+  Select,
+  Transpose,
+  Unsqueeze,
+  Squeeze,
+  SqueezeDim,
+  View,
+  Expand
+};
+
+struct ViewStep {
+  ViewKind kind;
+  std::vector<std::int64_t> ints;
+  Shape shape;
+};
+
+/// Where an in-place op writes: the input itself (a leaf), a clone of it, or
+/// a view of a clone (whose base is then the result, as in CopySlices).
+enum class WriteInto { Leaf, Clone, ViewOfClone };
+
+struct Case {
+  std::string family, op;
+  std::vector<Array> inputs; // inputs[0] is self
+  std::vector<IndexSpec> indices;
+  std::vector<ViewStep> views; // applied to self before the op
+  WriteInto write_into = WriteInto::Clone;
+  std::vector<std::int64_t> ints; // dim, start, end, ... per op
+  Shape shape;
+  DType dtype = DType::Float32; // of factories
+  double scalar = 0;
+  bool flag = false;          // accumulate / keepdim
+  bool compare_values = true; // false for empty/randn
+  bool compare_layout = false; // strides and offset, for views
+  std::uint64_t weight_seed = 0; // loss = sum(result * weights(seed))
+};
+
+struct Outcome {
+  bool error = false;
+  std::string message;
+  Array result;
+  Shape strides;
+  std::int64_t offset = 0;
+  bool result_requires_grad = false;
+  bool backward_error = false;
+  std::string backward_message;
+  std::vector<Array> grads; // per input that requires grad; zeros if unused
+};
+
+enum class FactoryKind { Zeros, Ones, Full, Arange, TriuIndices, Empty, Randn };
+
+std::string describe(const Case &c);
+/// Each side's executor; `device` is "cpu" or "cuda".
+Outcome run_on_runtime(const Case &c, const std::string &device);
+Outcome run_on_libtorch(const Case &c, const std::string &device);
+
+} // namespace torch_tidy::differential

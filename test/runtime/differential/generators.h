@@ -1,0 +1,59 @@
+// Seeded random case generators, one per op family.
+#pragma once
+
+#include "case.h"
+
+#include <functional>
+#include <random>
+
+namespace torch_tidy::differential {
+
+class CaseGenerator {
+public:
+  explicit CaseGenerator(std::uint64_t seed) : rng_(seed) {}
+
+  /// The next case, cycling through the families.
+  Case next();
+
+  // One generator per op family (public so tests can target one).
+  Case views();
+  Case view_writes();
+  Case factories();
+  Case copy_fill();
+  Case advanced_index();
+  Case index_put();
+  Case index_copy_fill_select();
+  Case scatter_gather();
+  Case masked();
+  Case slice_select_scatter();
+  Case arithmetic();
+  Case sums();
+
+private:
+  // --- random building blocks ----------------------------------------------
+  std::int64_t uniform(std::int64_t lo, std::int64_t hi); // inclusive
+  bool chance(double p);
+  DType any_dtype();
+  DType float_dtype();
+  Shape shape(int min_dims, int max_dims);
+  Array array(const Shape &shape, DType dtype, bool may_require_grad = true);
+  Array index_tensor(const Shape &shape, std::int64_t size, bool unique);
+  Array mask(const Shape &shape);
+  std::int64_t dim_of(std::int64_t ndim); // sometimes out of range
+  std::vector<ViewStep> view_chain(Shape shape, int steps);
+  std::vector<IndexSpec> index_expression(const Shape &shape,
+                                          bool tensors_and_full_slices_only);
+  /// The shape an op gives on the runtime (the generator sizes its other
+  /// operands from it); empty optional when the runtime rejects the op.
+  std::optional<Shape> runtime_shape(const Case &c);
+  /// The shape of what an op of `c` reads or writes: self through c.views.
+  Shape target_shape(const Case &c);
+  Shape broadcastable_to(const Shape &s);
+  Case in_place_base(const std::string &family, const std::string &op,
+                     Array self);
+
+  std::mt19937_64 rng_;
+  std::uint64_t counter_ = 0;
+};
+
+} // namespace torch_tidy::differential

@@ -1,0 +1,160 @@
+// The LibTorch side of the differential suite: the only translation unit
+// that includes <torch/torch.h> (it takes most of the suite's build time).
+#include "program.h"
+
+#include <torch/torch.h>
+
+namespace torch_tidy::differential {
+namespace {
+
+torch::ScalarType scalar_type(DType dtype) {
+  switch (dtype) {
+  case DType::Bool:
+    return torch::kBool;
+  case DType::Int64:
+    return torch::kLong;
+  case DType::Float32:
+    return torch::kFloat;
+  case DType::Float64:
+    break;
+  }
+  return torch::kDouble;
+}
+
+DType dtype_of(torch::ScalarType t) {
+  switch (t) {
+  case torch::kBool:
+    return DType::Bool;
+  case torch::kLong:
+    return DType::Int64;
+  case torch::kFloat:
+    return DType::Float32;
+  case torch::kDouble:
+    return DType::Float64;
+  default:
+    throw std::logic_error("differential: unexpected LibTorch dtype");
+  }
+}
+
+struct LibTorchApi {
+  using Tensor = torch::Tensor;
+  static inline torch::Device device = torch::kCPU;
+
+  static Tensor make(const Array &a) {
+    Tensor host = torch::tensor(a.values, torch::kDouble);
+    Tensor t = host.reshape(a.shape)
+                   .to(scalar_type(a.dtype))
+                   .to(device)
+                   .detach()
+                   .clone();
+    if (a.requires_grad)
+      t.set_requires_grad(true);
+    return t;
+  }
+  static Array read(const Tensor &t) {
+    Tensor host = t.detach().to(torch::kCPU).to(torch::kDouble).contiguous();
+    const double *data = host.data_ptr<double>();
+    return {t.sizes().vec(), dtype_of(t.scalar_type()),
+            std::vector<double>(data, data + host.numel()), false};
+  }
+  static Shape strides(const Tensor &t) { return t.strides().vec(); }
+  static std::int64_t offset(const Tensor &t) { return t.storage_offset(); }
+  static bool defined(const Tensor &t) { return t.defined(); }
+  static Array zeros_array(const Tensor &like) {
+    return {like.sizes().vec(), dtype_of(like.scalar_type()),
+            std::vector<double>(std::size_t(like.numel()), 0.0), false};
+  }
+
+  static std::vector<torch::indexing::TensorIndex>
+  indices(const std::vector<IndexSpec> &specs) {
+    using namespace torch::indexing;
+    std::vector<TensorIndex> out;
+    for (const IndexSpec &s : specs) {
+      switch (s.kind) {
+      case IndexKind::Integer:
+        out.emplace_back(s.integer);
+        break;
+      case IndexKind::Slice:
+        out.emplace_back(Slice(s.start, s.stop, s.step));
+        break;
+      case IndexKind::None:
+        out.emplace_back(None);
+        break;
+      case IndexKind::Ellipsis:
+        out.emplace_back(Ellipsis);
+        break;
+      case IndexKind::Tensor:
+        out.emplace_back(make(s.tensor));
+        break;
+      }
+    }
+    return out;
+  }
+
+  // The accumulate form exists only as at::index_put_ over optional tensors
+  // (a full slice is nullopt); generators give it nothing else.
+  static c10::List<std::optional<Tensor>>
+  optional_indices(const std::vector<IndexSpec> &specs) {
+    c10::List<std::optional<Tensor>> out;
+    for (const IndexSpec &s : specs) {
+      if (s.kind == IndexKind::Tensor)
+        out.push_back(make(s.tensor));
+      else
+        out.push_back(std::nullopt);
+    }
+    return out;
+  }
+
+  static void index_put_(Tensor &t, const Case &c, const Tensor &values) {
+    if (c.flag)
+      t.index_put_(optional_indices(c.indices), values, true);
+    else
+      t.index_put_(indices(c.indices), values);
+  }
+  static Tensor index_put(const Tensor &t, const Case &c,
+                          const Tensor &values) {
+    if (c.flag)
+      return t.index_put(optional_indices(c.indices), values, true);
+    return t.clone().index_put_(indices(c.indices), values);
+  }
+  static Tensor sum_dims(const Tensor &t, const Shape &dims, bool keepdim) {
+    return t.sum(torch::IntArrayRef(dims), keepdim);
+  }
+  static std::vector<Tensor> grad(const Tensor &loss,
+                                  const std::vector<Tensor> &inputs) {
+    return torch::autograd::grad({loss}, inputs, {}, false, false,
+                                 /*allow_unused=*/true);
+  }
+
+  static Tensor factory(const Case &c) {
+    auto options = torch::TensorOptions().dtype(scalar_type(c.dtype)).device(device);
+    const auto &k = c.ints;
+    switch (FactoryKind(k[0])) {
+    case FactoryKind::Zeros:
+      return torch::zeros(c.shape, options);
+    case FactoryKind::Ones:
+      return torch::ones(c.shape, options);
+    case FactoryKind::Full:
+      return torch::full(c.shape, c.scalar, options);
+    case FactoryKind::Arange:
+      return torch::arange(k[1], k[2], k[3], options);
+    case FactoryKind::TriuIndices:
+      return torch::triu_indices(k[1], k[2], k[3], options.dtype(torch::kLong));
+    case FactoryKind::Empty:
+      return torch::empty(c.shape, options);
+    case FactoryKind::Randn:
+      break;
+    }
+    return torch::randn(c.shape, options);
+  }
+};
+
+} // namespace
+
+Outcome run_on_libtorch(const Case &c, const std::string &device) {
+  LibTorchApi::device = device == "cuda" ? torch::Device(torch::kCUDA)
+                                         : torch::Device(torch::kCPU);
+  return run_case<LibTorchApi>(c);
+}
+
+} // namespace torch_tidy::differential

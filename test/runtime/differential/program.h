@@ -1,0 +1,192 @@
+// The one definition of every differential program, written against an Api
+// adaptor (RuntimeApi, LibTorchApi) whose tensors share PyTorch's method
+// names. Instantiated once per side.
+#pragma once
+
+#include "case.h"
+
+#include <exception>
+#include <stdexcept>
+
+namespace torch_tidy::differential {
+
+template <class Api>
+typename Api::Tensor apply_views(typename Api::Tensor t,
+                                 const std::vector<ViewStep> &steps) {
+  for (const ViewStep &s : steps) {
+    const auto &i = s.ints;
+    switch (s.kind) {
+    case ViewKind::Slice:
+      t = t.slice(i[0], i[1], i[2], i[3]);
+      break;
+    case ViewKind::Narrow:
+      t = t.narrow(i[0], i[1], i[2]);
+      break;
+    case ViewKind::Select:
+      t = t.select(i[0], i[1]);
+      break;
+    case ViewKind::Transpose:
+      t = t.transpose(i[0], i[1]);
+      break;
+    case ViewKind::Unsqueeze:
+      t = t.unsqueeze(i[0]);
+      break;
+    case ViewKind::Squeeze:
+      t = t.squeeze();
+      break;
+    case ViewKind::SqueezeDim:
+      t = t.squeeze(i[0]);
+      break;
+    case ViewKind::View:
+      t = t.view(s.shape);
+      break;
+    case ViewKind::Expand:
+      t = t.expand(s.shape);
+      break;
+    }
+  }
+  return t;
+}
+
+/// Runs an in-place op according to c.write_into; returns the tensor whose
+/// value is the result (the base when writing through a view).
+template <class Api, class Write>
+typename Api::Tensor write_in_place(const Case &c, typename Api::Tensor self,
+                                    Write write) {
+  using T = typename Api::Tensor;
+  if (c.write_into == WriteInto::Leaf) {
+    write(self);
+    return self;
+  }
+  T base = self.clone();
+  if (c.write_into == WriteInto::Clone) {
+    write(base);
+    return base;
+  }
+  T view = apply_views<Api>(base, c.views);
+  write(view);
+  return base;
+}
+
+template <class Api>
+typename Api::Tensor run_op(const Case &c,
+                            const std::vector<typename Api::Tensor> &in) {
+  using T = typename Api::Tensor;
+  const std::string &op = c.op;
+  const auto &k = c.ints;
+  auto arg = [&](std::size_t i) -> const T & { return in.at(i); };
+  // Out-of-place ops and reads see self through c.views.
+  auto self = [&] { return apply_views<Api>(arg(0), c.views); };
+  auto in_place = [&](auto write) {
+    return write_in_place<Api>(c, arg(0), write);
+  };
+
+  if (op == "view")
+    return self();
+  if (op == "factory")
+    return Api::factory(c);
+  if (op == "copy_")
+    return in_place([&](T &t) { t.copy_(arg(1)); });
+  if (op == "fill_")
+    return in_place([&](T &t) { t.fill_(c.scalar); });
+  if (op == "index")
+    return self().index(Api::indices(c.indices));
+  if (op == "index_put_")
+    return in_place([&](T &t) { Api::index_put_(t, c, arg(1)); });
+  if (op == "index_put")
+    return Api::index_put(self(), c, arg(1));
+  if (op == "index_copy_")
+    return in_place([&](T &t) { t.index_copy_(k[0], arg(1), arg(2)); });
+  if (op == "index_copy")
+    return self().index_copy(k[0], arg(1), arg(2));
+  if (op == "index_fill_")
+    return in_place([&](T &t) { t.index_fill_(k[0], arg(1), c.scalar); });
+  if (op == "index_fill")
+    return self().index_fill(k[0], arg(1), c.scalar);
+  if (op == "index_select")
+    return self().index_select(k[0], arg(1));
+  if (op == "scatter_")
+    return in_place([&](T &t) { t.scatter_(k[0], arg(1), arg(2)); });
+  if (op == "scatter")
+    return self().scatter(k[0], arg(1), arg(2));
+  if (op == "scatter_value_")
+    return in_place([&](T &t) { t.scatter_(k[0], arg(1), c.scalar); });
+  if (op == "scatter_value")
+    return self().scatter(k[0], arg(1), c.scalar);
+  if (op == "gather")
+    return self().gather(k[0], arg(1));
+  if (op == "masked_fill_")
+    return in_place([&](T &t) { t.masked_fill_(arg(1), c.scalar); });
+  if (op == "masked_fill")
+    return self().masked_fill(arg(1), c.scalar);
+  if (op == "masked_scatter_")
+    return in_place([&](T &t) { t.masked_scatter_(arg(1), arg(2)); });
+  if (op == "masked_scatter")
+    return self().masked_scatter(arg(1), arg(2));
+  if (op == "masked_select")
+    return self().masked_select(arg(1));
+  if (op == "slice_scatter")
+    return self().slice_scatter(arg(1), k[0], k[1], k[2], k[3]);
+  if (op == "select_scatter")
+    return self().select_scatter(arg(1), k[0], k[1]);
+  if (op == "add")
+    return self().add(arg(1));
+  if (op == "sub")
+    return self().sub(arg(1));
+  if (op == "mul")
+    return self().mul(arg(1));
+  if (op == "sum")
+    return self().sum();
+  if (op == "sum_dims")
+    return Api::sum_dims(self(), c.shape, c.flag);
+  throw std::logic_error("differential: unknown op " + op);
+}
+
+/// Distinct small dyadic weights, so float sums are exact on both sides.
+inline double loss_weight(std::uint64_t seed, std::size_t i) {
+  return double(std::int64_t((i * 7 + seed) % 9) - 4) / 4.0;
+}
+
+template <class Api> Outcome run_case(const Case &c) {
+  using T = typename Api::Tensor;
+  Outcome out;
+  std::vector<T> inputs, grad_inputs;
+  T result;
+  try {
+    for (const Array &a : c.inputs) {
+      inputs.push_back(Api::make(a));
+      if (a.requires_grad)
+        grad_inputs.push_back(inputs.back());
+    }
+    result = run_op<Api>(c, inputs);
+    out.result = Api::read(result);
+    out.result_requires_grad = result.requires_grad();
+    out.strides = Api::strides(result);
+    out.offset = Api::offset(result);
+  } catch (const std::exception &e) {
+    out.error = true;
+    out.message = e.what();
+    return out;
+  }
+  if (!out.result_requires_grad || grad_inputs.empty())
+    return out;
+  try {
+    std::vector<double> weights(out.result.values.size());
+    for (std::size_t i = 0; i < weights.size(); ++i)
+      weights[i] = loss_weight(c.weight_seed, i);
+    T loss =
+        result.mul(Api::make({out.result.shape, out.result.dtype, weights}))
+            .sum();
+    std::vector<T> grads = Api::grad(loss, grad_inputs);
+    for (std::size_t i = 0; i < grads.size(); ++i)
+      out.grads.push_back(Api::defined(grads[i])
+                              ? Api::read(grads[i])
+                              : Api::zeros_array(grad_inputs[i]));
+  } catch (const std::exception &e) {
+    out.backward_error = true;
+    out.backward_message = e.what();
+  }
+  return out;
+}
+
+} // namespace torch_tidy::differential

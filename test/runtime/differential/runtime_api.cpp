@@ -1,0 +1,101 @@
+// The runtime side of the differential suite.
+#include "program.h"
+
+#include "torch_tidy/runtime/runtime.h"
+
+namespace torch_tidy::differential {
+namespace {
+
+namespace rt = torch_tidy::runtime;
+
+struct RuntimeApi {
+  using Tensor = rt::Tensor;
+  static inline rt::Device device = rt::Device::CPU;
+
+  static Tensor make(const Array &a) {
+    return rt::from_doubles(a.values, a.shape,
+                            {a.dtype, device, a.requires_grad});
+  }
+  static Array read(const Tensor &t) {
+    return {t.sizes(), t.dtype(), t.to_doubles(), false};
+  }
+  static Shape strides(const Tensor &t) { return t.strides(); }
+  static std::int64_t offset(const Tensor &t) { return t.storage_offset(); }
+  static bool defined(const Tensor &t) { return t.defined(); }
+  static Array zeros_array(const Tensor &like) {
+    return {like.sizes(), like.dtype(),
+            std::vector<double>(std::size_t(like.numel()), 0.0), false};
+  }
+
+  static std::vector<rt::TensorIndex>
+  indices(const std::vector<IndexSpec> &specs) {
+    std::vector<rt::TensorIndex> out;
+    for (const IndexSpec &s : specs) {
+      switch (s.kind) {
+      case IndexKind::Integer:
+        out.emplace_back(s.integer);
+        break;
+      case IndexKind::Slice:
+        out.emplace_back(rt::Slice{s.start, s.stop, s.step});
+        break;
+      case IndexKind::None:
+        out.emplace_back(rt::NewAxis{});
+        break;
+      case IndexKind::Ellipsis:
+        out.emplace_back(rt::Ellipsis{});
+        break;
+      case IndexKind::Tensor:
+        out.emplace_back(make(s.tensor));
+        break;
+      }
+    }
+    return out;
+  }
+
+  static void index_put_(Tensor &t, const Case &c, const Tensor &values) {
+    t.index_put_(indices(c.indices), values, c.flag);
+  }
+  static Tensor index_put(const Tensor &t, const Case &c,
+                          const Tensor &values) {
+    return t.index_put(indices(c.indices), values, c.flag);
+  }
+  static Tensor sum_dims(const Tensor &t, const Shape &dims, bool keepdim) {
+    return t.sum(dims, keepdim);
+  }
+  static std::vector<Tensor> grad(const Tensor &loss,
+                                  const std::vector<Tensor> &inputs) {
+    return rt::grad(loss, inputs, /*allow_unused=*/true);
+  }
+
+  static Tensor factory(const Case &c) {
+    rt::Options options{c.dtype, device};
+    const auto &k = c.ints;
+    switch (FactoryKind(k[0])) {
+    case FactoryKind::Zeros:
+      return rt::zeros(c.shape, options);
+    case FactoryKind::Ones:
+      return rt::ones(c.shape, options);
+    case FactoryKind::Full:
+      return rt::full(c.shape, c.scalar, options);
+    case FactoryKind::Arange:
+      return rt::arange(k[1], k[2], k[3], options);
+    case FactoryKind::TriuIndices:
+      return rt::triu_indices(k[1], k[2], k[3], device);
+    case FactoryKind::Empty:
+      return rt::empty(c.shape, options);
+    case FactoryKind::Randn:
+      break;
+    }
+    return rt::randn(c.shape, 1234, options);
+  }
+};
+
+} // namespace
+
+Outcome run_on_runtime(const Case &c, const std::string &device) {
+  RuntimeApi::device =
+      device == "cuda" ? runtime::Device::CUDA : runtime::Device::CPU;
+  return run_case<RuntimeApi>(c);
+}
+
+} // namespace torch_tidy::differential
