@@ -46,11 +46,11 @@ void CompileRequiresGradPropagationCheck::storeOptions(
 }
 
 void CompileRequiresGradPropagationCheck::registerMatchers(MatchFinder *F) {
-  auto LibraryInitVar = varDecl(hasType(hasUnqualifiedDesugaredType(
-      recordType(hasDeclaration(cxxRecordDecl(
-          hasName("::torch::detail::TorchLibraryInit")))))));
-  auto LibraryMethod = cxxMethodDecl(
-      hasAnyName("def", "impl"), ofClass(hasName("::torch::Library")));
+  auto LibraryInitVar =
+      varDecl(hasType(hasUnqualifiedDesugaredType(recordType(hasDeclaration(
+          cxxRecordDecl(hasName("::torch::detail::TorchLibraryInit")))))));
+  auto LibraryMethod = cxxMethodDecl(hasAnyName("def", "impl"),
+                                     ofClass(hasName("::torch::Library")));
   F->addMatcher(LibraryInitVar.bind("library-init"), this);
   F->addMatcher(cxxMemberCallExpr(callee(LibraryMethod),
                                   forFunction(functionDecl().bind("init-fn")))
@@ -98,9 +98,9 @@ void CompileRequiresGradPropagationCheck::onEndOfTranslationUnit() {
 namespace {
 /// The source text of E, shortened for a message.
 std::string spelling(const Expr *E, const ASTContext &Ctx) {
-  StringRef Text = Lexer::getSourceText(
-      CharSourceRange::getTokenRange(E->getSourceRange()),
-      Ctx.getSourceManager(), Ctx.getLangOpts());
+  StringRef Text =
+      Lexer::getSourceText(CharSourceRange::getTokenRange(E->getSourceRange()),
+                           Ctx.getSourceManager(), Ctx.getLangOpts());
   std::string S;
   for (char C : Text)
     if (!(C == ' ' && !S.empty() && S.back() == ' ') && C != '\n')

@@ -21,11 +21,13 @@ public:
   CompileRequiresGradPropagationCheck(llvm::StringRef Name,
                                       clang::tidy::ClangTidyContext *Context);
   ~CompileRequiresGradPropagationCheck() override;
-  bool isLanguageVersionSupported(const clang::LangOptions &LangOpts) const override {
+  bool isLanguageVersionSupported(
+      const clang::LangOptions &LangOpts) const override {
     return LangOpts.CPlusPlus;
   }
   void registerMatchers(clang::ast_matchers::MatchFinder *Finder) override;
-  void check(const clang::ast_matchers::MatchFinder::MatchResult &Result) override;
+  void
+  check(const clang::ast_matchers::MatchFinder::MatchResult &Result) override;
   void onStartOfTranslationUnit() override;
   void onEndOfTranslationUnit() override;
   void storeOptions(clang::tidy::ClangTidyOptions::OptionMap &Opts) override;

@@ -16,7 +16,8 @@
 typedef void (*GetVersionFn)(unsigned *, unsigned *, unsigned *);
 
 __attribute__((constructor)) static void torch_tidy_load_module(void) {
-  GetVersionFn get_version = (GetVersionFn)dlsym(RTLD_DEFAULT, "LLVMGetVersion");
+  GetVersionFn get_version =
+      (GetVersionFn)dlsym(RTLD_DEFAULT, "LLVMGetVersion");
   unsigned major = 0, minor = 0, patch = 0;
   if (!get_version) {
     fprintf(stderr, "torch-tidy: cannot tell which LLVM version this "

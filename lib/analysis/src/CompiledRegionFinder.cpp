@@ -153,8 +153,8 @@ bool CompiledRegionFinder::isRegisteredAsTraced(
     if (V.Key)
       return libtorch::isTracedDispatchKey(*V.Key);
   }
-  auto It = InitFn ? InitFunctions.find(InitFn->getFirstDecl())
-                   : InitFunctions.end();
+  auto It =
+      InitFn ? InitFunctions.find(InitFn->getFirstDecl()) : InitFunctions.end();
   if (It == InitFunctions.end() || !It->second.HasKey)
     return true;
   return libtorch::isTracedDispatchKey(It->second.Key);

@@ -293,7 +293,8 @@ void GradFlowAnalysis::FunctionRun::handleWrite(const InPlaceWrite &W,
 void GradFlowAnalysis::FunctionRun::handleCall(const CallExpr *Call,
                                                FlowState &St) {
   const FunctionDecl *Callee = Call->getDirectCallee();
-  if (!Callee || libtorch::isInTorchNamespace(Callee) || Callee->isInStdNamespace())
+  if (!Callee || libtorch::isInTorchNamespace(Callee) ||
+      Callee->isInStdNamespace())
     return;
   // Arguments line up with parameters, except that an operator call on a
   // method passes the object as its first argument.
@@ -325,8 +326,7 @@ void GradFlowAnalysis::FunctionRun::handleCall(const CallExpr *Call,
       continue;
     TensorFact TF = factOf(T.Var, St);
     if (TF.K == TensorFact::Fresh) {
-      if (!underNoGrad(Call) && Recording &&
-          Recorded.insert(Call).second)
+      if (!underNoGrad(Call) && Recording && Recorded.insert(Call).second)
         Out.Calls.push_back({Call, Callee, T.Var, TF.Origin, PW});
       St[T.Var].Written = true;
     } else if (TF.K == TensorFact::Param && Recording && !underNoGrad(Call)) {
@@ -381,8 +381,7 @@ void GradFlowAnalysis::FunctionRun::walk(const Stmt *S, FlowState &St) {
       if (V->hasInit())
         walk(V->getInit(), St);
       if (isLocalTensorVar(V))
-        St[V] = bindingFact(V->getInit(), St,
-                            V->getType()->isReferenceType());
+        St[V] = bindingFact(V->getInit(), St, V->getType()->isReferenceType());
     }
     return;
   }
@@ -425,8 +424,8 @@ void GradFlowAnalysis::FunctionRun::run() {
   Opts.AddImplicitDtors = false;
   Opts.AddTemporaryDtors = false;
   Opts.AddInitializers = false;
-  std::unique_ptr<CFG> Cfg = CFG::buildCFG(FD, const_cast<Stmt *>(Body),
-                                           &Ctx, Opts);
+  std::unique_ptr<CFG> Cfg =
+      CFG::buildCFG(FD, const_cast<Stmt *>(Body), &Ctx, Opts);
   if (!Cfg) {
     ++Owner.Stats.FunctionsSkipped;
     return;
@@ -438,7 +437,8 @@ void GradFlowAnalysis::FunctionRun::run() {
   // makes loops converge in a few passes (the lattice only descends).
   std::vector<unsigned> Rank(Cfg->getNumBlockIDs(), ~0u);
   std::vector<const CFGBlock *> ByRank;
-  for (const CFGBlock *B : llvm::ReversePostOrderTraversal<const CFG *>(Cfg.get())) {
+  for (const CFGBlock *B :
+       llvm::ReversePostOrderTraversal<const CFG *>(Cfg.get())) {
     Rank[B->getBlockID()] = ByRank.size();
     ByRank.push_back(B);
   }

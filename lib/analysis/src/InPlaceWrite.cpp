@@ -65,7 +65,8 @@ static std::optional<MethodWrite> methodWrite(StringRef Name) {
       .Default(std::nullopt);
 }
 
-static std::optional<InPlaceWrite> matchMethodWrite(const CXXMemberCallExpr *C) {
+static std::optional<InPlaceWrite>
+matchMethodWrite(const CXXMemberCallExpr *C) {
   const FunctionDecl *FD = libtorch::torchCallee(C);
   if (!FD || !FD->getIdentifier())
     return std::nullopt;

@@ -69,9 +69,9 @@ static bool isMethodCall(const CallExpr *Call) {
 
 bool isNonGradFactory(const CallExpr *Call) {
   static const llvm::StringSet<> FreeFactories = {
-      "zeros",      "ones",      "empty",      "full",       "rand",
-      "randn",      "eye",       "zeros_like", "ones_like",  "empty_like",
-      "full_like",  "rand_like", "randn_like", "empty_strided"};
+      "zeros",     "ones",      "empty",      "full",         "rand",
+      "randn",     "eye",       "zeros_like", "ones_like",    "empty_like",
+      "full_like", "rand_like", "randn_like", "empty_strided"};
   static const llvm::StringSet<> MethodFactories = {"new_zeros", "new_ones",
                                                     "new_empty", "new_full"};
   StringRef Name = calleeName(Call);
@@ -149,12 +149,12 @@ static bool isIntegerOrBoolDtypeArg(const Expr *E) {
   const ValueDecl *D = Ref ? Ref->getDecl() : nullptr;
   if (const auto *V = dyn_cast_or_null<VarDecl>(D)) {
     static const llvm::StringSet<> IntNames = {
-        "kLong", "kInt", "kShort", "kChar", "kByte", "kBool", "kInt64",
-        "kInt32", "kInt16", "kInt8", "kUInt8"};
+        "kLong",  "kInt",   "kShort", "kChar", "kByte", "kBool",
+        "kInt64", "kInt32", "kInt16", "kInt8", "kUInt8"};
     return IntNames.contains(V->getName());
   }
   if (const auto *EC = dyn_cast_or_null<EnumConstantDecl>(D)) {
-    static const llvm::StringSet<> IntEnums = {"Long", "Int", "Short",
+    static const llvm::StringSet<> IntEnums = {"Long", "Int",  "Short",
                                                "Char", "Byte", "Bool"};
     return IntEnums.contains(EC->getName());
   }
@@ -174,14 +174,12 @@ static bool containsIntegerOrBoolDtype(const Stmt *S) {
 
 bool producesNonGradValue(const CallExpr *Call) {
   static const llvm::StringSet<> NonGrad = {
-      "arange",      "range",      "triu_indices", "tril_indices",
-      "randint",     "randperm",   "nonzero",      "argmax",
-      "argmin",      "argsort",    "detach",       "gt",
-      "lt",          "ge",         "le",           "eq",
-      "ne",          "logical_and", "logical_or",  "logical_not",
-      "isnan",       "isinf",      "isfinite",     "bucketize",
-      "searchsorted", "sign",      "one_hot",      "multinomial",
-      "bernoulli"};
+      "arange",   "range",   "triu_indices", "tril_indices", "randint",
+      "randperm", "nonzero", "argmax",       "argmin",       "argsort",
+      "detach",   "gt",      "lt",           "ge",           "le",
+      "eq",       "ne",      "logical_and",  "logical_or",   "logical_not",
+      "isnan",    "isinf",   "isfinite",     "bucketize",    "searchsorted",
+      "sign",     "one_hot", "multinomial",  "bernoulli"};
   StringRef Name = calleeName(Call);
   if (Name.empty()) {
     // Comparison operators on tensors produce bool tensors.
@@ -217,20 +215,20 @@ bool producesNonGradValue(const CallExpr *Call) {
 }
 
 bool isFreshnessPreservingMethod(const CXXMemberCallExpr *Call) {
-  static const llvm::StringSet<> Same = {"to", "cuda", "cpu", "contiguous",
-                                         "clone", "pin_memory", "float",
-                                         "double", "type_as"};
+  static const llvm::StringSet<> Same = {"to",         "cuda",   "cpu",
+                                         "contiguous", "clone",  "pin_memory",
+                                         "float",      "double", "type_as"};
   StringRef Name = calleeName(Call);
   return !Name.empty() && Same.contains(Name);
 }
 
 bool isViewProducingCall(const Expr *E) {
   static const llvm::StringSet<> Views = {
-      "slice",  "narrow",    "select",    "index",     "transpose",
-      "t",      "unsqueeze", "squeeze",   "view",      "expand",
-      "diagonal", "permute", "as_strided", "view_as",  "unflatten",
-      "expand_as", "movedim", "swapaxes", "unfold",    "real",
-      "imag",   "flatten",   "reshape",   "chunk",     "unbind"};
+      "slice",     "narrow",    "select",     "index",   "transpose",
+      "t",         "unsqueeze", "squeeze",    "view",    "expand",
+      "diagonal",  "permute",   "as_strided", "view_as", "unflatten",
+      "expand_as", "movedim",   "swapaxes",   "unfold",  "real",
+      "imag",      "flatten",   "reshape",    "chunk",   "unbind"};
   E = ignoreTensorWrappers(E);
   if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E))
     return Op->getOperator() == OO_Subscript &&

@@ -15,7 +15,8 @@ static bool declaresNoGradGuard(const Stmt *S) {
   if (!DS)
     return false;
   for (const Decl *D : DS->decls())
-    if (const auto *V = dyn_cast<VarDecl>(D); V && libtorch::isNoGradGuardDecl(V))
+    if (const auto *V = dyn_cast<VarDecl>(D);
+        V && libtorch::isNoGradGuardDecl(V))
       return true;
   return false;
 }

@@ -1,4 +1,5 @@
-//===- CompiledRegionFinder.h - Which functions torch.compile traces -*- C++ -*-===//
+//===- CompiledRegionFinder.h - Which functions torch.compile traces -*- C++
+//-*-===//
 //
 // DESIGN section 4. A function's body runs inside a compiled region when it
 // is (a) registered as a CompositeImplicitAutograd kernel in this translation
@@ -26,7 +27,8 @@ namespace torch_tidy {
 
 /// The annotation that marks a function as compiled (see
 /// include/torch_tidy/compiled.h).
-inline constexpr llvm::StringLiteral CompiledAnnotation = "torch_tidy::compiled";
+inline constexpr llvm::StringLiteral CompiledAnnotation =
+    "torch_tidy::compiled";
 
 enum class RegionMode { Auto, All };
 
@@ -74,8 +76,8 @@ private:
   std::optional<llvm::Regex> NameFilter;
   std::string RegexError;
   llvm::DenseMap<const clang::FunctionDecl *, LibraryInfo> InitFunctions;
-  std::vector<std::pair<const clang::CXXMemberCallExpr *,
-                        const clang::FunctionDecl *>>
+  std::vector<
+      std::pair<const clang::CXXMemberCallExpr *, const clang::FunctionDecl *>>
       LibraryCalls;
   std::vector<const clang::FunctionDecl *> Functions;
 };

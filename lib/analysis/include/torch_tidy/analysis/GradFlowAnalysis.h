@@ -42,7 +42,7 @@ struct TensorFact {
     Param,     ///< the untouched value of parameter ParamIndex
   };
   Kind K = MaybeGrad;
-  const clang::Expr *Origin = nullptr; ///< Fresh: the factory call
+  const clang::Expr *Origin = nullptr;  ///< Fresh: the factory call
   const clang::VarDecl *Base = nullptr; ///< ViewOf: the viewed variable
   unsigned ParamIndex = 0;
   /// Fresh only: it has received a write from a value that may require
@@ -51,9 +51,7 @@ struct TensorFact {
 
   static TensorFact maybeGrad() { return {}; }
   static TensorFact nonGrad() { return {NonGrad}; }
-  static TensorFact fresh(const clang::Expr *Origin) {
-    return {Fresh, Origin};
-  }
+  static TensorFact fresh(const clang::Expr *Origin) { return {Fresh, Origin}; }
   bool operator==(const TensorFact &O) const {
     return K == O.K && Origin == O.Origin && Base == O.Base &&
            ParamIndex == O.ParamIndex && Written == O.Written;
@@ -99,7 +97,7 @@ struct FlowStats {
 struct FunctionFlowResult {
   std::vector<HazardousWrite> Writes;
   std::vector<HazardousCall> Calls;
-  std::vector<ParamWrite> ParamWrites; ///< summary for callers
+  std::vector<ParamWrite> ParamWrites;   ///< summary for callers
   llvm::SmallBitVector ReassignedParams; ///< summary for callers
 };
 

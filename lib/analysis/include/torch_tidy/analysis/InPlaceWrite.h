@@ -17,17 +17,17 @@
 namespace torch_tidy {
 
 enum class WriteKind {
-  IndexPut,       // t.index_put_({...}, v), at::index_put_(t, {...}, v)
-  IndexAssign,    // t.index({...}) = v
+  IndexPut,        // t.index_put_({...}, v), at::index_put_(t, {...}, v)
+  IndexAssign,     // t.index({...}) = v
   SubscriptAssign, // t[i] = v
-  ViewAssign,     // t.slice(...) = v (assignment into any other view)
-  Copy,           // view.copy_(v)
-  Fill,           // view.fill_(v) with a tensor v, at::fill_
-  MaskedFill,     // t.masked_fill_(mask, v) with a tensor v
-  IndexFill,      // t.index_fill_(dim, idx, v) with a tensor v
-  IndexCopy,      // t.index_copy_(dim, idx, v)
-  MaskedScatter,  // t.masked_scatter_(mask, v)
-  Scatter,        // t.scatter_(dim, idx, v) with a tensor v
+  ViewAssign,      // t.slice(...) = v (assignment into any other view)
+  Copy,            // view.copy_(v)
+  Fill,            // view.fill_(v) with a tensor v, at::fill_
+  MaskedFill,      // t.masked_fill_(mask, v) with a tensor v
+  IndexFill,       // t.index_fill_(dim, idx, v) with a tensor v
+  IndexCopy,       // t.index_copy_(dim, idx, v)
+  MaskedScatter,   // t.masked_scatter_(mask, v)
+  Scatter,         // t.scatter_(dim, idx, v) with a tensor v
 };
 
 /// A short, user-facing name of the write form ("index_put_", "copy_", ...).

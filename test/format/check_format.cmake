@@ -1,0 +1,26 @@
+# Runs clang-format --dry-run --Werror over the tracked C++ sources, except
+# test inputs whose layout is part of what they test.
+execute_process(COMMAND git ls-files -- "*.cpp" "*.h" "*.cu" "*.cuh" "*.c"
+  WORKING_DIRECTORY ${SOURCE_DIR} OUTPUT_VARIABLE files RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "git ls-files failed in ${SOURCE_DIR}")
+endif()
+string(REPLACE "\n" ";" files "${files}")
+set(checked 0)
+set(bad "")
+foreach(f ${files})
+  if(f STREQUAL "" OR f MATCHES "^test/lit/" OR f MATCHES "^test/ground-truth/expected")
+    continue()
+  endif()
+  math(EXPR checked "${checked} + 1")
+  execute_process(COMMAND ${CLANG_FORMAT} --dry-run --Werror ${f}
+    WORKING_DIRECTORY ${SOURCE_DIR} RESULT_VARIABLE r OUTPUT_QUIET ERROR_QUIET)
+  if(NOT r EQUAL 0)
+    list(APPEND bad ${f})
+  endif()
+endforeach()
+if(bad)
+  string(REPLACE ";" "\n  " bad "${bad}")
+  message(FATAL_ERROR "not clang-format clean (run `make format`):\n  ${bad}")
+endif()
+message(STATUS "clang-format: ${checked} files clean")
