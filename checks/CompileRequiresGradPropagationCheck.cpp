@@ -46,53 +46,20 @@ void CompileRequiresGradPropagationCheck::storeOptions(
 }
 
 void CompileRequiresGradPropagationCheck::registerMatchers(MatchFinder *F) {
-  auto LibraryInitVar =
-      varDecl(hasType(hasUnqualifiedDesugaredType(recordType(hasDeclaration(
-          cxxRecordDecl(hasName("::torch::detail::TorchLibraryInit")))))));
-  auto LibraryMethod = cxxMethodDecl(hasAnyName("def", "impl"),
-                                     ofClass(hasName("::torch::Library")));
-  F->addMatcher(LibraryInitVar.bind("library-init"), this);
-  F->addMatcher(cxxMemberCallExpr(callee(LibraryMethod),
-                                  forFunction(functionDecl().bind("init-fn")))
-                    .bind("library-call"),
-                this);
-  // Roots by annotation are cheap to find; roots by name (or every function)
-  // need every definition outside system headers.
-  if (Mode == RegionMode::All || !CompiledFunctions.empty())
-    F->addMatcher(functionDecl(isDefinition(), unless(isImplicit()),
-                               unless(isExpansionInSystemHeader()))
-                      .bind("function"),
-                  this);
-  else
-    F->addMatcher(
-        functionDecl(isDefinition(), hasAttr(attr::Annotate)).bind("function"),
-        this);
-}
-
-void CompileRequiresGradPropagationCheck::onStartOfTranslationUnit() {
-  Finder = std::make_unique<CompiledRegionFinder>(Mode, CompiledFunctions);
-  Ctx = nullptr;
+  // One match per translation unit: the region finder then walks only the
+  // user's code, so the cost does not grow with LibTorch's headers (matchers
+  // would visit every node of <torch/torch.h>).
+  F->addMatcher(translationUnitDecl().bind("tu"), this);
 }
 
 void CompileRequiresGradPropagationCheck::check(
     const MatchFinder::MatchResult &Result) {
-  Ctx = Result.Context;
-  if (!Finder)
-    onStartOfTranslationUnit();
-  if (const auto *V = Result.Nodes.getNodeAs<VarDecl>("library-init"))
-    Finder->addLibraryInit(V);
-  else if (const auto *C =
-               Result.Nodes.getNodeAs<CXXMemberCallExpr>("library-call"))
-    Finder->addLibraryCall(C, Result.Nodes.getNodeAs<FunctionDecl>("init-fn"));
-  else if (const auto *FD = Result.Nodes.getNodeAs<FunctionDecl>("function"))
-    Finder->addFunction(FD);
-}
-
-void CompileRequiresGradPropagationCheck::onEndOfTranslationUnit() {
-  if (Ctx && Finder)
-    reportRegions();
-  Finder.reset();
-  Ctx = nullptr;
+  const auto *TU = Result.Nodes.getNodeAs<TranslationUnitDecl>("tu");
+  if (!TU)
+    return;
+  CompiledRegionFinder Finder(Mode, CompiledFunctions);
+  Finder.collect(TU);
+  reportRegions(Finder, *Result.Context);
 }
 
 namespace {
@@ -128,9 +95,11 @@ std::string describeRegion(const FunctionDecl *FD, const RegionReason &Why) {
 }
 } // namespace
 
-void CompileRequiresGradPropagationCheck::reportRegions() {
-  GradFlowAnalysis Flow(*Ctx);
-  const SourceManager &SM = Ctx->getSourceManager();
+void CompileRequiresGradPropagationCheck::reportRegions(
+    CompiledRegionFinder &Finder, ASTContext &Context) {
+  ASTContext *Ctx = &Context;
+  GradFlowAnalysis Flow(Context);
+  const SourceManager &SM = Context.getSourceManager();
 
   struct Report {
     SourceLocation Loc;
@@ -138,7 +107,7 @@ void CompileRequiresGradPropagationCheck::reportRegions() {
   };
   std::vector<Report> Reports;
 
-  for (const auto &[FD, Why] : Finder->computeRegions()) {
+  for (const auto &[FD, Why] : Finder.computeRegions()) {
     const FunctionFlowResult &R = Flow.analyse(FD);
     auto RegionNote = [&, FD = FD, Why = Why] {
       std::string Text = describeRegion(FD, Why);
@@ -150,9 +119,10 @@ void CompileRequiresGradPropagationCheck::reportRegions() {
                            diag(W.Write.Write->getBeginLoc(),
                                 "in-place %0 into '%1', which was created "
                                 "without gradient tracking, from '%2', which "
-                                "may require grad: under torch.compile '%1' "
-                                "can keep reporting requires_grad() == false, "
-                                "and code that branches on it drops gradients")
+                                "may require grad: torch.compile can lose "
+                                "requires_grad after such writes, and code "
+                                "that branches on it drops gradients; the "
+                                "out-of-place form keeps it")
                                << writeKindName(W.Write.Kind)
                                << W.Target->getName()
                                << spelling(W.Write.Source, *Ctx)
@@ -168,10 +138,10 @@ void CompileRequiresGradPropagationCheck::reportRegions() {
                            diag(C.Call->getBeginLoc(),
                                 "'%0' writes in place (%1) into '%2', which "
                                 "was created without gradient tracking, from "
-                                "a value that may require grad: under "
-                                "torch.compile '%2' can keep reporting "
-                                "requires_grad() == false, and code that "
-                                "branches on it drops gradients")
+                                "a value that may require grad: torch.compile "
+                                "can lose requires_grad after such writes, "
+                                "and code that branches on it drops "
+                                "gradients; the out-of-place form keeps it")
                                << C.Callee->getQualifiedNameAsString()
                                << writeKindName(C.Inner.Write.Kind)
                                << C.Target->getName()

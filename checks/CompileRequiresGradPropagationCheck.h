@@ -28,17 +28,13 @@ public:
   void registerMatchers(clang::ast_matchers::MatchFinder *Finder) override;
   void
   check(const clang::ast_matchers::MatchFinder::MatchResult &Result) override;
-  void onStartOfTranslationUnit() override;
-  void onEndOfTranslationUnit() override;
   void storeOptions(clang::tidy::ClangTidyOptions::OptionMap &Opts) override;
 
 private:
-  void reportRegions();
+  void reportRegions(CompiledRegionFinder &Finder, clang::ASTContext &Context);
 
   const RegionMode Mode;
   const std::string CompiledFunctions;
-  std::unique_ptr<CompiledRegionFinder> Finder;
-  clang::ASTContext *Ctx = nullptr;
 };
 
 } // namespace torch_tidy

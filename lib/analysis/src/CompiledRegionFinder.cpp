@@ -7,6 +7,8 @@
 #include "clang/AST/Attr.h"
 #include "clang/AST/DeclTemplate.h"
 #include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/StringSet.h"
 
 using namespace clang;
 
@@ -114,6 +116,67 @@ public:
 };
 } // namespace
 
+namespace {
+/// Walks user code and hands the region facts to the finder.
+class RegionFactCollector : public RecursiveASTVisitor<RegionFactCollector> {
+public:
+  explicit RegionFactCollector(CompiledRegionFinder &Finder) : Finder(Finder) {}
+
+  bool TraverseDecl(Decl *D) {
+    const auto *FD = dyn_cast_or_null<FunctionDecl>(D);
+    if (FD && FD->doesThisDeclarationHaveABody())
+      Enclosing.push_back(FD);
+    bool Result = RecursiveASTVisitor::TraverseDecl(D);
+    if (FD && FD->doesThisDeclarationHaveABody())
+      Enclosing.pop_back();
+    return Result;
+  }
+  bool VisitFunctionDecl(FunctionDecl *FD) {
+    if (FD->doesThisDeclarationHaveABody() && !FD->isImplicit())
+      Finder.addFunction(FD);
+    return true;
+  }
+  bool VisitLambdaExpr(LambdaExpr *L) {
+    Finder.addFunction(L->getCallOperator());
+    return true;
+  }
+  bool VisitVarDecl(VarDecl *V) {
+    const auto *RD = V->getType().getCanonicalType()->getAsCXXRecordDecl();
+    if (RD && RD->getIdentifier() && RD->getName() == "TorchLibraryInit")
+      Finder.addLibraryInit(V);
+    return true;
+  }
+  bool VisitCXXMemberCallExpr(CXXMemberCallExpr *C) {
+    if (libtorch::classifyLibraryCall(C) != libtorch::LibraryCall::None)
+      Finder.addLibraryCall(C, Enclosing.empty() ? nullptr : Enclosing.back());
+    return true;
+  }
+
+private:
+  CompiledRegionFinder &Finder;
+  std::vector<const FunctionDecl *> Enclosing;
+};
+
+bool isLibraryNamespace(const Decl *D) {
+  const auto *NS = dyn_cast<NamespaceDecl>(D);
+  if (!NS || !NS->getIdentifier())
+    return false;
+  static const llvm::StringSet<> Names = {
+      "at", "c10", "torch", "caffe2", "std", "__gnu_cxx", "pybind11"};
+  return Names.contains(NS->getName());
+}
+} // namespace
+
+void CompiledRegionFinder::collect(const TranslationUnitDecl *TU) {
+  const SourceManager &SM = TU->getASTContext().getSourceManager();
+  RegionFactCollector Collector(*this);
+  for (Decl *D : TU->decls()) {
+    if (SM.isInSystemHeader(D->getLocation()) || isLibraryNamespace(D))
+      continue;
+    Collector.TraverseDecl(D);
+  }
+}
+
 void CompiledRegionFinder::addLibraryInit(const VarDecl *InitVar) {
   if (!InitVar->hasInit())
     return;
@@ -132,7 +195,10 @@ void CompiledRegionFinder::addLibraryCall(const CXXMemberCallExpr *Call,
 }
 
 void CompiledRegionFinder::addFunction(const FunctionDecl *Definition) {
-  Functions.push_back(Definition);
+  // Only the annotation, the name filter or RegionMode: all make a root.
+  if (Mode == RegionMode::All || NameFilter ||
+      Definition->hasAttr<AnnotateAttr>())
+    Functions.push_back(Definition);
 }
 
 std::vector<const FunctionDecl *>

@@ -45,7 +45,14 @@ class CompiledRegionFinder {
 public:
   CompiledRegionFinder(RegionMode Mode, llvm::StringRef CompiledFunctions);
 
-  /// Facts collected by AST matchers over the translation unit.
+  /// Collects the facts below from the user's code in TU: every top-level
+  /// declaration outside system headers and outside LibTorch's and the
+  /// standard library's namespaces. Walking only that code, rather than
+  /// matching over the whole AST, keeps the check's cost independent of the
+  /// size of <torch/torch.h>.
+  void collect(const clang::TranslationUnitDecl *TU);
+
+  /// Facts, one at a time (collect() calls these).
   void addLibraryInit(const clang::VarDecl *TorchLibraryInitVar);
   void addLibraryCall(const clang::CXXMemberCallExpr *DefOrImpl,
                       const clang::FunctionDecl *EnclosingFunction);
