@@ -7,7 +7,7 @@ at::Tensor helper(const at::Tensor &vec, const at::Tensor &rows,
                   const at::Tensor &cols) {
   auto matrix = torch::zeros({2, 3, 3});
   matrix.index_put_({Slice(), rows, cols}, vec);
-  // CHECK-NOTES: :[[@LINE-1]]:3: warning: in-place index_put_ into 'matrix', which was created without gradient tracking, from 'vec', which may require grad: under torch.compile 'matrix' can keep reporting requires_grad() == false, and code that branches on it drops gradients [torch-compile-requires-grad-propagation]
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: in-place index_put_ into 'matrix', which was created without gradient tracking, from 'vec', which may require grad: torch.compile can lose requires_grad after such writes, and code that branches on it drops gradients; the out-of-place form keeps it [torch-compile-requires-grad-propagation]
   // CHECK-NOTES: :[[@LINE-3]]:17: note: 'matrix' is created here without requires_grad
   // CHECK-NOTES: :[[@LINE+11]]:10: note: 'helper' runs inside torch.compile: it is reached from 'skew' here
   return matrix;

@@ -11,7 +11,7 @@ at::Tensor forms(const at::Tensor &v, const at::Tensor &rows,
                  const at::Tensor &idx) {
   auto m = torch::zeros({2, 3, 3});
   m.index_put_({Slice(), rows, cols}, v);
-  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: in-place index_put_ into 'm', which was created without gradient tracking, from 'v', which may require grad: under torch.compile 'm' can keep reporting requires_grad() == false, and code that branches on it drops gradients [torch-compile-requires-grad-propagation]
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: in-place index_put_ into 'm', which was created without gradient tracking, from 'v', which may require grad: torch.compile can lose requires_grad after such writes, and code that branches on it drops gradients; the out-of-place form keeps it [torch-compile-requires-grad-propagation]
   m.index_put_(c10::List<std::optional<at::Tensor>>({rows, cols}), v);
   // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: in-place index_put_ into 'm'
   m.index({Slice(), 2}) = v;
