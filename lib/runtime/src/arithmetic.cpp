@@ -26,9 +26,11 @@ static Tensor binary(BinaryOp op, const char *name, const Tensor &a,
                      const Tensor &b) {
   detail::check_same_device(a, b, name);
   DType dtype = result_dtype(a, b);
-  TT_CHECK(!(op == BinaryOp::Sub && dtype == DType::Bool),
-           "Subtraction, the `-` operator, with two bool tensors is not "
-           "supported. Use the `^` or `logical_xor()` operator instead.");
+  TT_CHECK(!(op == BinaryOp::Sub &&
+             (a.dtype() == DType::Bool || b.dtype() == DType::Bool)),
+           "Subtraction, the `-` operator, with a bool tensor is not "
+           "supported. If you are trying to invert a mask, use the `~` or "
+           "`logical_not()` operator instead.");
   Shape shape = detail::broadcast_shapes(a.sizes(), b.sizes());
   Tensor out = empty(shape, {dtype, a.device()});
   Tensor x = a.to(dtype), y = b.to(dtype);

@@ -79,7 +79,6 @@ void check_inplace(const Tensor &self) {
              "a view of a leaf Variable that requires grad is being used in "
              "an in-place operation.");
   }
-  detail::check_no_internal_overlap(self);
 }
 
 // CopySlices: the base's new history. The write's own backward runs on the
@@ -92,6 +91,7 @@ static std::shared_ptr<Node> make_copy_slices(const Tensor &base,
   Shape base_sizes = base.sizes(), base_strides = base.strides();
   Shape view_sizes = view.sizes(), view_strides = view.strides();
   std::int64_t view_offset = view.storage_offset() - base.storage_offset();
+  bool base_needs_grad = edges[0].valid();
   return std::make_shared<Node>(
       "CopySlices", std::move(edges), [=](const Tensor &grad) {
         Tensor result = empty_strided(base_sizes, base_strides, grad.dtype(),
@@ -100,10 +100,15 @@ static std::shared_ptr<Node> make_copy_slices(const Tensor &base,
         Tensor grad_slice =
             result.as_strided(view_sizes, view_strides, view_offset);
         std::vector<Tensor> grads = write_backward(grad_slice.clone());
-        if (grads[0].defined())
-          grad_slice.copy_(grads[0]);
-        else
-          grad_slice.fill_(0);
+        // As PyTorch: the base's own gradient is only formed when its old
+        // history needs one, and then through copy_ (which rejects a view
+        // whose elements alias).
+        if (!base_needs_grad) {
+          grads[0] = Tensor();
+          return grads;
+        }
+        grad_slice.copy_(grads[0].defined() ? grads[0]
+                                            : zeros_like(grad_slice));
         grads[0] = result;
         return grads;
       });

@@ -7,6 +7,7 @@ using detail::backend_of;
 
 Tensor &Tensor::copy_(const Tensor &src) {
   check_inplace(*this);
+  detail::check_no_internal_overlap(*this);
   detail::broadcast_shapes(sizes(), src.sizes()); // throws with torch's text
   Tensor from = src.device() == device() ? src : src.to(device());
   TT_CHECK(from.dim() <= dim(), "output with shape ",

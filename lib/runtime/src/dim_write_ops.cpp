@@ -68,11 +68,25 @@ void check_scatter_gather(const char *op, const Tensor &self, std::int64_t dim,
                              op, dim);
 }
 
+// slice_scatter/select_scatter take src's gradient into a result of self's
+// dtype; PyTorch rejects that when the result cannot carry a gradient.
+void check_differentiable_output(const Tensor &self, const Tensor &src) {
+  TT_CHECK(!any_requires_grad({src}) || is_floating(self.dtype()),
+           "Autograd not support dtype: ", name(self.dtype()));
+}
+
 } // namespace
 
 Tensor &Tensor::index_copy_(std::int64_t dim, const Tensor &index,
                             const Tensor &source) {
+  if (this->dim() == 0) { // PyTorch treats a scalar as a 1-element vector
+    wrap_dim(dim, 0);
+    unsqueeze(0).index_copy_(0, index,
+                             source.dim() == 0 ? source.reshape({1}) : source);
+    return *this;
+  }
   check_inplace(*this);
+  detail::check_no_internal_overlap(*this);
   dim = wrap_dim(dim, this->dim());
   check_vector_index(index, "index_copy_");
   TT_CHECK(source.dtype() == dtype(),
@@ -94,8 +108,9 @@ Tensor &Tensor::index_copy_(std::int64_t dim, const Tensor &index,
              to_string(sizes()),
              " and source slice shape: ", to_string(source.sizes()));
   Tensor positions = index.reshape({index.numel()});
-  detail::check_index_bounds(positions, sizes()[dim], false, "index_copy_",
-                             dim);
+  if (source.numel() > 0) // PyTorch checks while copying: nothing, no check
+    detail::check_index_bounds(positions, sizes()[dim], false, "index_copy_",
+                               dim);
   auto resolved =
       detail::resolve_index(*this, detail::index_at_dim(dim, positions));
   detail::scatter_offsets(*this, resolved.offsets, source, false);
@@ -114,6 +129,11 @@ Tensor Tensor::index_copy(std::int64_t dim, const Tensor &index,
 
 Tensor &Tensor::index_fill_(std::int64_t dim, const Tensor &index,
                             double value) {
+  if (this->dim() == 0) { // PyTorch treats a scalar as a 1-element vector
+    wrap_dim(dim, 0);
+    unsqueeze(0).index_fill_(0, index, value);
+    return *this;
+  }
   check_inplace(*this);
   dim = wrap_dim(dim, this->dim());
   check_vector_index(index, "index_fill_");
@@ -135,6 +155,10 @@ Tensor Tensor::index_fill(std::int64_t dim, const Tensor &index,
 }
 
 Tensor Tensor::index_select(std::int64_t dim, const Tensor &index) const {
+  if (this->dim() == 0) {
+    wrap_dim(dim, 0);
+    return unsqueeze(0).index_select(0, index).reshape(index.sizes());
+  }
   dim = wrap_dim(dim, this->dim());
   check_vector_index(index, "index_select");
   Tensor positions = index.reshape({index.numel()});
@@ -146,6 +170,7 @@ Tensor Tensor::index_select(std::int64_t dim, const Tensor &index) const {
 Tensor &Tensor::scatter_(std::int64_t dim, const Tensor &index,
                          const Tensor &src) {
   check_inplace(*this);
+  detail::check_no_internal_overlap(*this);
   dim = wrap_dim(dim, this->dim());
   TT_CHECK(src.dtype() == dtype(),
            "scatter(): Expected self.dtype to be equal to src.dtype");
@@ -175,6 +200,7 @@ Tensor Tensor::scatter(std::int64_t dim, const Tensor &index,
 
 Tensor &Tensor::scatter_(std::int64_t dim, const Tensor &index, double value) {
   check_inplace(*this);
+  detail::check_no_internal_overlap(*this);
   dim = wrap_dim(dim, this->dim());
   check_scatter_gather("scatter", *this, dim, index, nullptr);
   if (index.numel() > 0)
@@ -215,6 +241,7 @@ Tensor Tensor::slice_scatter(const Tensor &src, std::int64_t dim,
     NoGradGuard no_grad;
     slot = slice(dim, start, end, step).sizes();
   }
+  check_differentiable_output(*this, src);
   TT_CHECK(src.sizes() == slot,
            "slice_scatter: expected src to have a size "
            "equal to the slice of self. src size = ",
@@ -230,6 +257,7 @@ Tensor Tensor::select_scatter(const Tensor &src, std::int64_t dim,
     NoGradGuard no_grad;
     slot = select(dim, index).sizes();
   }
+  check_differentiable_output(*this, src);
   TT_CHECK(src.sizes() == slot,
            "select_scatter: expected src to have a size "
            "equal to the slice of self. src size = ",

@@ -27,32 +27,33 @@ std::int64_t consumed_dims(const TensorIndex &index) {
 struct BasicPass {
   Tensor view;
   std::vector<Tensor> advanced;
+  bool single_mask = false; // the only tensor index was one boolean mask
 };
 
-// Converts a boolean mask over view dims [dim, dim + mask.dim()) into one
-// int64 coordinate tensor per masked dimension.
+// Converts a boolean mask whose dims start at view dim `dim` into one int64
+// coordinate tensor per masked dimension.
 std::vector<Tensor> mask_to_coordinates(const Tensor &view, std::int64_t dim,
                                         const Tensor &mask) {
   for (std::int64_t k = 0; k < mask.dim(); ++k)
-    TT_CHECK(mask.sizes()[k] == view.sizes()[dim + k], "The shape of the mask ",
-             to_string(mask.sizes()), " at index ", k,
+    TT_CHECK(dim + k < view.dim() && mask.sizes()[k] == view.sizes()[dim + k],
+             "The shape of the mask ", to_string(mask.sizes()), " at index ", k,
              " does not match the shape of the indexed tensor ",
              to_string(view.sizes()), " at index ", dim + k);
   Backend &backend = backend_of(mask);
   std::int64_t count = backend.count_nonzero(mask.ref());
   Tensor flat = empty({count}, {DType::Int64, mask.device()});
-  backend.nonzero_flat(
-      mask.ref(), static_cast<std::int64_t *>(flat.impl().storage->data()));
+  backend.nonzero_flat(mask.ref(),
+                       static_cast<std::int64_t *>(flat.impl().storage->data()));
   // Unravel flat positions into coordinates on the host: it keeps the
   // backends to one nonzero primitive, and index masks are small.
   std::vector<double> flat_host = flat.to_doubles();
   Shape row_strides = detail::contiguous_strides(mask.sizes());
   std::vector<Tensor> coordinates;
   for (std::int64_t k = 0; k < mask.dim(); ++k) {
-    std::vector<double> coord(count);
-    for (std::int64_t i = 0; i < count; ++i)
-      coord[i] =
-          double(std::int64_t(flat_host[i]) / row_strides[k] % mask.sizes()[k]);
+    std::vector<double> coord(static_cast<std::size_t>(count));
+    for (std::size_t i = 0; i < coord.size(); ++i)
+      coord[i] = double(std::int64_t(flat_host[i]) / row_strides[k] %
+                        mask.sizes()[k]);
     coordinates.push_back(
         from_doubles(coord, {count}, {DType::Int64, view.device()}));
   }
@@ -69,40 +70,53 @@ BasicPass apply_basic_indices(const Tensor &self,
   TT_CHECK(ellipses <= 1, "an index can only have a single ellipsis ('...')");
   TT_CHECK(consumed <= self.dim(), "too many indices for tensor of dimension ",
            self.dim());
-  BasicPass pass{self, {}};
-  std::int64_t dim = 0; // current dimension of pass.view
+  // Like LibTorch's applySlicing, every tensor index takes one slot here,
+  // even a multi-dim mask; masks are expanded to coordinates afterwards, so
+  // basic indices after a multi-dim mask apply one dim further left than
+  // NumPy would (PyTorch 2.8 behaves this way in C++ and Python).
+  Tensor view = self;
+  std::vector<Tensor> slots; // one per view dim so far; undefined = basic
   for (const TensorIndex &index : indices) {
+    std::int64_t dim = std::int64_t(slots.size());
     if (const std::int64_t *i = index.integer()) {
-      pass.view = pass.view.select(dim, *i);
+      view = view.select(dim, *i);
     } else if (const Slice *s = index.slice()) {
-      pass.view = pass.view.slice(
+      view = view.slice(
           dim, s->start.value_or(0),
           s->stop.value_or(std::numeric_limits<std::int64_t>::max()), s->step);
-      pass.advanced.emplace_back();
-      ++dim;
+      slots.emplace_back();
     } else if (index.is_new_axis()) {
-      pass.view = pass.view.unsqueeze(dim);
-      pass.advanced.emplace_back();
-      ++dim;
+      view = view.unsqueeze(dim);
+      slots.emplace_back();
     } else if (index.is_ellipsis()) {
-      for (std::int64_t k = 0; k < self.dim() - consumed; ++k, ++dim)
-        pass.advanced.emplace_back();
+      slots.resize(slots.size() + std::size_t(self.dim() - consumed));
     } else {
       const Tensor &t = *index.tensor();
-      if (t.dtype() == DType::Bool) {
-        for (Tensor &coord : mask_to_coordinates(pass.view, dim, t))
-          pass.advanced.push_back(coord);
-        dim += t.dim();
-      } else {
-        TT_CHECK(t.dtype() == DType::Int64,
-                 "tensors used as indices must be long, int, byte or bool "
-                 "tensors");
-        pass.advanced.push_back(t.to(self.device()));
-        ++dim;
-      }
+      TT_CHECK(t.dtype() == DType::Int64 || t.dtype() == DType::Bool,
+               "tensors used as indices must be long, int, byte or bool "
+               "tensors");
+      slots.push_back(t.dtype() == DType::Bool ? t : t.to(self.device()));
     }
   }
-  pass.advanced.resize(std::size_t(pass.view.dim()));
+  BasicPass pass{view, {}};
+  std::int64_t tensors = 0, masks = 0;
+  for (const Tensor &slot : slots) {
+    tensors += slot.defined();
+    masks += slot.defined() && slot.dtype() == DType::Bool;
+  }
+  pass.single_mask = tensors == 1 && masks == 1;
+  for (const Tensor &slot : slots) {
+    if (slot.defined() && slot.dtype() == DType::Bool) {
+      std::int64_t at = std::int64_t(pass.advanced.size());
+      for (Tensor &coord : mask_to_coordinates(view, at, slot))
+        pass.advanced.push_back(coord);
+    } else {
+      pass.advanced.push_back(slot);
+    }
+  }
+  TT_CHECK(std::int64_t(pass.advanced.size()) <= view.dim(),
+           "too many indices for tensor of dimension ", view.dim());
+  pass.advanced.resize(std::size_t(view.dim()));
   return pass;
 }
 
@@ -138,9 +152,7 @@ detail::resolve_index(const Tensor &self,
       adv_dims.push_back(d);
     }
   if (adv_dims.empty())
-    return {view, false, Tensor()};
-  for (std::int64_t d : adv_dims)
-    check_index_bounds(pass.advanced[d], view.sizes()[d], true, "index", d);
+    return {view, false, Tensor(), false, {}};
 
   // Adjacent advanced indices keep their place; separated ones move the
   // broadcast block to the front (NumPy/PyTorch rule).
@@ -156,6 +168,20 @@ detail::resolve_index(const Tensor &self,
     result.push_back(view.sizes()[d]);
   result.insert(result.begin() + std::ptrdiff_t(block_at), block.begin(),
                 block.end());
+  // PyTorch checks bounds while visiting elements: an empty result is
+  // never checked.
+  std::int64_t result_numel = 1;
+  for (std::int64_t size : result)
+    result_numel *= size;
+  std::int64_t block_numel = 1;
+  for (std::int64_t size : block)
+    block_numel *= size;
+  for (std::int64_t d : adv_dims)
+    TT_CHECK(block_numel == 0 || view.sizes()[d] > 0,
+             "index is out of bounds for dimension with size 0");
+  if (result_numel > 0)
+    for (std::int64_t d : adv_dims)
+      check_index_bounds(pass.advanced[d], view.sizes()[d], true, "index", d);
 
   Tensor offsets = full(result, double(view.storage_offset()),
                         {DType::Int64, view.device()});
@@ -172,7 +198,11 @@ detail::resolve_index(const Tensor &self,
     backend.add_index_term(offsets.ref(),
                            place(pass.advanced[d], block, block_at, result),
                            view.sizes()[d], view.strides()[d]);
-  return {view, true, offsets};
+  std::vector<TensorIndex> view_indices;
+  for (const Tensor &index : pass.advanced)
+    view_indices.push_back(index.defined() ? TensorIndex(index)
+                                           : TensorIndex(Slice{}));
+  return {view, true, offsets, pass.single_mask, view_indices};
 }
 
 Tensor detail::element_offsets(const Tensor &self) {
@@ -274,15 +304,24 @@ Tensor &Tensor::index_put_(const std::vector<TensorIndex> &indices,
   }
   Tensor offsets = resolved.advanced ? resolved.offsets
                                      : detail::element_offsets(resolved.view);
-  detail::scatter_offsets(*this, offsets, stripped, accumulate);
+  // PyTorch turns a one-mask, one-value put into masked_fill_, which casts
+  // the value instead of requiring equal dtypes.
+  bool as_masked_fill = !accumulate && resolved.single_mask &&
+                        stripped.numel() == 1 &&
+                        stripped.device() == Device::CPU;
+  detail::scatter_offsets(*this, offsets,
+                          as_masked_fill ? stripped.to(dtype()) : stripped,
+                          accumulate);
+  // As set_item, the write is recorded on the view left by the basic
+  // indices, with the tensor indices re-expressed against that view.
+  Tensor target = resolved.view;
+  std::vector<TensorIndex> on_view = resolved.view_indices;
   Shape value_sizes = values.sizes(), stripped_sizes = stripped.sizes();
-  record_inplace(*this, "IndexPutBackward", {values}, [=](const Tensor &grad) {
-    Tensor grad_self =
-        accumulate
-            ? grad
-            : grad.index_put(indices, zeros({}, {grad.dtype(), grad.device()}));
+  record_inplace(target, "IndexPutBackward", {values}, [=](const Tensor &grad) {
+    Tensor zero = zeros({}, {grad.dtype(), grad.device()});
+    Tensor grad_self = accumulate ? grad : grad.index_put(on_view, zero);
     Tensor grad_values =
-        grad.index(indices).sum_to(stripped_sizes).reshape(value_sizes);
+        grad.index(on_view).sum_to(stripped_sizes).reshape(value_sizes);
     return std::vector<Tensor>{grad_self, grad_values};
   });
   return *this;

@@ -32,7 +32,9 @@ StridedRef broadcast_ref(const Tensor &self, const Shape &shape);
 /// dims [at, at + block.size()) of `result`, stride 0 elsewhere.
 StridedRef place(const Tensor &t, const Shape &block, std::size_t at,
                  const Shape &result);
-/// Rejects writes through a tensor whose elements alias (expand).
+/// Rejects writes through a tensor whose elements alias (expand). PyTorch
+/// checks this in copy_, index_copy_, scatter_ and masked_scatter_ only; the
+/// other writes just write the shared element more than once.
 void check_no_internal_overlap(const Tensor &self);
 /// Throws unless every value of the int64 `index` lies in [-size, size)
 /// (or [0, size) when negatives are not allowed).
@@ -45,6 +47,9 @@ struct ResolvedIndex {
   Tensor view;    // self after the basic (view-producing) indices
   bool advanced;  // false: `view` alone is the result
   Tensor offsets; // int64, result-shaped; defined when advanced
+  bool single_mask; // the only tensor index was one boolean mask
+  /// The advanced part alone, as indices into `view` (masks expanded).
+  std::vector<TensorIndex> view_indices;
 };
 ResolvedIndex resolve_index(const Tensor &self,
                             const std::vector<TensorIndex> &indices);

@@ -23,6 +23,7 @@ Tensor Tensor::masked_fill(const Tensor &mask, double value) const {
 
 Tensor &Tensor::masked_scatter_(const Tensor &mask, const Tensor &source) {
   check_inplace(*this);
+  detail::check_no_internal_overlap(*this);
   TT_CHECK(source.dtype() == dtype(),
            "masked_scatter_: expected self and source to have same dtypes but "
            "got ",

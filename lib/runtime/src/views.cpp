@@ -223,26 +223,34 @@ Tensor Tensor::expand(const Shape &shape) const {
            ") must be greater or equal to the number of dimensions in the "
            "tensor (",
            dim(), ")");
-  std::size_t lead = shape.size() - sizes().size();
-  Shape new_sizes(shape.size()), new_strides(shape.size(), 0);
-  for (std::size_t d = 0; d < shape.size(); ++d) {
+  // PyTorch's inferExpandGeometry, right to left: a new leading dim of size
+  // 1 gets the stride that would make it contiguous with the next one.
+  std::int64_t lead = std::int64_t(shape.size()) - dim();
+  Shape new_sizes(shape.size()), new_strides(shape.size());
+  for (std::int64_t d = std::int64_t(shape.size()) - 1; d >= 0; --d) {
+    std::int64_t src = d - lead;
+    std::int64_t have = src >= 0 ? sizes()[src] : 1;
+    std::int64_t stride =
+        src >= 0 ? strides()[src]
+        : d + 1 < std::int64_t(shape.size())
+            ? new_sizes[d + 1] * new_strides[d + 1]
+            : 0;
     std::int64_t want = shape[d];
-    if (d < lead) {
-      TT_CHECK(want >= 0, "expand: -1 is not allowed in a leading, "
-                          "non-existing dimension");
-      new_sizes[d] = want;
-      continue;
-    }
-    std::int64_t have = sizes()[d - lead];
-    if (want == -1)
+    if (want == -1) {
+      TT_CHECK(src >= 0, "expand: -1 is not allowed in a leading, "
+                         "non-existing dimension");
       want = have;
-    TT_CHECK(have == want || have == 1, "The expanded size of the tensor (",
-             want, ") must match the existing size (", have,
-             ") at non-singleton dimension ", d,
-             ".  Target sizes: ", detail::to_string(shape),
-             ".  Tensor sizes: ", detail::to_string(sizes()));
+    }
+    if (have != want) {
+      TT_CHECK(have == 1, "The expanded size of the tensor (", want,
+               ") must match the existing size (", have,
+               ") at non-singleton dimension ", d, ".  Target sizes: ",
+               detail::to_string(shape), ".  Tensor sizes: ",
+               detail::to_string(sizes()));
+      stride = 0;
+    }
     new_sizes[d] = want;
-    new_strides[d] = have == want ? strides()[d - lead] : 0;
+    new_strides[d] = stride;
   }
   Tensor out = make_view(*this, new_sizes, new_strides, storage_offset());
   Shape in_sizes = sizes();

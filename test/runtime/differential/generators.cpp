@@ -230,10 +230,18 @@ CaseGenerator::index_expression(const Shape &s,
     }
     out.push_back(spec);
   }
-  if (out.empty()) {
-    IndexSpec all;
-    all.kind = IndexKind::Slice;
-    out.push_back(all);
+  bool has_tensor = std::any_of(out.begin(), out.end(), [](const IndexSpec &i) {
+    return i.kind == IndexKind::Tensor;
+  });
+  if (out.empty() || (tensors_and_full_slices_only && !has_tensor)) {
+    // The accumulate form needs a tensor index (LibTorch asserts otherwise).
+    IndexSpec first;
+    first.kind = IndexKind::Tensor;
+    first.tensor = index_tensor({uniform(1, 3)}, n ? s[0] : 1, false);
+    if (tensors_and_full_slices_only && !out.empty())
+      out[0] = first;
+    else
+      out.push_back(first);
   }
   return out;
 }
