@@ -52,8 +52,8 @@ template <int N, class Op> void launch(const LoopSpace<N> &loop, Op op) {
   if (loop.numel == 0)
     return;
   constexpr int threads = 256;
-  std::int64_t blocks = std::min<std::int64_t>(
-      (loop.numel + threads - 1) / threads, 65536);
+  std::int64_t blocks =
+      std::min<std::int64_t>((loop.numel + threads - 1) / threads, 65536);
   elementwise_kernel<N><<<unsigned(blocks), threads>>>(loop, op);
   check_cuda(cudaGetLastError(), "kernel launch");
 }
@@ -206,7 +206,8 @@ public:
     auto loop = make_loop<3>({&out, &a, &b});
     dispatch_dtype(out.dtype, [&](auto tag) {
       using T = typename decltype(tag)::type;
-      launch(loop, BinaryOpKernel<T>{op, typed<T>(out), typed<T>(a), typed<T>(b)});
+      launch(loop,
+             BinaryOpKernel<T>{op, typed<T>(out), typed<T>(a), typed<T>(b)});
     });
   }
 
@@ -270,14 +271,14 @@ public:
     auto loop = make_loop<1>({&values});
     ValueAt at{loop, typed<std::int64_t>(values)};
     thrust::counting_iterator<std::int64_t> first(0);
-    std::int64_t lo = thrust::transform_reduce(
-        thrust::device, first, first + loop.numel, at,
-        std::numeric_limits<std::int64_t>::max(),
-        thrust::minimum<std::int64_t>());
-    std::int64_t hi = thrust::transform_reduce(
-        thrust::device, first, first + loop.numel, at,
-        std::numeric_limits<std::int64_t>::min(),
-        thrust::maximum<std::int64_t>());
+    std::int64_t lo =
+        thrust::transform_reduce(thrust::device, first, first + loop.numel, at,
+                                 std::numeric_limits<std::int64_t>::max(),
+                                 thrust::minimum<std::int64_t>());
+    std::int64_t hi =
+        thrust::transform_reduce(thrust::device, first, first + loop.numel, at,
+                                 std::numeric_limits<std::int64_t>::min(),
+                                 thrust::maximum<std::int64_t>());
     return {lo, hi};
   }
 };

@@ -114,9 +114,13 @@ Tensor &Tensor::index_copy_(std::int64_t dim, const Tensor &index,
   auto resolved =
       detail::resolve_index(*this, detail::index_at_dim(dim, positions));
   detail::scatter_offsets(*this, resolved.offsets, source, false);
+  // Like PyTorch, source's gradient (an index_select, which checks bounds
+  // even when empty) is only formed when source needs one.
+  bool source_needs_grad = any_requires_grad({source});
   record_inplace(*this, "IndexCopyBackward", {source}, [=](const Tensor &grad) {
-    return std::vector<Tensor>{grad.index_fill(dim, positions, 0),
-                               grad.index_select(dim, positions)};
+    return std::vector<Tensor>{
+        grad.index_fill(dim, positions, 0),
+        source_needs_grad ? grad.index_select(dim, positions) : Tensor()};
   });
   return *this;
 }

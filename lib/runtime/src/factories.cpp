@@ -13,6 +13,9 @@ using detail::backend_of;
 Tensor empty(const Shape &shape, Options options) {
   Tensor out = detail::empty_strided(shape, detail::contiguous_strides(shape),
                                      options.dtype, options.device);
+  // Any byte is a valid float or integer, but a bool must be 0 or 1.
+  if (options.dtype == DType::Bool)
+    backend_of(out).fill(out.ref(), 0);
   if (options.requires_grad)
     out.set_requires_grad(true);
   return out;
@@ -94,15 +97,19 @@ Tensor triu_indices(std::int64_t rows, std::int64_t cols, std::int64_t offset,
   return from_doubles(row_index, {2, n}, {DType::Int64, device});
 }
 
-Tensor randn(const Shape &shape, std::uint64_t seed, Options options) {
-  TT_CHECK(is_floating(options.dtype),
-           "randn: only floating dtypes are supported");
-  std::mt19937_64 engine(seed);
-  std::normal_distribution<double> normal;
+static std::int64_t n_elements(const Shape &shape) {
   std::int64_t n = 1;
   for (std::int64_t s : shape)
     n *= s;
-  std::vector<double> values(n);
+  return n;
+}
+
+Tensor randn(const Shape &shape, std::uint64_t seed, Options options) {
+  TT_CHECK(is_floating(options.dtype) || n_elements(shape) == 0,
+           "randn: only floating dtypes are supported");
+  std::mt19937_64 engine(seed);
+  std::normal_distribution<double> normal;
+  std::vector<double> values(std::size_t(n_elements(shape)));
   for (double &v : values)
     v = normal(engine);
   return from_doubles(values, shape, options);

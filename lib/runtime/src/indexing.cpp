@@ -42,8 +42,8 @@ std::vector<Tensor> mask_to_coordinates(const Tensor &view, std::int64_t dim,
   Backend &backend = backend_of(mask);
   std::int64_t count = backend.count_nonzero(mask.ref());
   Tensor flat = empty({count}, {DType::Int64, mask.device()});
-  backend.nonzero_flat(mask.ref(),
-                       static_cast<std::int64_t *>(flat.impl().storage->data()));
+  backend.nonzero_flat(
+      mask.ref(), static_cast<std::int64_t *>(flat.impl().storage->data()));
   // Unravel flat positions into coordinates on the host: it keeps the
   // backends to one nonzero primitive, and index masks are small.
   std::vector<double> flat_host = flat.to_doubles();
@@ -52,8 +52,8 @@ std::vector<Tensor> mask_to_coordinates(const Tensor &view, std::int64_t dim,
   for (std::int64_t k = 0; k < mask.dim(); ++k) {
     std::vector<double> coord(static_cast<std::size_t>(count));
     for (std::size_t i = 0; i < coord.size(); ++i)
-      coord[i] = double(std::int64_t(flat_host[i]) / row_strides[k] %
-                        mask.sizes()[k]);
+      coord[i] =
+          double(std::int64_t(flat_host[i]) / row_strides[k] % mask.sizes()[k]);
     coordinates.push_back(
         from_doubles(coord, {count}, {DType::Int64, view.device()}));
   }
@@ -233,6 +233,12 @@ Tensor detail::masked_offsets(const Tensor &self, const Tensor &mask) {
       empty({backend.count_nonzero(mask_ref)}, {DType::Int64, self.device()});
   backend.nonzero_flat(
       mask_ref, static_cast<std::int64_t *>(flat.impl().storage->data()));
+  if (self.is_contiguous()) { // a flat position is offset + position
+    Tensor offsets = full({flat.numel()}, double(self.storage_offset()),
+                          {DType::Int64, self.device()});
+    backend.add_index_term(offsets.ref(), flat.ref(), 0, 1);
+    return offsets;
+  }
   // element_offsets is dense from 0, so a flat position is its own offset.
   return gather_offsets(element_offsets(self), flat);
 }
@@ -295,7 +301,9 @@ static Tensor strip_leading_ones(const Tensor &values) {
 Tensor &Tensor::index_put_(const std::vector<TensorIndex> &indices,
                            const Tensor &values, bool accumulate) {
   check_inplace(*this);
-  Tensor stripped = strip_leading_ones(values);
+  // Setitem (no accumulate) strips leading size-1 dims of the value;
+  // at::index_put_ (the accumulate form) does not.
+  Tensor stripped = accumulate ? values : strip_leading_ones(values);
   detail::ResolvedIndex resolved = detail::resolve_index(*this, indices);
   if (!resolved.advanced && !accumulate) {
     // Only basic indices: PyTorch's set_item is a copy_ into the view.

@@ -44,9 +44,9 @@ void check_index_bounds(const Tensor &index, std::int64_t size,
 /// Result of resolving an indexing expression against a tensor: the storage
 /// offset of every element the expression names, shaped like its result.
 struct ResolvedIndex {
-  Tensor view;    // self after the basic (view-producing) indices
-  bool advanced;  // false: `view` alone is the result
-  Tensor offsets; // int64, result-shaped; defined when advanced
+  Tensor view;      // self after the basic (view-producing) indices
+  bool advanced;    // false: `view` alone is the result
+  Tensor offsets;   // int64, result-shaped; defined when advanced
   bool single_mask; // the only tensor index was one boolean mask
   /// The advanced part alone, as indices into `view` (masks expanded).
   std::vector<TensorIndex> view_indices;

@@ -230,11 +230,10 @@ Tensor Tensor::expand(const Shape &shape) const {
   for (std::int64_t d = std::int64_t(shape.size()) - 1; d >= 0; --d) {
     std::int64_t src = d - lead;
     std::int64_t have = src >= 0 ? sizes()[src] : 1;
-    std::int64_t stride =
-        src >= 0 ? strides()[src]
-        : d + 1 < std::int64_t(shape.size())
-            ? new_sizes[d + 1] * new_strides[d + 1]
-            : 0;
+    std::int64_t stride = src >= 0 ? strides()[src]
+                          : d + 1 < std::int64_t(shape.size())
+                              ? new_sizes[d + 1] * new_strides[d + 1]
+                              : 0;
     std::int64_t want = shape[d];
     if (want == -1) {
       TT_CHECK(src >= 0, "expand: -1 is not allowed in a leading, "
@@ -244,9 +243,9 @@ Tensor Tensor::expand(const Shape &shape) const {
     if (have != want) {
       TT_CHECK(have == 1, "The expanded size of the tensor (", want,
                ") must match the existing size (", have,
-               ") at non-singleton dimension ", d, ".  Target sizes: ",
-               detail::to_string(shape), ".  Tensor sizes: ",
-               detail::to_string(sizes()));
+               ") at non-singleton dimension ", d,
+               ".  Target sizes: ", detail::to_string(shape),
+               ".  Tensor sizes: ", detail::to_string(sizes()));
       stride = 0;
     }
     new_sizes[d] = want;

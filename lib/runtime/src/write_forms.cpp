@@ -23,52 +23,90 @@ Tensor scatter_index() {
 std::vector<WriteForm> make_write_forms() {
   using T = Tensor;
   return {
-      // --- in-place forms -----------------------------------------------------
-      {"setitem_adv_", true, {2, 3},
-       [](T &m, const T &v) { return m.index_put_({Slice{}, rows(), cols()}, v); }},
-      {"setitem_slice_int_", true, {2, 3},
+      // --- in-place forms
+      // -----------------------------------------------------
+      {"setitem_adv_",
+       true,
+       {2, 3},
+       [](T &m, const T &v) {
+         return m.index_put_({Slice{}, rows(), cols()}, v);
+       }},
+      {"setitem_slice_int_",
+       true,
+       {2, 3},
        [](T &m, const T &v) { return m.index_put_({Slice{}, 0}, v); }},
-      {"setitem_int_", true, {3, 3},
+      {"setitem_int_",
+       true,
+       {3, 3},
        [](T &m, const T &v) { return m.index_put_({0}, v); }},
-      {"narrow_copy_", true, {2, 2, 3},
+      {"narrow_copy_",
+       true,
+       {2, 2, 3},
        [](T &m, const T &v) {
          m.narrow(1, 0, 2).copy_(v);
          return m;
        }},
-      {"index_copy_", true, {2, 2, 3},
+      {"index_copy_",
+       true,
+       {2, 2, 3},
        [](T &m, const T &v) { return m.index_copy_(1, two_rows(), v); }},
-      {"masked_scatter_", true, {9},
+      {"masked_scatter_",
+       true,
+       {9},
        [](T &m, const T &v) { return m.masked_scatter_(checker_mask(), v); }},
-      {"scatter_", true, {2, 3, 1},
+      {"scatter_",
+       true,
+       {2, 3, 1},
        [](T &m, const T &v) { return m.scatter_(2, scatter_index(), v); }},
-      {"view_alias_copy_", true, {1, 3, 3},
+      {"view_alias_copy_",
+       true,
+       {1, 3, 3},
        [](T &m, const T &v) {
          Tensor w = m.slice(0, 1, 3);
          w.copy_(v);
          return m;
        }},
-      {"index_put_accumulate_", true, {2, 3},
+      {"index_put_accumulate_",
+       true,
+       {2, 3},
        [](T &m, const T &v) {
          return m.index_put_({Slice{}, rows(), cols()}, v, true);
        }},
-      {"select_copy_", true, {3, 3},
+      {"select_copy_",
+       true,
+       {3, 3},
        [](T &m, const T &v) {
          m.select(0, 1).copy_(v);
          return m;
        }},
       {"copy_", true, {2, 3, 3}, [](T &m, const T &v) { return m.copy_(v); }},
-      // --- out-of-place twins ---------------------------------------------------
-      {"index_put", false, {2, 3},
-       [](T &m, const T &v) { return m.index_put({Slice{}, rows(), cols()}, v); }},
-      {"slice_scatter", false, {2, 2, 3},
+      // --- out-of-place twins
+      // ---------------------------------------------------
+      {"index_put",
+       false,
+       {2, 3},
+       [](T &m, const T &v) {
+         return m.index_put({Slice{}, rows(), cols()}, v);
+       }},
+      {"slice_scatter",
+       false,
+       {2, 2, 3},
        [](T &m, const T &v) { return m.slice_scatter(v, 1, 0, 2); }},
-      {"select_scatter", false, {3, 3},
+      {"select_scatter",
+       false,
+       {3, 3},
        [](T &m, const T &v) { return m.select_scatter(v, 0, 0); }},
-      {"index_copy", false, {2, 2, 3},
+      {"index_copy",
+       false,
+       {2, 2, 3},
        [](T &m, const T &v) { return m.index_copy(1, two_rows(), v); }},
-      {"masked_scatter", false, {9},
+      {"masked_scatter",
+       false,
+       {9},
        [](T &m, const T &v) { return m.masked_scatter(checker_mask(), v); }},
-      {"scatter", false, {2, 3, 1},
+      {"scatter",
+       false,
+       {2, 3, 1},
        [](T &m, const T &v) { return m.scatter(2, scatter_index(), v); }},
   };
 }

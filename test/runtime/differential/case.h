@@ -65,9 +65,9 @@ struct Case {
   Shape shape;
   DType dtype = DType::Float32; // of factories
   double scalar = 0;
-  bool flag = false;          // accumulate / keepdim
-  bool compare_values = true; // false for empty/randn
-  bool compare_layout = false; // strides and offset, for views
+  bool flag = false;             // accumulate / keepdim
+  bool compare_values = true;    // false for empty/randn
+  bool compare_layout = false;   // strides and offset, for views
   std::uint64_t weight_seed = 0; // loss = sum(result * weights(seed))
 };
 

@@ -64,7 +64,7 @@ Array CaseGenerator::index_tensor(const Shape &s, std::int64_t size,
   std::shuffle(pool.begin(), pool.end(), rng_);
   for (std::size_t i = 0; i < a.values.size(); ++i) {
     std::int64_t v;
-    if (chance(0.03) || size == 0)
+    if ((chance(0.03) && !device_safe_) || size == 0)
       v = chance(0.5) ? size : -size - 1; // out of range: both must reject
     else if (unique && i < pool.size())
       v = pool[i];
@@ -110,7 +110,10 @@ std::vector<ViewStep> CaseGenerator::view_chain(Shape s, int steps) {
     std::int64_t n = std::int64_t(s.size());
     ViewStep step{ViewKind(uniform(0, 8)), {}, {}};
     std::int64_t d = dim_of(n);
-    std::int64_t size = n == 0 ? 1 : s[std::size_t((d % std::max<std::int64_t>(n, 1) + n) % std::max<std::int64_t>(n, 1))];
+    std::int64_t size =
+        n == 0 ? 1
+               : s[std::size_t((d % std::max<std::int64_t>(n, 1) + n) %
+                               std::max<std::int64_t>(n, 1))];
     switch (step.kind) {
     case ViewKind::Slice:
       step.ints = {d, uniform(-size - 1, size), uniform(-size, size + 1),
@@ -119,7 +122,8 @@ std::vector<ViewStep> CaseGenerator::view_chain(Shape s, int steps) {
     case ViewKind::Narrow: {
       std::int64_t start = uniform(-size, size);
       std::int64_t max_length = start < 0 ? -start : size - start;
-      step.ints = {d, start, chance(0.05) ? max_length + 1 : uniform(0, max_length)};
+      step.ints = {d, start,
+                   chance(0.05) ? max_length + 1 : uniform(0, max_length)};
       break;
     }
     case ViewKind::Select:
@@ -185,9 +189,8 @@ CaseGenerator::index_expression(const Shape &s,
   for (int e = 0; e < entries && d <= n; ++e) {
     std::int64_t size = d < n ? s[std::size_t(d)] : 1;
     IndexSpec spec;
-    std::int64_t pick = tensors_and_full_slices_only
-                            ? (chance(0.65) ? 4 : 1)
-                            : uniform(0, 9);
+    std::int64_t pick =
+        tensors_and_full_slices_only ? (chance(0.65) ? 4 : 1) : uniform(0, 9);
     if (d == n && pick != 2 && pick != 3 && !chance(0.05))
       break; // nothing left to index (sometimes index anyway: an error)
     if (pick == 0) {

@@ -10,7 +10,11 @@ namespace torch_tidy::differential {
 
 class CaseGenerator {
 public:
-  explicit CaseGenerator(std::uint64_t seed) : rng_(seed) {}
+  /// device_safe: no out-of-range tensor indices and no order-dependent
+  /// duplicate writes. LibTorch's CUDA kernels check indices with device
+  /// asserts, which poison the CUDA context instead of raising.
+  CaseGenerator(std::uint64_t seed, bool device_safe)
+      : rng_(seed), device_safe_(device_safe) {}
 
   /// The next case, cycling through the families.
   Case next();
@@ -54,6 +58,7 @@ private:
 
   std::mt19937_64 rng_;
   std::uint64_t counter_ = 0;
+  bool device_safe_;
 };
 
 } // namespace torch_tidy::differential

@@ -134,7 +134,8 @@ struct LibTorchApi {
   }
 
   static Tensor factory(const Case &c) {
-    auto options = torch::TensorOptions().dtype(scalar_type(c.dtype)).device(device);
+    auto options =
+        torch::TensorOptions().dtype(scalar_type(c.dtype)).device(device);
     const auto &k = c.ints;
     switch (FactoryKind(k[0])) {
     case FactoryKind::Zeros:

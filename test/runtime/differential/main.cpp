@@ -29,7 +29,7 @@ int main(int argc, char **argv) {
       show = std::atoi(value.c_str());
   }
 
-  CaseGenerator generator(seed);
+  CaseGenerator generator(seed, /*device_safe=*/device != "cpu");
   struct Tally {
     std::int64_t passed = 0, failed = 0, errors = 0;
   };
@@ -54,11 +54,13 @@ int main(int argc, char **argv) {
       std::cout << "FAIL case " << i << ": " << describe(c) << "\n  "
                 << diff.substr(0, diff.find('\n')) << "\n";
   }
-  double seconds = std::chrono::duration<double>(
-                       std::chrono::steady_clock::now() - start)
-                       .count();
-  std::cout << "\n" << "op (device " << device << ")";
-  std::cout << std::string(40, ' ').substr(0, 28) << "passed  failed  both-raised\n";
+  double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
+  std::cout << "\n";
+  std::string header = "op (device " + device + ")";
+  header.resize(42, ' ');
+  std::cout << header << "passed\tfailed\tboth-raised\n";
   for (const auto &[op, t] : by_op) {
     std::string name = op;
     name.resize(std::max<std::size_t>(name.size(), 42), ' ');
