@@ -7,6 +7,9 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/Lex/Lexer.h"
+#include "clang/Lex/MacroInfo.h"
+#include "clang/Lex/Preprocessor.h"
+#include "llvm/Support/Regex.h"
 #include <functional>
 
 using namespace clang;
@@ -20,6 +23,13 @@ OptionEnumMapping<torch_tidy::RegionMode>::getEnumMapping() {
       {torch_tidy::RegionMode::All, "all"}};
   return Mapping;
 }
+llvm::ArrayRef<std::pair<torch_tidy::FixStyle, StringRef>>
+OptionEnumMapping<torch_tidy::FixStyle>::getEnumMapping() {
+  static constexpr std::pair<torch_tidy::FixStyle, StringRef> Mapping[] = {
+      {torch_tidy::FixStyle::IndexPut, "index_put"},
+      {torch_tidy::FixStyle::Scatter, "scatter"}};
+  return Mapping;
+}
 } // namespace clang::tidy
 
 namespace torch_tidy {
@@ -28,7 +38,15 @@ CompileRequiresGradPropagationCheck::CompileRequiresGradPropagationCheck(
     StringRef Name, tidy::ClangTidyContext *Context)
     : ClangTidyCheck(Name, Context),
       Mode(Options.get("RegionMode", RegionMode::Auto)),
-      CompiledFunctions(Options.get("CompiledFunctions", "")) {
+      CompiledFunctions(Options.get("CompiledFunctions", "")),
+      Style(Options.get("FixStyle", FixStyle::IndexPut)),
+      LibTorchVersionOption(Options.get("LibTorchVersion", "auto")) {
+  if (LibTorchVersionOption != "auto" &&
+      !llvm::Regex("^[0-9]+\\.[0-9]+$").match(LibTorchVersionOption))
+    configurationDiag("invalid value '%0' for option 'LibTorchVersion': "
+                      "expected 'auto' or MAJOR.MINOR, such as 2.8; using "
+                      "'auto'")
+        << LibTorchVersionOption;
   CompiledRegionFinder Probe(Mode, CompiledFunctions);
   if (!CompiledFunctions.empty() && !Probe.hasNameFilter())
     configurationDiag("invalid regular expression '%0' in option "
@@ -43,6 +61,42 @@ void CompileRequiresGradPropagationCheck::storeOptions(
     tidy::ClangTidyOptions::OptionMap &Opts) {
   Options.store(Opts, "RegionMode", Mode);
   Options.store(Opts, "CompiledFunctions", CompiledFunctions);
+  Options.store(Opts, "FixStyle", Style);
+  Options.store(Opts, "LibTorchVersion", LibTorchVersionOption);
+}
+
+void CompileRequiresGradPropagationCheck::registerPPCallbacks(
+    const SourceManager &, Preprocessor *PP, Preprocessor *) {
+  this->PP = PP;
+}
+
+static std::optional<int> macroInt(Preprocessor &PP, StringRef Name) {
+  const MacroInfo *MI = PP.getMacroInfo(&PP.getIdentifierTable().get(Name));
+  if (!MI || MI->getNumTokens() != 1 ||
+      !MI->getReplacementToken(0).is(tok::numeric_constant))
+    return std::nullopt;
+  const Token &T = MI->getReplacementToken(0);
+  int Value = 0;
+  if (StringRef(T.getLiteralData(), T.getLength()).getAsInteger(10, Value))
+    return std::nullopt;
+  return Value;
+}
+
+LibTorchVersion CompileRequiresGradPropagationCheck::libTorchVersion() const {
+  LibTorchVersion V;
+  StringRef Opt = LibTorchVersionOption;
+  if (Opt != "auto") {
+    auto [Major, Minor] = Opt.split('.');
+    int Ma = 0, Mi = 0;
+    if (!Major.getAsInteger(10, Ma) && !Minor.getAsInteger(10, Mi))
+      return {Ma, Mi};
+  }
+  if (PP)
+    if (auto Major = macroInt(*PP, "TORCH_VERSION_MAJOR")) {
+      V.Major = *Major;
+      V.Minor = macroInt(*PP, "TORCH_VERSION_MINOR").value_or(0);
+    }
+  return V;
 }
 
 void CompileRequiresGradPropagationCheck::registerMatchers(MatchFinder *F) {
@@ -99,6 +153,7 @@ void CompileRequiresGradPropagationCheck::reportRegions(
     CompiledRegionFinder &Finder, ASTContext &Context) {
   ASTContext *Ctx = &Context;
   GradFlowAnalysis Flow(Context);
+  const LibTorchVersion Version = libTorchVersion();
   const SourceManager &SM = Context.getSourceManager();
 
   struct Report {
@@ -115,24 +170,40 @@ void CompileRequiresGradPropagationCheck::reportRegions(
         diag(Why.Site->getBeginLoc(), Text, DiagnosticIDs::Note);
     };
     for (const HazardousWrite &W : R.Writes)
-      Reports.push_back({W.Write.Write->getBeginLoc(), [&, W, RegionNote] {
-                           diag(W.Write.Write->getBeginLoc(),
-                                "in-place %0 into '%1', which was created "
-                                "without gradient tracking, from '%2', which "
-                                "may require grad: torch.compile can lose "
-                                "requires_grad after such writes, and code "
-                                "that branches on it drops gradients; the "
-                                "out-of-place form keeps it")
-                               << writeKindName(W.Write.Kind)
-                               << W.Target->getName()
-                               << spelling(W.Write.Source, *Ctx)
-                               << W.Write.Write->getSourceRange();
-                           diag(W.TargetOrigin->getBeginLoc(),
-                                "'%0' is created here without requires_grad",
-                                DiagnosticIDs::Note)
-                               << W.Target->getName();
-                           RegionNote();
-                         }});
+      Reports.push_back(
+          {W.Write.Write->getBeginLoc(), [&, W, RegionNote, FD = FD] {
+             RewritePlan Plan =
+                 planRewrite(W.Write, W.Target, FD, *Ctx, Style, Version);
+             {
+               auto D = diag(W.Write.Write->getBeginLoc(),
+                             "in-place %0 into '%1', which was created "
+                             "without gradient tracking, from '%2', "
+                             "which may require grad: torch.compile "
+                             "can lose requires_grad after such "
+                             "writes, and code that branches on it "
+                             "drops gradients; the out-of-place form "
+                             "keeps it")
+                        << writeKindName(W.Write.Kind) << W.Target->getName()
+                        << spelling(W.Write.Source, *Ctx)
+                        << W.Write.Write->getSourceRange();
+               if (Plan.Rule)
+                 D << FixItHint::CreateReplacement(Plan.Range,
+                                                   Plan.Replacement);
+             } // Emits the warning before its notes.
+             diag(W.TargetOrigin->getBeginLoc(),
+                  "'%0' is created here without requires_grad",
+                  DiagnosticIDs::Note)
+                 << W.Target->getName();
+             RegionNote();
+             if (Plan.Rule)
+               diag(W.Write.Write->getBeginLoc(), "rule: %0",
+                    DiagnosticIDs::Note)
+                   << Plan.Rule->Id;
+             else
+               diag(W.Write.Write->getBeginLoc(), "no fix: %0",
+                    DiagnosticIDs::Note)
+                   << Plan.NoFixReason;
+           }});
     for (const HazardousCall &C : R.Calls)
       Reports.push_back({C.Call->getBeginLoc(), [&, C, RegionNote] {
                            diag(C.Call->getBeginLoc(),
@@ -155,6 +226,11 @@ void CompileRequiresGradPropagationCheck::reportRegions(
                                 DiagnosticIDs::Note)
                                << C.Target->getName();
                            RegionNote();
+                           diag(C.Call->getBeginLoc(),
+                                "no fix: the write is in '%0'; rewrite it "
+                                "there to the out-of-place form",
+                                DiagnosticIDs::Note)
+                               << C.Callee->getQualifiedNameAsString();
                          }});
   }
   std::stable_sort(Reports.begin(), Reports.end(),

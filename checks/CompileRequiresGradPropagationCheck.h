@@ -3,6 +3,7 @@
 #define TORCH_TIDY_CHECKS_COMPILEREQUIRESGRADPROPAGATIONCHECK_H
 
 #include "torch_tidy/analysis/CompiledRegionFinder.h"
+#include "torch_tidy/rewrite/OutOfPlaceRewrite.h"
 
 #include "clang-tidy/ClangTidyCheck.h"
 #include <memory>
@@ -26,6 +27,9 @@ public:
     return LangOpts.CPlusPlus;
   }
   void registerMatchers(clang::ast_matchers::MatchFinder *Finder) override;
+  void registerPPCallbacks(const clang::SourceManager &SM,
+                           clang::Preprocessor *PP,
+                           clang::Preprocessor *ModuleExpanderPP) override;
   void
   check(const clang::ast_matchers::MatchFinder::MatchResult &Result) override;
   void storeOptions(clang::tidy::ClangTidyOptions::OptionMap &Opts) override;
@@ -33,8 +37,15 @@ public:
 private:
   void reportRegions(CompiledRegionFinder &Finder, clang::ASTContext &Context);
 
+  /// The LibTorch version whose spellings fixes use: the option, or what
+  /// torch/version.h says, or 2.8.
+  LibTorchVersion libTorchVersion() const;
+
   const RegionMode Mode;
   const std::string CompiledFunctions;
+  const FixStyle Style;
+  const std::string LibTorchVersionOption;
+  clang::Preprocessor *PP = nullptr;
 };
 
 } // namespace torch_tidy
@@ -42,6 +53,10 @@ private:
 namespace clang::tidy {
 template <> struct OptionEnumMapping<torch_tidy::RegionMode> {
   static llvm::ArrayRef<std::pair<torch_tidy::RegionMode, StringRef>>
+  getEnumMapping();
+};
+template <> struct OptionEnumMapping<torch_tidy::FixStyle> {
+  static llvm::ArrayRef<std::pair<torch_tidy::FixStyle, StringRef>>
   getEnumMapping();
 };
 } // namespace clang::tidy

@@ -1,0 +1,66 @@
+//===- OutOfPlaceRewrite.h - In-place writes to out-of-place form -*- C++
+//-*-===//
+//
+// Plans the fix-it for one flagged write: which rule of RewriteRules.def
+// applies, and the replacement text; or why no fix can be offered (a macro,
+// dependent template code, a used result, other views of the target...).
+// The rewrite never changes what the code computes for inputs the original
+// accepts: test/fixits compiles and runs every rule against real LibTorch.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TORCH_TIDY_REWRITE_OUTOFPLACEREWRITE_H
+#define TORCH_TIDY_REWRITE_OUTOFPLACEREWRITE_H
+
+#include "torch_tidy/analysis/InPlaceWrite.h"
+
+#include "clang/AST/Decl.h"
+#include "clang/Basic/SourceLocation.h"
+#include "llvm/ADT/ArrayRef.h"
+#include <string>
+
+namespace clang {
+class ASTContext;
+} // namespace clang
+
+namespace torch_tidy {
+
+enum class FixStyle { IndexPut, Scatter };
+
+struct RewriteRule {
+  enum StyleKind { IndexPut, Scatter, Both };
+  llvm::StringRef Id;
+  StyleKind Style;
+  llvm::StringRef Before;
+  llvm::StringRef After;
+};
+
+/// Every rule, in the order of RewriteRules.def.
+llvm::ArrayRef<RewriteRule> rewriteRules();
+const RewriteRule *findRewriteRule(llvm::StringRef Id);
+
+/// API spellings that differ between LibTorch versions.
+struct LibTorchVersion {
+  int Major = 2;
+  int Minor = 8;
+  /// c10::optional became std::optional, and sizes got SymInt twins, in 2.x.
+  bool modern() const { return Major >= 2; }
+  llvm::StringRef nullopt() const {
+    return modern() ? "std::nullopt" : "c10::nullopt";
+  }
+};
+
+struct RewritePlan {
+  const RewriteRule *Rule = nullptr; ///< null when no fix is offered
+  clang::CharSourceRange Range;
+  std::string Replacement;
+  std::string NoFixReason;
+};
+
+RewritePlan planRewrite(const InPlaceWrite &W, const clang::VarDecl *Target,
+                        const clang::FunctionDecl *Function,
+                        clang::ASTContext &Ctx, FixStyle Style,
+                        LibTorchVersion Version);
+
+} // namespace torch_tidy
+
+#endif

@@ -1,0 +1,453 @@
+//===- OutOfPlaceRewrite.cpp - In-place writes to out-of-place form -------===//
+//
+// Every rule rewrites `<write>;` into `t = <out-of-place expression>;`.
+// Forms whose out-of-place twin has the same semantics (index_copy_,
+// masked_scatter_, ...) just drop the trailing underscore. Sliced and indexed
+// writes are expressed through *positions*: the same view chain or index list
+// applied to `arange(t.numel()).view(t.sizes())` yields, in the written
+// region's own shape and element order, the flat position of every element
+// written, so `t.flatten().index_put({positions}, v)` writes exactly those
+// elements, with the value broadcast as copy_ broadcasts it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "torch_tidy/rewrite/OutOfPlaceRewrite.h"
+#include "torch_tidy/analysis/LibTorchApi.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMap.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Lex/Lexer.h"
+
+using namespace clang;
+
+namespace torch_tidy {
+namespace {
+
+class Planner {
+public:
+  Planner(const InPlaceWrite &W, const VarDecl *Target,
+          const FunctionDecl *Function, ASTContext &Ctx, FixStyle Style,
+          LibTorchVersion Version)
+      : W(W), Target(Target), Function(Function), Ctx(Ctx),
+        SM(Ctx.getSourceManager()), Style(Style), Version(Version) {}
+
+  RewritePlan plan();
+
+private:
+  RewritePlan noFix(std::string Reason) {
+    RewritePlan P;
+    P.NoFixReason = std::move(Reason);
+    return P;
+  }
+  RewritePlan fix(StringRef RuleId, std::string Text) {
+    RewritePlan P;
+    P.Rule = findRewriteRule(RuleId);
+    assert(P.Rule && "rule missing from RewriteRules.def");
+    P.Range = CharSourceRange::getTokenRange(W.Write->getSourceRange());
+    P.Replacement = std::move(Text);
+    return P;
+  }
+
+  std::string text(SourceRange R) const {
+    return Lexer::getSourceText(CharSourceRange::getTokenRange(R), SM,
+                                Ctx.getLangOpts())
+        .str();
+  }
+  std::string text(const Stmt *S) const { return text(S->getSourceRange()); }
+  /// Text from B up to (not including) E.
+  std::string textBetween(SourceLocation B, SourceLocation E) const {
+    return Lexer::getSourceText(CharSourceRange::getCharRange(B, E), SM,
+                                Ctx.getLangOpts())
+        .str();
+  }
+  SourceLocation endOfToken(SourceLocation L) const {
+    return Lexer::getLocForEndOfToken(L, 0, SM, Ctx.getLangOpts());
+  }
+
+  bool isTargetRef(const Expr *E) const {
+    const auto *Ref =
+        dyn_cast_or_null<DeclRefExpr>(libtorch::ignoreTensorWrappers(E));
+    return Ref && Ref->getDecl() == Target;
+  }
+  const DeclRefExpr *chainRoot(const Expr *E) const;
+  std::optional<std::string> chainSuffix(const Expr *Receiver) const;
+  bool usedAsStatement() const;
+  const VarDecl *otherView() const;
+  bool isSimpleValue(const Expr *E) const;
+
+  std::string name() const { return Target->getName().str(); }
+  std::string positions() const {
+    return "torch::arange(" + name() + ".numel(), " + name() +
+           ".options().dtype(torch::kLong)).view(" + name() + ".sizes())";
+  }
+  std::string viaPositions(const std::string &Suffix,
+                           const std::string &Value) const {
+    return name() + " = " + name() + ".flatten().index_put({" + positions() +
+           Suffix + "}, " + Value + ").view(" + name() + ".sizes())";
+  }
+  std::string stripLeadingOnes(const Expr *Value) const {
+    std::string V = text(Value);
+    if (Version.modern())
+      return V + ".view_symint(at::indexing::slicePrefix1sSize(" + V +
+             ".sym_sizes()))";
+    return V + ".view(at::indexing::slicePrefix1sSize(" + V + ".sizes()))";
+  }
+  std::string castToTarget(const std::string &Value) const {
+    return Value + ".to(" + name() + ".options())";
+  }
+
+  RewritePlan planTwin(StringRef RuleId);
+  RewritePlan planIndexPut();
+  RewritePlan planSetItem(const Expr *Object, const Expr *IndexArg,
+                          bool Subscript);
+  RewritePlan planViewCopy();
+  std::optional<RewritePlan> planScatter();
+
+  const InPlaceWrite &W;
+  const VarDecl *Target;
+  const FunctionDecl *Function;
+  ASTContext &Ctx;
+  const SourceManager &SM;
+  FixStyle Style;
+  LibTorchVersion Version;
+  std::unique_ptr<ParentMap> Parents;
+};
+
+const DeclRefExpr *Planner::chainRoot(const Expr *E) const {
+  E = libtorch::ignoreTensorWrappers(E);
+  while (libtorch::isViewProducingCall(E))
+    E = libtorch::ignoreTensorWrappers(libtorch::viewObject(E));
+  const auto *Ref = dyn_cast<DeclRefExpr>(E);
+  return Ref && Ref->getDecl() == Target ? Ref : nullptr;
+}
+
+/// The text of a view chain after its root variable: for
+/// `m.select(0, 1).narrow(0, 0, n)` it is `.select(0, 1).narrow(0, 0, n)`.
+std::optional<std::string> Planner::chainSuffix(const Expr *Receiver) const {
+  const DeclRefExpr *Root = chainRoot(Receiver);
+  if (!Root || Root->getBeginLoc() != Receiver->getBeginLoc())
+    return std::nullopt;
+  SourceLocation End = endOfToken(Receiver->getEndLoc());
+  return textBetween(endOfToken(Root->getEndLoc()), End);
+}
+
+bool Planner::usedAsStatement() const {
+  const Stmt *S = W.Write;
+  const Stmt *P = Parents->getParent(S);
+  while (P && (isa<ExprWithCleanups>(P) || isa<CXXBindTemporaryExpr>(P) ||
+               isa<MaterializeTemporaryExpr>(P))) {
+    S = P;
+    P = Parents->getParent(P);
+  }
+  if (!P || isa<Expr>(P))
+    return false;
+  if (const auto *If = dyn_cast<IfStmt>(P))
+    return S == If->getThen() || S == If->getElse();
+  if (const auto *For = dyn_cast<ForStmt>(P))
+    return S == For->getBody();
+  if (const auto *While = dyn_cast<WhileStmt>(P))
+    return S == While->getBody();
+  if (const auto *Do = dyn_cast<DoStmt>(P))
+    return S == Do->getBody();
+  return isa<CompoundStmt>(P) || isa<SwitchCase>(P) || isa<LabelStmt>(P) ||
+         isa<AttributedStmt>(P);
+}
+
+/// Another local that views or references the target: after the rewrite it
+/// would still see the old tensor.
+const VarDecl *Planner::otherView() const {
+  class Finder : public RecursiveASTVisitor<Finder> {
+  public:
+    explicit Finder(const Planner &P) : P(P) {}
+    bool VisitVarDecl(VarDecl *V) {
+      if (Found || V == P.Target || !V->hasInit() ||
+          !libtorch::isTensorType(V->getType()))
+        return true;
+      bool View = V->getType()->isReferenceType() ||
+                  libtorch::isViewProducingCall(
+                      libtorch::ignoreTensorWrappers(V->getInit()));
+      if (View && P.chainRoot(V->getInit()))
+        Found = V;
+      return true;
+    }
+    const Planner &P;
+    const VarDecl *Found = nullptr;
+  } F(*this);
+  F.TraverseStmt(const_cast<Stmt *>(Function->getBody()));
+  return F.Found;
+}
+
+/// Values the rewrite may read twice: variables and members.
+bool Planner::isSimpleValue(const Expr *E) const {
+  E = E->IgnoreParenImpCasts();
+  if (isa<DeclRefExpr>(E) || isa<CXXThisExpr>(E))
+    return true;
+  if (const auto *M = dyn_cast<MemberExpr>(E))
+    return !M->isArrow() || isa<CXXThisExpr>(M->getBase()->IgnoreImpCasts())
+               ? isSimpleValue(M->getBase())
+               : false;
+  return false;
+}
+
+/// t.op_(args) -> t = t.op(args), for ops whose out-of-place twin has the
+/// same semantics.
+RewritePlan Planner::planTwin(StringRef RuleId) {
+  const auto *Call = dyn_cast<CXXMemberCallExpr>(W.Write);
+  if (!Call || !isTargetRef(Call->getImplicitObjectArgument()))
+    return noFix("writes of this form into a view of '" + name() +
+                 "' are not rewritten");
+  const auto *Callee =
+      dyn_cast<MemberExpr>(Call->getCallee()->IgnoreImpCasts());
+  if (!Callee)
+    return noFix("the call's spelling is not understood");
+  SourceLocation NameLoc = Callee->getMemberLoc();
+  std::string Name = Callee->getMemberDecl()->getName().str();
+  Name.pop_back(); // drop the trailing underscore
+  return fix(RuleId, name() + " = " +
+                         textBetween(W.Write->getBeginLoc(), NameLoc) + Name +
+                         textBetween(endOfToken(NameLoc),
+                                     endOfToken(W.Write->getEndLoc())));
+}
+
+namespace {
+enum class IndexElement { FullSlice, Tensor, Basic };
+
+IndexElement classifyIndexElement(const Expr *E) {
+  E = E->IgnoreImplicit();
+  if (const auto *B = dyn_cast<CXXBindTemporaryExpr>(E))
+    E = B->getSubExpr()->IgnoreImplicit();
+  const auto *Ctor = dyn_cast<CXXConstructExpr>(E);
+  if (!Ctor || Ctor->getNumArgs() != 1)
+    return IndexElement::Basic;
+  const Expr *Arg = Ctor->getArg(0)->IgnoreImplicit();
+  if (libtorch::isTensorType(Arg->getType()))
+    return IndexElement::Tensor;
+  const auto *RD = Arg->getType()->getAsCXXRecordDecl();
+  if (RD && RD->getIdentifier() && RD->getName() == "Slice") {
+    const auto *SliceCtor =
+        dyn_cast<CXXConstructExpr>(libtorch::ignoreTensorWrappers(Arg));
+    if (SliceCtor && llvm::all_of(SliceCtor->arguments(), [](const Expr *A) {
+          return isa<CXXDefaultArgExpr>(A);
+        }))
+      return IndexElement::FullSlice;
+  }
+  return IndexElement::Basic;
+}
+
+/// The elements of a braced TensorIndex list argument, or none if the
+/// argument is not a braced list.
+std::optional<std::vector<const Expr *>> indexListElements(const Expr *Arg) {
+  const Expr *E = Arg->IgnoreImplicit();
+  if (const auto *Ctor = dyn_cast<CXXConstructExpr>(E);
+      Ctor && Ctor->getNumArgs() == 1)
+    E = Ctor->getArg(0)->IgnoreImplicit();
+  if (const auto *IL = dyn_cast<CXXStdInitializerListExpr>(E))
+    E = IL->getSubExpr()->IgnoreImplicit();
+  const auto *Init = dyn_cast<InitListExpr>(E);
+  if (!Init)
+    return std::nullopt;
+  return std::vector<const Expr *>(Init->inits().begin(), Init->inits().end());
+}
+
+bool isListType(QualType T) {
+  const auto *RD = T.getNonReferenceType()->getAsCXXRecordDecl();
+  return RD && RD->getIdentifier() && RD->getName() == "List";
+}
+} // namespace
+
+/// Setitem forms: t.index_put_({...}, v), t.index({...}) = v, t[i] = v.
+RewritePlan Planner::planSetItem(const Expr *Object, const Expr *IndexArg,
+                                 bool Subscript) {
+  // Full slices and tensors only, straight into the target: index_put with
+  // nullopt for the full slices (the list set_item itself builds).
+  if (isTargetRef(Object)) {
+    std::vector<const Expr *> Elements;
+    bool Braced = true;
+    if (Subscript) {
+      if (libtorch::isTensorType(IndexArg->getType()))
+        Elements.push_back(nullptr); // the index itself
+      else
+        Braced = false;
+    } else if (auto L = indexListElements(IndexArg)) {
+      Elements = *L;
+    } else {
+      Braced = false;
+    }
+    bool AllAdvanced = Braced && !Elements.empty();
+    bool AnyTensor = false;
+    std::string List;
+    for (const Expr *E : Elements) {
+      IndexElement K = E ? classifyIndexElement(E) : IndexElement::Tensor;
+      if (K == IndexElement::Basic) {
+        AllAdvanced = false;
+        break;
+      }
+      AnyTensor |= K == IndexElement::Tensor;
+      if (!List.empty())
+        List += ", ";
+      List += K == IndexElement::FullSlice ? Version.nullopt().str()
+                                           : text(E ? E : IndexArg);
+    }
+    if (AllAdvanced && AnyTensor) {
+      if (!isSimpleValue(W.Source))
+        return noFix("the value is an expression the rewrite would evaluate "
+                     "twice; store it in a variable to get a fix");
+      return fix("index-put-advanced", name() + " = " + name() +
+                                           ".index_put({" + List + "}, " +
+                                           stripLeadingOnes(W.Source) + ")");
+    }
+  }
+  std::optional<std::string> Suffix = chainSuffix(Object);
+  if (!Suffix)
+    return noFix("the written tensor is not a view chain of '" + name() + "'");
+  if (!isSimpleValue(W.Source))
+    return noFix("the value is an expression the rewrite would evaluate "
+                 "twice; store it in a variable to get a fix");
+  std::string Index =
+      Subscript ? "[" + text(IndexArg) + "]" : ".index(" + text(IndexArg) + ")";
+  return fix(
+      "index-put-positions-setitem",
+      viaPositions(*Suffix + Index, castToTarget(stripLeadingOnes(W.Source))));
+}
+
+RewritePlan Planner::planIndexPut() {
+  const auto *Call = cast<CallExpr>(W.Write);
+  if (!isa<CXXMemberCallExpr>(Call)) {
+    // at::index_put_(t, list, v[, acc]) -> t = at::index_put(t, ...).
+    const auto *Ref =
+        dyn_cast<DeclRefExpr>(Call->getCallee()->IgnoreImpCasts());
+    if (!Ref || !isTargetRef(Call->getArg(0)))
+      return noFix("the written tensor is not '" + name() + "' itself");
+    SourceLocation NameLoc = Ref->getLocation();
+    return fix(
+        "index-put-list",
+        name() + " = " + textBetween(W.Write->getBeginLoc(), NameLoc) +
+            "index_put" +
+            textBetween(endOfToken(NameLoc), endOfToken(W.Write->getEndLoc())));
+  }
+  const auto *MC = cast<CXXMemberCallExpr>(Call);
+  if (isListType(MC->getArg(0)->getType()))
+    return planTwin("index-put-list");
+  return planSetItem(MC->getImplicitObjectArgument(), MC->getArg(0),
+                     /*Subscript=*/false);
+}
+
+/// FixStyle: scatter, for a copy into one slice, narrow or select of t.
+std::optional<RewritePlan> Planner::planScatter() {
+  const auto *View =
+      dyn_cast<CXXMemberCallExpr>(libtorch::ignoreTensorWrappers(W.Receiver));
+  if (!View || !isTargetRef(View->getImplicitObjectArgument()))
+    return std::nullopt;
+  StringRef Method = View->getMethodDecl()->getName();
+  std::vector<std::string> Args;
+  for (const Expr *A : View->arguments()) {
+    if (isa<CXXDefaultArgExpr>(A))
+      break;
+    if (A->HasSideEffects(Ctx))
+      return std::nullopt;
+    Args.push_back(text(A));
+  }
+  std::string Src =
+      castToTarget(text(W.Source)) + ".expand_as(" + text(View) + ")";
+  auto Join = [](const std::vector<std::string> &Parts) {
+    std::string S;
+    for (const std::string &P : Parts)
+      S += ", " + P;
+    return S;
+  };
+  if (Method == "slice")
+    return fix("slice-scatter", name() + " = " + name() + ".slice_scatter(" +
+                                    Src + Join(Args) + ")");
+  if (Method == "select" && Args.size() == 2)
+    return fix("select-scatter", name() + " = " + name() + ".select_scatter(" +
+                                     Src + Join(Args) + ")");
+  if (Method == "narrow" && Args.size() == 3) {
+    // narrow(d, start, n) is slice(d, start, start + n) only for start >= 0.
+    const auto *Start =
+        dyn_cast<IntegerLiteral>(View->getArg(1)->IgnoreParenImpCasts());
+    if (!Start)
+      return std::nullopt;
+    return fix("slice-scatter", name() + " = " + name() + ".slice_scatter(" +
+                                    Src + ", " + Args[0] + ", " + Args[1] +
+                                    ", " + Args[1] + " + (" + Args[2] + "))");
+  }
+  return std::nullopt;
+}
+
+/// copy_, fill_ and assignment into a view chain of t.
+RewritePlan Planner::planViewCopy() {
+  if (W.Source->HasSideEffects(Ctx))
+    return noFix("the value has side effects");
+  if (Style == FixStyle::Scatter)
+    if (std::optional<RewritePlan> P = planScatter())
+      return *P;
+  std::optional<std::string> Suffix = chainSuffix(W.Receiver);
+  if (!Suffix)
+    return noFix("writes through a named view of '" + name() +
+                 "' are not rewritten");
+  return fix("index-put-positions-copy",
+             viaPositions(*Suffix, castToTarget(text(W.Source))));
+}
+
+RewritePlan Planner::plan() {
+  if (W.Write->getBeginLoc().isMacroID() || W.Write->getEndLoc().isMacroID())
+    return noFix("the write is inside a macro expansion");
+  if (Ctx.getDiagnostics().hasUncompilableErrorOccurred())
+    return noFix("the file has compile errors");
+  if (W.Write->isInstantiationDependent())
+    return noFix("the write depends on template parameters");
+  if (Target->getType()->isReferenceType() || isa<ParmVarDecl>(Target))
+    return noFix("'" + name() + "' is not a local tensor");
+  Parents = std::make_unique<ParentMap>(Function->getBody());
+  if (!usedAsStatement())
+    return noFix("the in-place call's result is used as a value");
+  if (const VarDecl *Other = otherView())
+    return noFix("'" + Other->getName().str() + "' is another view of '" +
+                 name() + "' and would not see the rewritten tensor");
+
+  switch (W.Kind) {
+  case WriteKind::IndexCopy:
+    return planTwin("index-copy");
+  case WriteKind::MaskedScatter:
+    return planTwin("masked-scatter");
+  case WriteKind::Scatter:
+    return planTwin("scatter");
+  case WriteKind::MaskedFill:
+    return planTwin("masked-fill");
+  case WriteKind::IndexFill:
+    return planTwin("index-fill");
+  case WriteKind::IndexPut:
+    return planIndexPut();
+  case WriteKind::IndexAssign: {
+    const auto *Index =
+        cast<CXXMemberCallExpr>(libtorch::ignoreTensorWrappers(W.Receiver));
+    if (Index->getNumArgs() != 1)
+      return noFix("the index list is not understood");
+    return planSetItem(Index->getImplicitObjectArgument(), Index->getArg(0),
+                       /*Subscript=*/false);
+  }
+  case WriteKind::SubscriptAssign: {
+    const auto *Sub =
+        cast<CXXOperatorCallExpr>(libtorch::ignoreTensorWrappers(W.Receiver));
+    return planSetItem(Sub->getArg(0), Sub->getArg(1), /*Subscript=*/true);
+  }
+  case WriteKind::Copy:
+  case WriteKind::Fill:
+  case WriteKind::ViewAssign:
+    return planViewCopy();
+  }
+  return noFix("this write form has no rule");
+}
+
+} // namespace
+
+RewritePlan planRewrite(const InPlaceWrite &W, const VarDecl *Target,
+                        const FunctionDecl *Function, ASTContext &Ctx,
+                        FixStyle Style, LibTorchVersion Version) {
+  return Planner(W, Target, Function, Ctx, Style, Version).plan();
+}
+
+} // namespace torch_tidy

@@ -1,0 +1,218 @@
+// Fix-it cases: one or more functions per rewrite rule, each the smallest
+// real use of its write form. test/fixits/run_fixits.py copies this file,
+// lets torch-tidy --fix it, and compiles the original and the fixed copy
+// side by side (namespace TT_NS is `original` or `fixed`) against real
+// LibTorch; the harness feeds both random inputs and compares values,
+// gradients and requires_grad().
+//
+// Every function is a compiled region (TORCH_TIDY_COMPILED) and takes the
+// value that requires grad as `v`. Each is preceded by `// RULE: <id>`
+// naming the rule its flagged write must be fixed by; `// RULE: none`
+// marks a write that must keep its warning without a fix. Where
+// FixStyle: scatter picks another rule, the line reads
+// `// RULE: <index_put-style id> scatter: <scatter-style id>`.
+#include <torch/torch.h>
+#include <torch_tidy/compiled.h>
+
+#ifndef TT_NS
+#define TT_NS original
+#endif
+
+namespace TT_NS {
+using torch::indexing::Ellipsis;
+using torch::indexing::None;
+using torch::indexing::Slice;
+
+// v: [B, K] with K = n*(n-1)/2; the seed's skew-symmetric builder.
+// RULE: index-put-advanced
+TORCH_TIDY_COMPILED at::Tensor skew_symmetric(const at::Tensor &v, int64_t n) {
+  auto idx = torch::triu_indices(n, n, 1, v.options().dtype(torch::kLong));
+  auto rows = idx[0];
+  auto cols = idx[1];
+  auto matrix = torch::zeros({v.size(0), n, n}, v.options());
+  matrix.index_put_({Slice(), rows, cols}, v);
+  return matrix;
+}
+
+// v: [B, K] (or [1, B, K]: setitem strips leading size-1 dims).
+// RULE: index-put-advanced
+TORCH_TIDY_COMPILED at::Tensor index_assign_advanced(const at::Tensor &v,
+                                                     int64_t n) {
+  auto idx = torch::triu_indices(n, n, 1, v.options().dtype(torch::kLong));
+  auto m = torch::zeros({v.size(-2), n, n}, v.options());
+  m.index({Slice(), idx[0], idx[1]}) = v;
+  return m;
+}
+
+// v: [K, C]; rows: int64 [K] indexing dim 0 of a [R, C] target.
+// RULE: index-put-advanced
+TORCH_TIDY_COMPILED at::Tensor
+subscript_tensor(const at::Tensor &v, const at::Tensor &rows, int64_t r) {
+  auto m = torch::zeros({r, v.size(-1)}, v.options());
+  m[rows] = v;
+  return m;
+}
+
+// v: [K]; the List form of index_put_ (no stripping, accumulate kept).
+// RULE: index-put-list
+TORCH_TIDY_COMPILED at::Tensor
+index_put_list(const at::Tensor &v, const at::Tensor &rows, int64_t r) {
+  auto m = torch::zeros({r}, v.options());
+  m.index_put_(c10::List<c10::optional<at::Tensor>>({rows}), v, true);
+  return m;
+}
+
+// v: [K]; the at:: spelling.
+// RULE: index-put-list
+TORCH_TIDY_COMPILED at::Tensor at_index_put(const at::Tensor &v,
+                                            const at::Tensor &rows, int64_t r) {
+  auto m = torch::zeros({r}, v.options());
+  at::index_put_(m, c10::List<c10::optional<at::Tensor>>({rows}), v);
+  return m;
+}
+
+// v: [C] (or [1, C]); an integer and a full slice.
+// RULE: index-put-positions-setitem
+TORCH_TIDY_COMPILED at::Tensor index_put_int(const at::Tensor &v, int64_t r) {
+  auto m = torch::zeros({r, v.size(-1)}, v.options());
+  m.index_put_({1, Slice()}, v);
+  return m;
+}
+
+// v: broadcastable to [ceil((R-1)/2), C]; a stepped slice, negative end.
+// RULE: index-put-positions-setitem
+TORCH_TIDY_COMPILED at::Tensor index_assign_step(const at::Tensor &v,
+                                                 int64_t r) {
+  auto m = torch::zeros({r, v.size(-1)}, v.options().dtype(torch::kDouble));
+  m.index({Slice(1, -1, 2), Ellipsis}) = v;
+  return m;
+}
+
+// v: [C]; a negative integer, None and a slice.
+// RULE: index-put-positions-setitem
+TORCH_TIDY_COMPILED at::Tensor index_put_none(const at::Tensor &v, int64_t r) {
+  auto m = torch::zeros({r, v.size(-1)}, v.options());
+  m.index_put_({-1, None, Slice()}, v);
+  return m;
+}
+
+// v: [C]; t[i] = v.
+// RULE: index-put-positions-setitem
+TORCH_TIDY_COMPILED at::Tensor subscript_int(const at::Tensor &v, int64_t r) {
+  auto m = torch::zeros({r, v.size(-1)}, v.options());
+  m[0] = v;
+  return m;
+}
+
+// v: [n] broadcast into a narrowed row of a [R, C] target (n <= C).
+// RULE: index-put-positions-copy
+TORCH_TIDY_COMPILED at::Tensor view_chain_copy(const at::Tensor &v, int64_t r,
+                                               int64_t c) {
+  auto m = torch::zeros({r, c}, v.options());
+  m.select(0, 1).narrow(0, 0, v.size(0)).copy_(v);
+  return m;
+}
+
+// v: [C]; transpose then select (non-contiguous view).
+// RULE: index-put-positions-copy
+TORCH_TIDY_COMPILED at::Tensor transposed_copy(const at::Tensor &v, int64_t r) {
+  auto m = torch::zeros({v.size(0), r}, v.options());
+  m.t().select(0, r - 1).copy_(v);
+  return m;
+}
+
+// v: 0-dim; fill_ of a view with a tensor value.
+// RULE: index-put-positions-copy
+TORCH_TIDY_COMPILED at::Tensor view_fill(const at::Tensor &v, int64_t r,
+                                         int64_t c) {
+  auto m = torch::zeros({r, c}, v.options());
+  m.select(1, 0).fill_(v);
+  return m;
+}
+
+// v: broadcastable to [2, C] (float64 source into a float32 target: copy_
+// casts).
+// RULE: index-put-positions-copy scatter: slice-scatter
+TORCH_TIDY_COMPILED at::Tensor slice_copy_cast(const at::Tensor &v, int64_t r) {
+  auto m = torch::zeros({r, v.size(-1)}, v.options().dtype(torch::kFloat));
+  m.slice(0, 0, 2).copy_(v);
+  return m;
+}
+
+// v: broadcastable to [r - 2, C]; narrow.
+// RULE: index-put-positions-copy scatter: slice-scatter
+TORCH_TIDY_COMPILED at::Tensor narrow_copy(const at::Tensor &v, int64_t r) {
+  auto m = torch::zeros({r, v.size(-1)}, v.options());
+  m.narrow(0, 1, r - 2).copy_(v);
+  return m;
+}
+
+// v: broadcastable to [C]; select with a negative index.
+// RULE: index-put-positions-copy scatter: select-scatter
+TORCH_TIDY_COMPILED at::Tensor select_copy(const at::Tensor &v, int64_t r) {
+  auto m = torch::zeros({r, v.size(-1)}, v.options());
+  m.select(0, -2).copy_(v);
+  return m;
+}
+
+// idx: int64 [K] distinct rows of a [R, C] target; v: [K, C].
+// RULE: index-copy
+TORCH_TIDY_COMPILED at::Tensor index_copy(const at::Tensor &v,
+                                          const at::Tensor &idx, int64_t r) {
+  auto m = torch::zeros({r, v.size(1)}, v.options());
+  m.index_copy_(0, idx, v);
+  return m;
+}
+
+// mask: bool [R, C]; v: at least mask.sum() elements.
+// RULE: masked-scatter
+TORCH_TIDY_COMPILED at::Tensor masked_scatter(const at::Tensor &v,
+                                              const at::Tensor &mask) {
+  auto m = torch::zeros(mask.sizes(), v.options());
+  m.masked_scatter_(mask, v);
+  return m;
+}
+
+// idx: int64 [R, C] with values in [0, R) distinct per column; v: [R, C].
+// RULE: scatter
+TORCH_TIDY_COMPILED at::Tensor scatter(const at::Tensor &v,
+                                       const at::Tensor &idx) {
+  auto m = torch::zeros(v.sizes(), v.options());
+  m.scatter_(0, idx, v);
+  return m;
+}
+
+// mask: bool [R, C]; v: 0-dim.
+// RULE: masked-fill
+TORCH_TIDY_COMPILED at::Tensor masked_fill(const at::Tensor &v,
+                                           const at::Tensor &mask) {
+  auto m = torch::zeros(mask.sizes(), v.options());
+  m.masked_fill_(mask, v);
+  return m;
+}
+
+// idx: int64 [K] rows of a [R, C] target; v: 0-dim.
+// RULE: index-fill
+TORCH_TIDY_COMPILED at::Tensor
+index_fill(const at::Tensor &v, const at::Tensor &idx, int64_t r, int64_t c) {
+  auto m = torch::zeros({r, c}, v.options());
+  m.index_fill_(0, idx, v);
+  return m;
+}
+
+// v: [C]; the in-place result is used as a value: warning, no fix.
+// RULE: none
+TORCH_TIDY_COMPILED at::Tensor result_used(const at::Tensor &v, int64_t r) {
+  auto m = torch::zeros({r, v.size(0)}, v.options());
+  return m.index_put_({0}, v) * 2;
+}
+
+// v: [C]; another view of m is read after the write: warning, no fix.
+// RULE: none
+TORCH_TIDY_COMPILED at::Tensor aliased(const at::Tensor &v, int64_t r) {
+  auto m = torch::zeros({r, v.size(0)}, v.options());
+  auto first = m.select(0, 0);
+  m.index_put_({0}, v);
+  return first * 3;
+}
+} // namespace TT_NS
