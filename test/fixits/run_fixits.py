@@ -1,0 +1,368 @@
+#!/usr/bin/env python3
+"""Fix-it acceptance test for torch-compile-requires-grad-propagation on one
+LibTorch tier and one FixStyle.
+
+  run_fixits.py --tier NAME --style {index_put,scatter}
+                --clang-tidy PATH --apply-replacements PATH --module PATH
+                --source-dir REPO --include DIR [--include DIR ...]
+                --lib-dir DIR [--cxx g++] --out DIR
+
+Stages, each of which adds failures instead of stopping the run:
+  1. table coverage: every rule of RewriteRules.def that applies to the style
+     is the expected rule of some case in cases.cpp;
+  2. clang-tidy --fix on a copy of cases.cpp: every case warns, with a
+     `rule: <id>` note naming its expected rule (or, for `RULE: none`, a
+     `no fix:` note and unchanged text);
+  3. idempotence: a second --fix changes nothing and does not warn in fixed
+     cases; --export-fixes + clang-apply-replacements gives the same bytes;
+  4. harness.cpp compiled against the tier runs original and fixed side by
+     side (values, gradients, requires_grad).
+
+Exit 0 when all pass, 1 on any failure, 77 (one line saying why) when the
+tier's headers are missing.
+"""
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+CHECK = "torch-compile-requires-grad-propagation"
+STYLES = ("index_put", "scatter")
+# RewriteRules.def's Style column, per FixStyle.
+STYLE_COLUMN = {"index_put": "IndexPut", "scatter": "Scatter"}
+
+
+class Case:
+    """One function of cases.cpp and the rule its write must be fixed by."""
+
+    def __init__(self, name, rules, first_line, last_line):
+        self.name = name
+        self.rules = rules  # style -> rule id, or None for `RULE: none`
+        self.first_line = first_line
+        self.last_line = last_line
+
+    def expected(self, style):
+        return self.rules[style]
+
+
+RULE_LINE = re.compile(r"^\s*// RULE:\s*(\S+)(?:\s+scatter:\s*(\S+))?\s*$")
+FUNCTION = re.compile(r"TORCH_TIDY_COMPILED\s+[\w:<>]+\s*[&*]?\s*(\w+)\s*\(")
+
+
+def parse_cases(text):
+    """Splits the cases file at its `// RULE:` lines. A case runs from its
+    RULE line to the line before the next one, so the text of each case can
+    be compared between the original and the fixed copy."""
+    lines = text.splitlines()
+    starts = [i for i, line in enumerate(lines) if RULE_LINE.match(line)]
+    cases, problems = [], []
+    for k, start in enumerate(starts):
+        end = starts[k + 1] - 1 if k + 1 < len(starts) else len(lines) - 1
+        body = "\n".join(lines[start:end + 1])
+        m = FUNCTION.search(body)
+        if not m:
+            problems.append(f"no TORCH_TIDY_COMPILED function after the RULE "
+                            f"line at line {start + 1}")
+            continue
+        rule, scatter = RULE_LINE.match(lines[start]).groups()
+        first = None if rule == "none" else rule
+        rules = {"index_put": first, "scatter": scatter or first}
+        cases.append(Case(m.group(1), rules, start + 1, end + 1))
+    return cases, problems
+
+
+def case_texts(text):
+    """The text of every case, in file order, for before/after comparison."""
+    lines = text.splitlines()
+    return ["\n".join(lines[c.first_line - 1:c.last_line])
+            for c in parse_cases(text)[0]]
+
+
+def parse_rules(path):
+    """Rule id -> Style column of RewriteRules.def."""
+    row = re.compile(r'TORCH_TIDY_REWRITE_RULE\(\s*"([^"]+)"\s*,\s*(\w+)')
+    return dict(row.findall(open(path).read()))
+
+
+def check_table(cases, rules, style):
+    """Every rule usable in this style has a case, and every case names a
+    rule of the table."""
+    failures = []
+    expected = {c.expected(style) for c in cases}
+    for rule_id, column in rules.items():
+        if column in ("Both", STYLE_COLUMN[style]) and rule_id not in expected:
+            failures.append(f"rule {rule_id} has no fix-it case for style "
+                            f"{style}")
+    for c in cases:
+        rule_id = c.expected(style)
+        if rule_id is not None and rule_id not in rules:
+            failures.append(f"case {c.name} expects rule {rule_id}, which is "
+                            f"not in RewriteRules.def")
+    return failures
+
+
+class Diagnostic:
+    def __init__(self, line, message):
+        self.line = line
+        self.message = message
+        self.notes = []
+
+
+DIAG = re.compile(r"^(.*?):(\d+):\d+: (warning|note|error|fatal error): (.*)$")
+
+
+def parse_diagnostics(output, path):
+    """The check's warnings in `path`, each with the notes printed after it,
+    and every compiler error anywhere."""
+    warnings, errors = [], []
+    current = None
+    real = os.path.realpath(path)
+    for line in output.splitlines():
+        m = DIAG.match(line)
+        if not m:
+            continue
+        file, lineno, kind, message = m.groups()
+        if kind in ("error", "fatal error"):
+            errors.append(line)
+        elif kind == "warning":
+            current = None
+            if (message.endswith(f"[{CHECK}]")
+                    and os.path.realpath(file) == real):
+                current = Diagnostic(int(lineno), message)
+                warnings.append(current)
+        elif kind == "note" and current is not None:
+            current.notes.append(message)
+    return warnings, errors
+
+
+def rule_notes(warning):
+    return [n[len("rule:"):].strip() for n in warning.notes
+            if n.startswith("rule:")]
+
+
+def no_fix_notes(warning):
+    return [n for n in warning.notes if n.startswith("no fix:")]
+
+
+def in_case(warnings, case):
+    return [w for w in warnings if case.first_line <= w.line <= case.last_line]
+
+
+def check_first_run(cases, warnings, style, before, after):
+    """Per case: warned, noted with the expected rule, text changed exactly
+    when fixed. Returns (lines to print, failures)."""
+    report, failures = [], []
+    for case, old, new in zip(cases, before, after):
+        expected = case.expected(style)
+        problems = []
+        mine = in_case(warnings, case)
+        ids = [i for w in mine for i in rule_notes(w)]
+        if not mine:
+            problems.append(f"no warning for case {case.name}")
+        elif expected is None:
+            if ids:
+                problems.append(f"case {case.name} is RULE: none but got "
+                                f"rule: {', '.join(ids)}")
+            if not all(no_fix_notes(w) for w in mine):
+                problems.append(f"case {case.name} warns without a 'no fix:' "
+                                f"note")
+            if old != new:
+                problems.append(f"case {case.name} is RULE: none but its text "
+                                f"changed")
+        else:
+            if not ids:
+                problems.append(f"no fix emitted for case {case.name} "
+                                f"(expected rule: {expected})")
+            elif any(i != expected for i in ids):
+                problems.append(f"case {case.name} fixed by rule: "
+                                f"{', '.join(ids)}, expected {expected}")
+            if ids and old == new:
+                problems.append(f"case {case.name} has a rule note but its "
+                                f"text is unchanged")
+        if problems:
+            failures += problems
+            report += [f"FAIL {p}" for p in problems]
+        else:
+            report.append(f"ok   {case.name}: "
+                          f"{'no fix, warning kept' if expected is None else 'rule: ' + expected}")
+    return report, failures
+
+
+def check_second_run(warnings, errors, style, fixed_text, again_text):
+    """The fixed copy is a fixed point of --fix and no longer warns where a
+    fix was expected."""
+    failures = [f"fixed copy does not compile: {e}" for e in errors[:10]]
+    if again_text != fixed_text:
+        failures.append("a second --fix run changed the fixed copy")
+    fixed_cases = parse_cases(fixed_text)[0]
+    for case in fixed_cases:
+        if case.expected(style) is not None and in_case(warnings, case):
+            failures.append(f"case {case.name} still warns after its fix")
+    return failures
+
+
+def start_clang_tidy(args, path, extra):
+    config = f"{{CheckOptions: {{{CHECK}.FixStyle: {args.style}}}}}"
+    cmd = [args.clang_tidy, f"--load={args.module}", f"-checks=-*,{CHECK}",
+           f"--config={config}", *extra, path, "--", "-std=c++17",
+           "-D_GLIBCXX_USE_CXX11_ABI=1",
+           f"-I{os.path.join(args.source_dir, 'include')}"]
+    for d in args.include:
+        cmd += ["-isystem", d]
+    return subprocess.Popen(cmd, stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, text=True)
+
+
+def finish(proc, what):
+    """Waits for a clang-tidy run; a crash is a failure of its own."""
+    out = proc.communicate()[0]
+    if proc.returncode < 0 or "Stack dump" in out:
+        print(out)
+        return out, [f"clang-tidy crashed on {what}"]
+    return out, []
+
+
+def start_harness_build(args, work):
+    cmd = [args.cxx, "-std=c++17", "-O0", "-D_GLIBCXX_USE_CXX11_ABI=1",
+           f"-I{work}", f"-I{os.path.join(args.source_dir, 'include')}"]
+    for d in args.include:
+        cmd += ["-isystem", d]
+    cmd += [os.path.join(HERE, "harness.cpp"), "-o",
+            os.path.join(work, "harness"), f"-L{args.lib_dir}",
+            f"-Wl,-rpath,{args.lib_dir}", "-ltorch", "-ltorch_cpu", "-lc10"]
+    return subprocess.Popen(cmd, stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, text=True)
+
+
+def run_harness(work, cases):
+    """Runs every case by name, so a case without a driver fails."""
+    res = subprocess.run([os.path.join(work, "harness")] +
+                         [c.name for c in cases],
+                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                         text=True)
+    print(res.stdout, end="")
+    if res.returncode != 0:
+        last = (res.stdout.strip().splitlines() or ["crashed"])[-1]
+        return [f"harness: {last}"]
+    return []
+
+
+def copy_into(work, folder, src):
+    os.makedirs(os.path.join(work, folder))
+    dst = os.path.join(work, folder, "cases.cpp")
+    shutil.copyfile(src, dst)
+    return dst
+
+
+def read(path):
+    with open(path, newline="") as f:
+        return f.read()
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--tier", required=True)
+    ap.add_argument("--style", required=True, choices=STYLES)
+    ap.add_argument("--clang-tidy", required=True)
+    ap.add_argument("--apply-replacements", required=True)
+    ap.add_argument("--module", required=True)
+    ap.add_argument("--source-dir", required=True)
+    ap.add_argument("--include", action="append", default=[])
+    ap.add_argument("--lib-dir", required=True)
+    ap.add_argument("--cxx", default="g++")
+    ap.add_argument("--out", default=".")
+    args = ap.parse_args()
+    name = f"fixits-{args.tier}-{args.style}"
+
+    if not any(os.path.exists(os.path.join(d, "torch", "torch.h"))
+               for d in args.include):
+        print(f"SKIPPED {name}: <torch/torch.h> of {args.tier} not found in "
+              f"{args.include}")
+        return 77
+    if not os.path.exists(args.module):
+        print(f"{name}: plugin {args.module} is not built "
+              f"(build target TorchTidyModule)")
+        return 1
+
+    start = time.time()
+    cases_src = os.path.join(HERE, "cases.cpp")
+    rules_def = os.path.join(args.source_dir, "lib", "rewrite", "include",
+                             "torch_tidy", "rewrite", "RewriteRules.def")
+    original_text = read(cases_src)
+    cases, failures = parse_cases(original_text)
+    failures += check_table(cases, parse_rules(rules_def), args.style)
+
+    work = os.path.join(args.out, name)
+    shutil.rmtree(work, ignore_errors=True)
+    copy_into(work, "original", cases_src)
+    fixed = copy_into(work, "fixed", cases_src)
+    exported = copy_into(work, "export", cases_src)
+
+    # The --fix run and the --export-fixes run are independent: overlap them.
+    fix_run = start_clang_tidy(args, fixed, ["--fix"])
+    export_run = start_clang_tidy(
+        args, exported,
+        [f"--export-fixes={os.path.join(work, 'export', 'fixes.yaml')}"])
+    fix_out, crashed = finish(fix_run, "the original copy")
+    failures += crashed
+    warnings, errors = parse_diagnostics(fix_out, fixed)
+    failures += [f"cases.cpp does not compile: {e}" for e in errors[:10]]
+    fixed_text = read(fixed)
+    report, case_failures = check_first_run(
+        cases, warnings, args.style, case_texts(original_text),
+        case_texts(fixed_text))
+    print("\n".join(report))
+    failures += case_failures
+    t_fix = time.time() - start
+
+    # The harness build (the slow part) overlaps the idempotence run.
+    again = copy_into(work, "again", fixed)
+    build = start_harness_build(args, work)
+    again_run = start_clang_tidy(args, again, ["--fix"])
+
+    failures += finish(export_run, "the export copy")[1]
+    applied = subprocess.run([args.apply_replacements,
+                              os.path.join(work, "export")],
+                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                             text=True)
+    if applied.returncode != 0:
+        failures.append(f"clang-apply-replacements failed: "
+                        f"{applied.stdout.strip()}")
+    elif read(exported) != fixed_text:
+        failures.append("--export-fixes + clang-apply-replacements differs "
+                        "from --fix")
+
+    again_out, crashed = finish(again_run, "the fixed copy")
+    failures += crashed
+    again_warnings, again_errors = parse_diagnostics(again_out, again)
+    failures += check_second_run(again_warnings, again_errors,
+                                 args.style, fixed_text, read(again))
+    t_tidy = time.time() - start
+
+    build_out = build.communicate()[0]
+    t_build = time.time() - start
+    if build.returncode != 0:
+        errors = [l for l in build_out.splitlines() if "error" in l]
+        print("\n".join(errors[:30]))
+        failures.append("harness.cpp does not compile against the fixed copy")
+    else:
+        failures += run_harness(work, cases)
+    t_all = time.time() - start
+
+    if failures:
+        print(f"{name} failures:")
+    for f in failures:
+        print(f"  {f}")
+    print(f"{name}: {len(cases)} cases; first --fix {t_fix:.0f}s, clang-tidy "
+          f"stages {t_tidy:.0f}s, harness built {t_build:.0f}s, total "
+          f"{t_all:.0f}s")
+    print(f"{name}: {'passed' if not failures else f'{len(failures)} failed'}")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
