@@ -346,7 +346,13 @@ std::optional<RewritePlan> Planner::planScatter() {
   for (const Expr *A : View->arguments()) {
     if (isa<CXXDefaultArgExpr>(A))
       break;
-    if (A->HasSideEffects(Ctx))
+    // The view's arguments are spelled twice (in expand_as and in the
+    // scatter call): only pure ones may be repeated.
+    const Expr *Core = A->IgnoreImplicit();
+    if (const auto *Ctor = dyn_cast<CXXConstructExpr>(Core);
+        Ctor && Ctor->getNumArgs() == 1)
+      Core = Ctor->getArg(0)->IgnoreImplicit();
+    if (Core->HasSideEffects(Ctx))
       return std::nullopt;
     Args.push_back(text(A));
   }
@@ -379,8 +385,6 @@ std::optional<RewritePlan> Planner::planScatter() {
 
 /// copy_, fill_ and assignment into a view chain of t.
 RewritePlan Planner::planViewCopy() {
-  if (W.Source->HasSideEffects(Ctx))
-    return noFix("the value has side effects");
   if (Style == FixStyle::Scatter)
     if (std::optional<RewritePlan> P = planScatter())
       return *P;

@@ -30,19 +30,22 @@ at::Tensor kernel(const at::Tensor &vec, const at::Tensor &param) {
   // CHECK-NOTES: :[[@LINE-1]]:3: warning: 'fill_upper' writes in place (index_put_) into 'a', which was created without gradient tracking, from a value that may require grad
   // CHECK-NOTES: :[[@LINE-23]]:3: note: the in-place write from 'vec' is here
   // CHECK-NOTES: :[[@LINE-4]]:12: note: 'a' is created here without requires_grad
-  // CHECK-NOTES: :[[@LINE+34]]:3: note: 'kernel' runs inside torch.compile: it is registered here as a CompositeImplicitAutograd kernel
+  // CHECK-NOTES: :[[@LINE+37]]:3: note: 'kernel' runs inside torch.compile: it is registered here as a CompositeImplicitAutograd kernel
+  // CHECK-NOTES: :[[@LINE-5]]:3: note: no fix: the write is in '{{[a-z_]+}}'; rewrite it there to the out-of-place form
   auto b = torch::zeros({2, 3});
   fill_by_value(b, vec);
   // CHECK-NOTES: :[[@LINE-1]]:3: warning: 'fill_by_value' writes in place (copy_) into 'b'
-  // CHECK-NOTES: :[[@LINE-26]]:3: note: the in-place write from 'vec' is here
+  // CHECK-NOTES: :[[@LINE-27]]:3: note: the in-place write from 'vec' is here
   // CHECK-NOTES: :[[@LINE-4]]:12: note: 'b' is created here without requires_grad
-  // CHECK-NOTES: :[[@LINE+28]]:3: note: 'kernel' runs inside torch.compile
+  // CHECK-NOTES: :[[@LINE+30]]:3: note: 'kernel' runs inside torch.compile
+  // CHECK-NOTES: :[[@LINE-5]]:3: note: no fix: the write is in '{{[a-z_]+}}'; rewrite it there to the out-of-place form
   auto c = torch::zeros({2, 3});
   fill_indirect(c, vec);
   // CHECK-NOTES: :[[@LINE-1]]:3: warning: 'fill_indirect' writes in place (index_put_) into 'c'
-  // CHECK-NOTES: :[[@LINE-35]]:3: note: the in-place write from 'vec' is here
+  // CHECK-NOTES: :[[@LINE-37]]:3: note: the in-place write from 'vec' is here
   // CHECK-NOTES: :[[@LINE-4]]:12: note: 'c' is created here without requires_grad
-  // CHECK-NOTES: :[[@LINE+22]]:3: note: 'kernel' runs inside torch.compile
+  // CHECK-NOTES: :[[@LINE+23]]:3: note: 'kernel' runs inside torch.compile
+  // CHECK-NOTES: :[[@LINE-5]]:3: note: no fix: the write is in '{{[a-z_]+}}'; rewrite it there to the out-of-place form
   auto d = torch::zeros({2, 3});
   fill_constant(d);
   fill_detached(d, vec);

@@ -1,5 +1,6 @@
 // RUN: %check_torch_tidy %s torch-compile-requires-grad-propagation %t
-// Every note: where the target was created and why the function is traced.
+// Every note: where the target was created, why the function is traced, and
+// which rewrite rule the fix uses.
 #include <torch/torch.h>
 using torch::indexing::Slice;
 
@@ -9,7 +10,8 @@ at::Tensor helper(const at::Tensor &vec, const at::Tensor &rows,
   matrix.index_put_({Slice(), rows, cols}, vec);
   // CHECK-NOTES: :[[@LINE-1]]:3: warning: in-place index_put_ into 'matrix', which was created without gradient tracking, from 'vec', which may require grad: torch.compile can lose requires_grad after such writes, and code that branches on it drops gradients; the out-of-place form keeps it [torch-compile-requires-grad-propagation]
   // CHECK-NOTES: :[[@LINE-3]]:17: note: 'matrix' is created here without requires_grad
-  // CHECK-NOTES: :[[@LINE+11]]:10: note: 'helper' runs inside torch.compile: it is reached from 'skew' here
+  // CHECK-NOTES: :[[@LINE+13]]:10: note: 'helper' runs inside torch.compile: it is reached from 'skew' here
+  // CHECK-NOTES: :[[@LINE-4]]:3: note: rule: index-put-advanced
   return matrix;
 }
 
@@ -19,7 +21,8 @@ at::Tensor skew(const at::Tensor &vec, const at::Tensor &rows,
   m.index({Slice(), rows, cols}) = vec;
   // CHECK-NOTES: :[[@LINE-1]]:3: warning: in-place index(...) assignment into 'm'
   // CHECK-NOTES: :[[@LINE-3]]:12: note: 'm' is created here without requires_grad
-  // CHECK-NOTES: :[[@LINE+5]]:3: note: 'skew' runs inside torch.compile: it is registered here as a CompositeImplicitAutograd kernel
+  // CHECK-NOTES: :[[@LINE+6]]:3: note: 'skew' runs inside torch.compile: it is registered here as a CompositeImplicitAutograd kernel
+  // CHECK-NOTES: :[[@LINE-4]]:3: note: rule: index-put-advanced
   return helper(vec, rows, cols) - m;
 }
 

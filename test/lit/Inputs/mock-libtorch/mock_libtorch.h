@@ -117,6 +117,7 @@ public:
   int64_t dim() const;
   int64_t size(int64_t d) const;
   ScalarType scalar_type() const;
+  IntArrayRef sizes() const;
   TensorOptions options() const;
   Device device() const;
   int64_t numel() const;
@@ -193,6 +194,20 @@ public:
   Tensor new_ones(IntArrayRef size, TensorOptions o = {}) const;
   Tensor new_full(IntArrayRef size, const Scalar &v, TensorOptions o = {}) const;
   Tensor index_copy(int64_t dim, const Tensor &index, const Tensor &source) const;
+  Tensor masked_scatter(const Tensor &mask, const Tensor &source) const;
+  Tensor scatter(int64_t dim, const Tensor &index, const Tensor &src) const;
+  Tensor masked_fill(const Tensor &mask, const Tensor &value) const;
+  Tensor index_fill(int64_t dim, const Tensor &index, const Tensor &value) const;
+  Tensor slice_scatter(const Tensor &src, int64_t dim = 0,
+                       std::optional<int64_t> start = std::nullopt,
+                       std::optional<int64_t> end = std::nullopt,
+                       int64_t step = 1) const;
+  Tensor select_scatter(const Tensor &src, int64_t dim, int64_t index) const;
+  Tensor flatten() const;
+  Tensor expand_as(const Tensor &o) const;
+  IntArrayRef sizes() const;
+  IntArrayRef sym_sizes() const;
+  Tensor view_symint(IntArrayRef size) const;
 };
 Tensor operator+(const Tensor &, const Tensor &);
 Tensor operator+(const Tensor &, const Scalar &);
@@ -205,6 +220,7 @@ Tensor operator>(const Tensor &, const Scalar &);
 
 namespace indexing {
 constexpr std::nullopt_t None = std::nullopt;
+inline IntArrayRef slicePrefix1sSize(const IntArrayRef &sizes) { return sizes; }
 class TensorIndex {
 public:
   TensorIndex(std::nullopt_t);

@@ -1,0 +1,62 @@
+// RUN: %check_torch_tidy %s torch-compile-requires-grad-propagation %t
+// Where a rewrite cannot be proved safe the warning stays, with a note that
+// says why no fix is offered, and the text is left as it was.
+#include <torch/torch.h>
+#include <torch_tidy/compiled.h>
+using torch::indexing::Slice;
+
+#define WRITE(t, v) t.index_put_({0}, v)
+
+TORCH_TIDY_COMPILED at::Tensor no_fix(const at::Tensor &v, bool c) {
+  auto m = torch::zeros({3, 3});
+  WRITE(m, v);
+  // CHECK-MESSAGES: :[[@LINE-1]]:9: warning: in-place index_put_ into 'm'
+  // CHECK-MESSAGES: :[[@LINE-2]]:9: note: no fix: the write is inside a macro expansion
+  // CHECK-FIXES: {{^}}  WRITE(m, v);{{$}}
+  auto r = m.index_put_({1}, v) * 2;
+  // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: in-place index_put_ into 'm'
+  // CHECK-MESSAGES: :[[@LINE-2]]:12: note: no fix: the in-place call's result is used as a value
+  // CHECK-FIXES: {{^}}  auto r = m.index_put_({1}, v) * 2;{{$}}
+  m.index_put_({Slice(), 0}, v * 2);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: in-place index_put_ into 'm'
+  // CHECK-MESSAGES: :[[@LINE-2]]:3: note: no fix: the value is an expression the rewrite would evaluate twice; store it in a variable to get a fix
+  return m + r;
+}
+
+TORCH_TIDY_COMPILED at::Tensor named_view(const at::Tensor &v) {
+  auto m = torch::zeros({3, 3});
+  auto row = m.select(0, 2);
+  row.copy_(v);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: in-place copy_ into 'm'
+  // CHECK-MESSAGES: :[[@LINE-2]]:3: note: no fix: 'row' is another view of 'm' and would not see the rewritten tensor
+  // CHECK-FIXES: {{^}}  row.copy_(v);{{$}}
+  return m + row;
+}
+
+TORCH_TIDY_COMPILED at::Tensor aliased(const at::Tensor &v) {
+  auto m = torch::zeros({3, 3});
+  at::Tensor &ref = m;
+  m.index_copy_(0, v, v);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: in-place index_copy_ into 'm'
+  // CHECK-MESSAGES: :[[@LINE-2]]:3: note: no fix: 'ref' is another view of 'm' and would not see the rewritten tensor
+  return ref;
+}
+
+TORCH_TIDY_COMPILED at::Tensor into_view(const at::Tensor &v) {
+  auto m = torch::zeros({3, 3});
+  m.select(0, 1).index_copy_(0, v, v);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: in-place index_copy_ into 'm'
+  // CHECK-MESSAGES: :[[@LINE-2]]:3: note: no fix: writes of this form into a view of 'm' are not rewritten
+  return m;
+}
+
+static void helper(at::Tensor &out, const at::Tensor &v) {
+  out.index_put_({0}, v);
+}
+TORCH_TIDY_COMPILED at::Tensor through_call(const at::Tensor &v) {
+  auto m = torch::zeros({3, 3});
+  helper(m, v);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'helper' writes in place (index_put_) into 'm'
+  // CHECK-MESSAGES: :[[@LINE-2]]:3: note: no fix: the write is in 'helper'; rewrite it there to the out-of-place form
+  return m;
+}

@@ -1,0 +1,39 @@
+// RUN: %check_torch_tidy %s torch-compile-requires-grad-propagation %t \
+// RUN:   --config="{CheckOptions: {torch-compile-requires-grad-propagation.FixStyle: scatter}}"
+// FixStyle: scatter uses slice_scatter / select_scatter where one slice,
+// narrow or select of the target is written, and falls back to the position
+// rewrite elsewhere.
+#include <torch/torch.h>
+#include <torch_tidy/compiled.h>
+
+TORCH_TIDY_COMPILED at::Tensor rules(const at::Tensor &v, int64_t i) {
+  auto m = torch::zeros({4, 3});
+  m.slice(0, 0, 2).copy_(v);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: in-place copy_ into 'm'
+  // CHECK-MESSAGES: :[[@LINE-2]]:3: note: rule: slice-scatter
+  // CHECK-FIXES: {{^}}  m = m.slice_scatter(v.to(m.options()).expand_as(m.slice(0, 0, 2)), 0, 0, 2);{{$}}
+  m.slice(1, 0, 3, 2).copy_(v);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: in-place copy_ into 'm'
+  // CHECK-MESSAGES: :[[@LINE-2]]:3: note: rule: slice-scatter
+  // CHECK-FIXES: {{^}}  m = m.slice_scatter(v.to(m.options()).expand_as(m.slice(1, 0, 3, 2)), 1, 0, 3, 2);{{$}}
+  m.narrow(0, 1, 2).copy_(v);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: in-place copy_ into 'm'
+  // CHECK-MESSAGES: :[[@LINE-2]]:3: note: rule: slice-scatter
+  // CHECK-FIXES: {{^}}  m = m.slice_scatter(v.to(m.options()).expand_as(m.narrow(0, 1, 2)), 0, 1, 1 + (2));{{$}}
+  m.select(0, -1).copy_(v);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: in-place copy_ into 'm'
+  // CHECK-MESSAGES: :[[@LINE-2]]:3: note: rule: select-scatter
+  // CHECK-FIXES: {{^}}  m = m.select_scatter(v.to(m.options()).expand_as(m.select(0, -1)), 0, -1);{{$}}
+  m.select(1, 0).fill_(v);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: in-place fill_ into 'm'
+  // CHECK-MESSAGES: :[[@LINE-2]]:3: note: rule: select-scatter
+  // CHECK-FIXES: {{^}}  m = m.select_scatter(v.to(m.options()).expand_as(m.select(1, 0)), 1, 0);{{$}}
+  m.narrow(0, i, 2).copy_(v); // a start that may be negative: positions
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: in-place copy_ into 'm'
+  // CHECK-MESSAGES: :[[@LINE-2]]:3: note: rule: index-put-positions-copy
+  // CHECK-FIXES: {{^}}  m = m.flatten().index_put({torch::arange(m.numel(), m.options().dtype(torch::kLong)).view(m.sizes()).narrow(0, i, 2)}, v.to(m.options())).view(m.sizes()); // a start that may be negative: positions{{$}}
+  m.select(0, 1).select(0, 2).copy_(v); // a chain: positions
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: in-place copy_ into 'm'
+  // CHECK-MESSAGES: :[[@LINE-2]]:3: note: rule: index-put-positions-copy
+  return m;
+}
