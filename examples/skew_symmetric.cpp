@@ -16,8 +16,9 @@ at::Tensor skew_symmetric(const at::Tensor &vec, int64_t n) {
   auto rows = idx[0];
   auto cols = idx[1];
   auto matrix = torch::zeros({batch, n, n}, vec.options());
+  auto neg = -vec;
   matrix.index_put_({Slice(), rows, cols}, vec);
-  matrix.index_put_({Slice(), cols, rows}, -vec);
+  matrix.index_put_({Slice(), cols, rows}, neg);
   if (!matrix.requires_grad())
     return matrix.detach(); // the branch that silently drops gradients
   return matrix;
