@@ -40,8 +40,15 @@ def main():
             unknown.add(form)
             continue
         compiled = row["backend"] != "none"
-        ours = report[form]["compiled_requires_grad" if compiled else "eager_requires_grad"]
+        ours = report[form][
+            "compiled_requires_grad" if compiled else "eager_requires_grad"]
         checked += 1
+        if compiled and row.get("wrong_branch") is not None:
+            loses = not report[form]["compiled_branch_keeps_gradient"]
+            if loses != row["wrong_branch"]:
+                disagreements.append(
+                    f"{form} (backend {row['backend']}): torch 2.8.0 wrong_branch="
+                    f"{row['wrong_branch']}, runtime compiled branch loses gradient: {loses}")
         if ours != row["rg_inside"]:
             disagreements.append(
                 f"{form} (backend {row['backend']}): torch 2.8.0 rg_inside="

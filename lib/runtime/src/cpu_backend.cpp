@@ -113,33 +113,34 @@ public:
     });
   }
 
-  void gather(const StridedRef &out, const StridedRef &src,
-              const StridedRef &offsets) override {
-    auto loop = make_loop<2>({&out, &offsets});
-    const std::int64_t *where = typed<std::int64_t>(offsets);
+  void gather(const StridedRef &out, const StridedRef &layout,
+              const StridedRef &extra) override {
+    auto loop = make_loop<3>({&out, &layout, &extra});
+    const std::int64_t *plus = typed<std::int64_t>(extra);
     dispatch_dtype(out.dtype, [&](auto tag) {
       using T = typename decltype(tag)::type;
       T *o = typed<T>(out);
-      const T *in = typed<T>(src);
-      for_each_offset(loop, [&](auto i) { o[i[0]] = in[where[i[1]]]; });
+      const T *in = typed<T>(layout);
+      for_each_offset(loop, [&](auto i) { o[i[0]] = in[i[1] + plus[i[2]]]; });
     });
   }
 
-  void scatter(const StridedRef &dst, const StridedRef &offsets,
+  void scatter(const StridedRef &layout, const StridedRef &extra,
                const StridedRef &values, bool accumulate) override {
-    auto loop = make_loop<2>({&offsets, &values});
-    const std::int64_t *where = typed<std::int64_t>(offsets);
-    dispatch_dtype(dst.dtype, [&](auto tag) {
+    auto loop = make_loop<3>({&layout, &extra, &values});
+    const std::int64_t *plus = typed<std::int64_t>(extra);
+    dispatch_dtype(layout.dtype, [&](auto tag) {
       using T = typename decltype(tag)::type;
-      T *out = typed<T>(dst);
+      T *out = typed<T>(layout);
       const T *in = typed<T>(values);
       if (accumulate)
         for_each_offset(loop, [&](auto i) {
-          T &slot = out[where[i[0]]];
-          slot = T(slot + in[i[1]]);
+          T &slot = out[i[0] + plus[i[1]]];
+          slot = T(slot + in[i[2]]);
         });
       else
-        for_each_offset(loop, [&](auto i) { out[where[i[0]]] = in[i[1]]; });
+        for_each_offset(loop,
+                        [&](auto i) { out[i[0] + plus[i[1]]] = in[i[2]]; });
     });
   }
 

@@ -109,22 +109,23 @@ template <class T> struct AccumulateOp {
 template <class T> struct GatherOp {
   T *out;
   const T *in;
-  const std::int64_t *where;
+  const std::int64_t *extra;
   __device__ void operator()(const std::int64_t *o) const {
-    out[o[0]] = in[where[o[1]]];
+    out[o[0]] = in[o[1] + extra[o[2]]];
   }
 };
 
 template <class T> struct ScatterOp {
   T *out;
+  const std::int64_t *extra;
   const T *in;
-  const std::int64_t *where;
   bool accumulate;
   __device__ void operator()(const std::int64_t *o) const {
+    T *slot = out + o[0] + extra[o[1]];
     if (accumulate)
-      atomic_accumulate(out + where[o[0]], in[o[1]]);
+      atomic_accumulate(slot, in[o[2]]);
     else
-      out[where[o[0]]] = in[o[1]];
+      *slot = in[o[2]];
   }
 };
 
@@ -219,23 +220,23 @@ public:
     });
   }
 
-  void gather(const StridedRef &out, const StridedRef &src,
-              const StridedRef &offsets) override {
-    auto loop = make_loop<2>({&out, &offsets});
+  void gather(const StridedRef &out, const StridedRef &layout,
+              const StridedRef &extra) override {
+    auto loop = make_loop<3>({&out, &layout, &extra});
     dispatch_dtype(out.dtype, [&](auto tag) {
       using T = typename decltype(tag)::type;
-      launch(loop, GatherOp<T>{typed<T>(out), typed<T>(src),
-                               typed<std::int64_t>(offsets)});
+      launch(loop, GatherOp<T>{typed<T>(out), typed<T>(layout),
+                               typed<std::int64_t>(extra)});
     });
   }
 
-  void scatter(const StridedRef &dst, const StridedRef &offsets,
+  void scatter(const StridedRef &layout, const StridedRef &extra,
                const StridedRef &values, bool accumulate) override {
-    auto loop = make_loop<2>({&offsets, &values});
-    dispatch_dtype(dst.dtype, [&](auto tag) {
+    auto loop = make_loop<3>({&layout, &extra, &values});
+    dispatch_dtype(layout.dtype, [&](auto tag) {
       using T = typename decltype(tag)::type;
-      launch(loop, ScatterOp<T>{typed<T>(dst), typed<T>(values),
-                                typed<std::int64_t>(offsets), accumulate});
+      launch(loop, ScatterOp<T>{typed<T>(layout), typed<std::int64_t>(extra),
+                                typed<T>(values), accumulate});
     });
   }
 

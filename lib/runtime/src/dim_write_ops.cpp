@@ -18,27 +18,21 @@ void check_vector_index(const Tensor &index, const char *op) {
            index.dim(), " dims)");
 }
 
-// Storage offsets of target[..., index[p], ...] for every position p of the
-// index tensor (index replaces the coordinate along `dim`): scatter/gather.
-Tensor offsets_along_dim(const Tensor &target, std::int64_t dim,
-                         const Tensor &index) {
-  Tensor offsets = full(index.sizes(), double(target.storage_offset()),
-                        {DType::Int64, target.device()});
-  Backend &backend = backend_of(target);
-  for (std::int64_t d = 0; d < target.dim(); ++d) {
-    if (d == dim) {
-      backend.add_index_term(offsets.ref(), index.ref(), target.sizes()[d],
-                             target.strides()[d]);
-      continue;
-    }
-    Tensor positions =
-        arange(index.sizes()[d], {DType::Int64, target.device()});
-    backend.add_index_term(offsets.ref(),
-                           detail::place(positions, {index.sizes()[d]},
-                                         std::size_t(d), index.sizes()),
-                           target.sizes()[d], target.strides()[d]);
+// Addresses of target[..., index[p], ...] for every position p of the index
+// tensor (index replaces the coordinate along `dim`): scatter and gather.
+detail::Addresses along_dim(const Tensor &target, std::int64_t dim,
+                            const Tensor &index) {
+  Tensor extra = zeros(index.sizes(), {DType::Int64, target.device()});
+  StridedRef layout = target.ref();
+  for (std::int64_t d = 0; d < target.dim(); ++d)
+    layout.sizes[d] = index.sizes()[d];
+  if (target.dim() > 0) {
+    backend_of(target).add_index_term(extra.ref(), index.ref(),
+                                      target.sizes()[dim],
+                                      target.strides()[dim]);
+    layout.strides[dim] = 0;
   }
-  return offsets;
+  return {index.sizes(), layout, extra, extra.ref()};
 }
 
 // The shared argument checks of scatter and gather.
@@ -113,7 +107,7 @@ Tensor &Tensor::index_copy_(std::int64_t dim, const Tensor &index,
                                dim);
   auto resolved =
       detail::resolve_index(*this, detail::index_at_dim(dim, positions));
-  detail::scatter_offsets(*this, resolved.offsets, source, false);
+  detail::scatter_at(*this, resolved.at, source, false);
   // Like PyTorch, source's gradient (an index_select, which checks bounds
   // even when empty) is only formed when source needs one.
   bool source_needs_grad = any_requires_grad({source});
@@ -144,7 +138,7 @@ Tensor &Tensor::index_fill_(std::int64_t dim, const Tensor &index,
   Tensor positions = index.reshape({index.numel()});
   auto resolved =
       detail::resolve_index(*this, detail::index_at_dim(dim, positions));
-  detail::scatter_offsets(*this, resolved.offsets,
+  detail::scatter_at(*this, resolved.at,
                           full({}, value, {dtype(), device()}), false);
   record_inplace(*this, "IndexFillBackward", {}, [=](const Tensor &grad) {
     return std::vector<Tensor>{grad.index_fill(dim, positions, 0)};
@@ -186,7 +180,7 @@ Tensor &Tensor::scatter_(std::int64_t dim, const Tensor &index,
       for (std::int64_t d = 0; d < index.dim(); ++d)
         part = part.slice(d, 0, index.sizes()[d]);
     }
-    detail::scatter_offsets(*this, offsets_along_dim(*this, dim, index), part,
+    detail::scatter_at(*this, along_dim(*this, dim, index), part,
                             false);
   }
   record_inplace(*this, "ScatterBackward", {src}, [=](const Tensor &grad) {
@@ -208,7 +202,7 @@ Tensor &Tensor::scatter_(std::int64_t dim, const Tensor &index, double value) {
   dim = wrap_dim(dim, this->dim());
   check_scatter_gather("scatter", *this, dim, index, nullptr);
   if (index.numel() > 0)
-    detail::scatter_offsets(*this, offsets_along_dim(*this, dim, index),
+    detail::scatter_at(*this, along_dim(*this, dim, index),
                             full({}, value, {dtype(), device()}), false);
   record_inplace(*this, "ScatterBackward", {}, [=](const Tensor &grad) {
     return std::vector<Tensor>{grad.scatter(dim, index, 0.0)};
@@ -226,11 +220,11 @@ Tensor Tensor::gather(std::int64_t dim, const Tensor &index) const {
   dim = wrap_dim(dim, this->dim());
   check_scatter_gather("gather", *this, dim, index, nullptr);
   Tensor out =
-      detail::gather_offsets(*this, offsets_along_dim(*this, dim, index));
+      detail::gather_at(*this, along_dim(*this, dim, index));
   Shape in_sizes = sizes();
   record(out, "GatherBackward", {*this}, [=](const Tensor &grad) {
     Tensor result = zeros(in_sizes, {grad.dtype(), grad.device()});
-    detail::scatter_offsets(result, offsets_along_dim(result, dim, index),
+    detail::scatter_at(result, along_dim(result, dim, index),
                             grad.contiguous(), /*accumulate=*/true);
     return std::vector<Tensor>{result};
   });

@@ -152,7 +152,7 @@ detail::resolve_index(const Tensor &self,
       adv_dims.push_back(d);
     }
   if (adv_dims.empty())
-    return {view, false, Tensor(), false, {}};
+    return {view, false, {}, false, {}};
 
   // Adjacent advanced indices keep their place; separated ones move the
   // broadcast block to the front (NumPy/PyTorch rule).
@@ -183,42 +183,65 @@ detail::resolve_index(const Tensor &self,
     for (std::int64_t d : adv_dims)
       check_index_bounds(pass.advanced[d], view.sizes()[d], true, "index", d);
 
-  Tensor offsets = full(result, double(view.storage_offset()),
-                        {DType::Int64, view.device()});
+  // Kept dims address through the view's own strides; the index tensors
+  // add one int64 term per element of their broadcast block.
+  Tensor extra = zeros(block, {DType::Int64, view.device()});
   Backend &backend = backend_of(view);
-  for (std::size_t k = 0; k < plain_dims.size(); ++k) {
-    std::int64_t d = plain_dims[k];
-    std::size_t at = k < block_at ? k : k + block.size();
-    Tensor positions = arange(view.sizes()[d], {DType::Int64, view.device()});
-    backend.add_index_term(offsets.ref(),
-                           place(positions, {view.sizes()[d]}, at, result),
-                           view.sizes()[d], view.strides()[d]);
-  }
   for (std::int64_t d : adv_dims)
-    backend.add_index_term(offsets.ref(),
-                           place(pass.advanced[d], block, block_at, result),
+    backend.add_index_term(extra.ref(),
+                           place(pass.advanced[d], block, 0, block),
                            view.sizes()[d], view.strides()[d]);
+  Addresses at{result, view.ref(), extra,
+               place(extra, block, block_at, result)};
+  at.layout.ndim = int(result.size());
+  for (std::size_t d = 0; d < result.size(); ++d) {
+    at.layout.sizes[d] = result[d];
+    at.layout.strides[d] = 0;
+  }
+  for (std::size_t k = 0; k < plain_dims.size(); ++k)
+    at.layout.strides[k < block_at ? k : k + block.size()] =
+        view.strides()[plain_dims[k]];
   std::vector<TensorIndex> view_indices;
   for (const Tensor &index : pass.advanced)
     view_indices.push_back(index.defined() ? TensorIndex(index)
                                            : TensorIndex(Slice{}));
-  return {view, true, offsets, pass.single_mask, view_indices};
+  return {view, true, at, pass.single_mask, view_indices};
 }
 
-Tensor detail::element_offsets(const Tensor &self) {
+// Storage offset of every element of self, materialized (self-shaped).
+static Tensor element_offsets(const Tensor &self) {
   Tensor offsets = full(self.sizes(), double(self.storage_offset()),
                         {DType::Int64, self.device()});
   for (std::int64_t d = 0; d < self.dim(); ++d) {
     Tensor positions = arange(self.sizes()[d], {DType::Int64, self.device()});
     backend_of(self).add_index_term(
         offsets.ref(),
-        place(positions, {self.sizes()[d]}, std::size_t(d), self.sizes()),
+        detail::place(positions, {self.sizes()[d]}, std::size_t(d),
+                      self.sizes()),
         self.sizes()[d], self.strides()[d]);
   }
   return offsets;
 }
 
-Tensor detail::masked_offsets(const Tensor &self, const Tensor &mask) {
+detail::Addresses detail::absolute_addresses(const Tensor &self,
+                                             const Tensor &offsets) {
+  Addresses at{offsets.sizes(), self.ref(), offsets, offsets.ref()};
+  at.layout.ndim = offsets.ref().ndim;
+  at.layout.offset = 0;
+  for (int d = 0; d < at.layout.ndim; ++d) {
+    at.layout.sizes[d] = offsets.sizes()[d];
+    at.layout.strides[d] = 0;
+  }
+  return at;
+}
+
+detail::Addresses detail::view_addresses(const Tensor &view) {
+  Tensor zero = zeros({}, {DType::Int64, view.device()});
+  return {view.sizes(), view.ref(), zero, broadcast_ref(zero, view.sizes())};
+}
+
+detail::Addresses detail::masked_addresses(const Tensor &self,
+                                           const Tensor &mask) {
   TT_CHECK(mask.dtype() == DType::Bool,
            "expected mask to be a boolean tensor, but got mask with dtype ",
            name(mask.dtype()));
@@ -233,24 +256,25 @@ Tensor detail::masked_offsets(const Tensor &self, const Tensor &mask) {
       empty({backend.count_nonzero(mask_ref)}, {DType::Int64, self.device()});
   backend.nonzero_flat(
       mask_ref, static_cast<std::int64_t *>(flat.impl().storage->data()));
-  if (self.is_contiguous()) { // a flat position is offset + position
-    Tensor offsets = full({flat.numel()}, double(self.storage_offset()),
-                          {DType::Int64, self.device()});
-    backend.add_index_term(offsets.ref(), flat.ref(), 0, 1);
-    return offsets;
+  if (self.is_contiguous()) { // flat position p lives at offset + p
+    Addresses at = absolute_addresses(self, flat);
+    at.layout.offset = self.storage_offset();
+    return at;
   }
   // element_offsets is dense from 0, so a flat position is its own offset.
-  return gather_offsets(element_offsets(self), flat);
+  Tensor all = element_offsets(self);
+  return absolute_addresses(self,
+                            gather_at(all, absolute_addresses(all, flat)));
 }
 
-Tensor detail::gather_offsets(const Tensor &self, const Tensor &offsets) {
-  Tensor out = empty(offsets.sizes(), {self.dtype(), self.device()});
-  backend_of(self).gather(out.ref(), self.ref(), offsets.ref());
+Tensor detail::gather_at(const Tensor &self, const Addresses &at) {
+  Tensor out = empty(at.shape, {self.dtype(), self.device()});
+  backend_of(self).gather(out.ref(), at.layout, at.extra_ref);
   return out;
 }
 
-void detail::scatter_offsets(const Tensor &self, const Tensor &offsets,
-                             const Tensor &values, bool accumulate) {
+void detail::scatter_at(const Tensor &self, const Addresses &at,
+                        const Tensor &values, bool accumulate) {
   TT_CHECK(values.dtype() == self.dtype(),
            "Index put requires the source and destination dtypes match, got ",
            name(self.dtype()), " for the destination and ",
@@ -259,7 +283,7 @@ void detail::scatter_offsets(const Tensor &self, const Tensor &offsets,
   if (values.dim() > 0)
     detail::check_same_device(self, values, "index_put_");
   Tensor from = values.to(self.device());
-  Shape shape = offsets.sizes();
+  const Shape &shape = at.shape;
   bool fits = from.dim() <= std::int64_t(shape.size());
   for (std::int64_t k = 0; fits && k < from.dim(); ++k) {
     std::int64_t v = from.sizes()[from.dim() - 1 - k];
@@ -268,7 +292,7 @@ void detail::scatter_offsets(const Tensor &self, const Tensor &offsets,
   TT_CHECK(
       fits, "shape mismatch: value tensor of shape ", to_string(values.sizes()),
       " cannot be broadcast to indexing result of shape ", to_string(shape));
-  backend_of(self).scatter(self.ref(), offsets.ref(),
+  backend_of(self).scatter(at.layout, at.extra_ref,
                            detail::broadcast_ref(from, shape), accumulate);
 }
 
@@ -276,7 +300,7 @@ Tensor Tensor::index(const std::vector<TensorIndex> &indices) const {
   detail::ResolvedIndex resolved = detail::resolve_index(*this, indices);
   if (!resolved.advanced)
     return resolved.view;
-  Tensor out = detail::gather_offsets(*this, resolved.offsets);
+  Tensor out = detail::gather_at(*this, resolved.at);
   Shape in_sizes = sizes();
   DType in_dtype = dtype();
   record(out, "IndexBackward", {*this}, [=](const Tensor &grad) {
@@ -310,16 +334,17 @@ Tensor &Tensor::index_put_(const std::vector<TensorIndex> &indices,
     resolved.view.copy_(stripped);
     return *this;
   }
-  Tensor offsets = resolved.advanced ? resolved.offsets
-                                     : detail::element_offsets(resolved.view);
+  detail::Addresses at = resolved.advanced
+                            ? resolved.at
+                            : detail::view_addresses(resolved.view);
   // PyTorch turns a one-mask, one-value put into masked_fill_, which casts
   // the value instead of requiring equal dtypes.
   bool as_masked_fill = !accumulate && resolved.single_mask &&
                         stripped.numel() == 1 &&
                         stripped.device() == Device::CPU;
-  detail::scatter_offsets(*this, offsets,
-                          as_masked_fill ? stripped.to(dtype()) : stripped,
-                          accumulate);
+  detail::scatter_at(*this, at,
+                     as_masked_fill ? stripped.to(dtype()) : stripped,
+                     accumulate);
   // As set_item, the write is recorded on the view left by the basic
   // indices, with the tensor indices re-expressed against that view.
   Tensor target = resolved.view;

@@ -41,29 +41,39 @@ void check_no_internal_overlap(const Tensor &self);
 void check_index_bounds(const Tensor &index, std::int64_t size,
                         bool allow_negative, const char *op, std::int64_t dim);
 
-/// Result of resolving an indexing expression against a tensor: the storage
-/// offset of every element the expression names, shaped like its result.
+/// Where the elements of an indexing result live in self's storage: the
+/// strided offset of `layout` (dims kept from self) plus a per-element int64
+/// term (what index tensors contribute), both read in the result's shape.
+struct Addresses {
+  Shape shape;
+  StridedRef layout; // over self's storage; result-shaped
+  Tensor extra;      // int64, keeps extra_ref's memory alive
+  StridedRef extra_ref;
+};
+/// Elements at absolute storage offsets (any int64 tensor) of self.
+Addresses absolute_addresses(const Tensor &self, const Tensor &offsets);
+/// Every element of the view `view`, in its own layout.
+Addresses view_addresses(const Tensor &view);
+
+/// Result of resolving an indexing expression against a tensor.
 struct ResolvedIndex {
-  Tensor view;      // self after the basic (view-producing) indices
-  bool advanced;    // false: `view` alone is the result
-  Tensor offsets;   // int64, result-shaped; defined when advanced
+  Tensor view;    // self after the basic (view-producing) indices
+  bool advanced;  // false: `view` alone is the result
+  Addresses at;   // defined when advanced
   bool single_mask; // the only tensor index was one boolean mask
   /// The advanced part alone, as indices into `view` (masks expanded).
   std::vector<TensorIndex> view_indices;
 };
 ResolvedIndex resolve_index(const Tensor &self,
                             const std::vector<TensorIndex> &indices);
-/// Storage offsets of self's elements where mask (broadcast to self) is true,
-/// in row-major order.
-Tensor masked_offsets(const Tensor &self, const Tensor &mask);
-/// Storage offsets of every element of self, shaped like self.
-Tensor element_offsets(const Tensor &self);
+/// The elements of self where mask (broadcast to self) is true, row-major.
+Addresses masked_addresses(const Tensor &self, const Tensor &mask);
 
-/// Reads storage(self)[offsets] into a new offsets-shaped tensor.
-Tensor gather_offsets(const Tensor &self, const Tensor &offsets);
-/// storage(self)[offsets] (+)= values broadcast to offsets' shape.
-void scatter_offsets(const Tensor &self, const Tensor &offsets,
-                     const Tensor &values, bool accumulate);
+/// Reads the addressed elements of self into a new tensor.
+Tensor gather_at(const Tensor &self, const Addresses &at);
+/// Addressed elements of self (+)= values broadcast to the result shape.
+void scatter_at(const Tensor &self, const Addresses &at, const Tensor &values,
+                bool accumulate);
 
 /// History of a view regenerated from its base after an in-place write:
 /// gradients flow into the base at the view's position.

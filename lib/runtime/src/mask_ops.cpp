@@ -7,8 +7,8 @@ using detail::backend_of;
 
 Tensor &Tensor::masked_fill_(const Tensor &mask, double value) {
   check_inplace(*this);
-  Tensor offsets = detail::masked_offsets(*this, mask);
-  detail::scatter_offsets(*this, offsets, full({}, value, {dtype(), device()}),
+  detail::Addresses at = detail::masked_addresses(*this, mask);
+  detail::scatter_at(*this, at, full({}, value, {dtype(), device()}),
                           false);
   record_inplace(*this, "MaskedFillBackward", {}, [=](const Tensor &grad) {
     return std::vector<Tensor>{grad.masked_fill(mask, 0)};
@@ -29,8 +29,8 @@ Tensor &Tensor::masked_scatter_(const Tensor &mask, const Tensor &source) {
            "got ",
            name(dtype()), " and ", name(source.dtype()));
   detail::check_same_device(*this, source, "masked_scatter_");
-  Tensor offsets = detail::masked_offsets(*this, mask);
-  std::int64_t selected = offsets.numel();
+  detail::Addresses at = detail::masked_addresses(*this, mask);
+  std::int64_t selected = at.extra.numel();
   TT_CHECK(source.numel() >= selected,
            "masked_scatter: Number of elements of source < number of ones in "
            "mask");
@@ -39,7 +39,7 @@ Tensor &Tensor::masked_scatter_(const Tensor &mask, const Tensor &source) {
     NoGradGuard no_grad;
     values = source.reshape({source.numel()}).slice(0, 0, selected);
   }
-  detail::scatter_offsets(*this, offsets, values, false);
+  detail::scatter_at(*this, at, values, false);
   Shape source_sizes = source.sizes();
   std::int64_t source_numel = source.numel();
   record_inplace(
@@ -66,7 +66,7 @@ Tensor Tensor::masked_select(const Tensor &mask) const {
     expanded = expand(shape);
   }
   Tensor out =
-      detail::gather_offsets(expanded, detail::masked_offsets(expanded, mask));
+      detail::gather_at(expanded, detail::masked_addresses(expanded, mask));
   record(out, "MaskedSelectBackward", {*this}, [=](const Tensor &grad) {
     Tensor result = zeros(shape, {grad.dtype(), grad.device()});
     result.masked_scatter_(mask, grad);

@@ -35,11 +35,15 @@ public:
   /// dst += src where dst may repeat elements (stride 0): this is how sums
   /// reduce. Same dtype.
   virtual void accumulate(const StridedRef &dst, const StridedRef &src) = 0;
-  /// out[i] = storage(src)[offsets[i]]; offsets is int64 with out's sizes.
-  virtual void gather(const StridedRef &out, const StridedRef &src,
-                      const StridedRef &offsets) = 0;
-  /// storage(dst)[offsets[i]] (+)= values[i]; offsets and values share sizes.
-  virtual void scatter(const StridedRef &dst, const StridedRef &offsets,
+  /// Indexed access: element i lives at layout's strided offset of i plus
+  /// extra[i] (int64); layout, extra, out and values share sizes. A stride-0
+  /// layout with absolute extras addresses arbitrary elements; a strided
+  /// layout with a zero extra is a plain view.
+  /// out[i] = storage(layout)[at(i)]
+  virtual void gather(const StridedRef &out, const StridedRef &layout,
+                      const StridedRef &extra) = 0;
+  /// storage(layout)[at(i)] (+)= values[i]
+  virtual void scatter(const StridedRef &layout, const StridedRef &extra,
                        const StridedRef &values, bool accumulate) = 0;
   /// offsets[i] += wrap(index[i]) * stride, wrap(k) = k < 0 ? k + dim_size :
   /// k; index is int64 with offsets' sizes. Builds indexing offsets.
