@@ -13,10 +13,31 @@ namespace torch_tidy::runtime {
 namespace {
 
 using cpu::for_each_offset;
+using cpu::for_each_run;
 using cpu::is_dense;
 
 template <class T> T *typed(const StridedRef &ref) {
   return static_cast<T *>(ref.data);
+}
+
+// A 2-d copy where each side is contiguous along a different dim: walking
+// either dim strides through the other side, so copy in cache-sized tiles.
+bool is_transpose(const LoopSpace<2> &loop) {
+  return loop.ndim == 2 && loop.strides[0][1] == 1 && loop.strides[1][0] == 1;
+}
+
+template <class To, class From>
+void copy_tiled(const LoopSpace<2> &loop, To *out, const From *in) {
+  constexpr std::int64_t tile = 32;
+  const std::int64_t rows = loop.sizes[0], cols = loop.sizes[1];
+  const std::int64_t out_row = loop.strides[0][0], in_col = loop.strides[1][1];
+  out += loop.offsets[0];
+  in += loop.offsets[1];
+  for (std::int64_t r0 = 0; r0 < rows; r0 += tile)
+    for (std::int64_t c0 = 0; c0 < cols; c0 += tile)
+      for (std::int64_t r = r0; r < std::min(rows, r0 + tile); ++r)
+        for (std::int64_t c = c0; c < std::min(cols, c0 + tile); ++c)
+          out[r * out_row + c] = convert<To>(in[r + c * in_col]);
 }
 
 class CpuBackend final : public Backend {
@@ -60,6 +81,10 @@ public:
         using From = typename decltype(from)::type;
         To *out = typed<To>(dst);
         const From *in = typed<From>(src);
+        if (is_transpose(loop)) {
+          copy_tiled(loop, out, in);
+          return;
+        }
         for_each_offset(loop,
                         [&](auto o) { out[o[0]] = convert<To>(in[o[1]]); });
       });
@@ -114,33 +139,56 @@ public:
   }
 
   void gather(const StridedRef &out, const StridedRef &layout,
-              const StridedRef &extra) override {
+              const StridedRef &extra, std::int64_t scale) override {
     auto loop = make_loop<3>({&out, &layout, &extra});
     const std::int64_t *plus = typed<std::int64_t>(extra);
     dispatch_dtype(out.dtype, [&](auto tag) {
       using T = typename decltype(tag)::type;
       T *o = typed<T>(out);
       const T *in = typed<T>(layout);
-      for_each_offset(loop, [&](auto i) { o[i[0]] = in[i[1] + plus[i[2]]]; });
+      for_each_run(loop, [&](auto at, std::int64_t n, const auto &stride) {
+        if (cpu::run_strides_are<3>(stride, {1, 1, 0})) { // a row
+          std::copy_n(in + at[1] + plus[at[2]] * scale, n, o + at[0]);
+          return;
+        }
+        for (std::int64_t i = 0; i < n; ++i)
+          o[at[0] + i * stride[0]] =
+              in[at[1] + i * stride[1] + plus[at[2] + i * stride[2]] * scale];
+      });
     });
   }
 
   void scatter(const StridedRef &layout, const StridedRef &extra,
-               const StridedRef &values, bool accumulate) override {
+               std::int64_t scale, const StridedRef &values,
+               bool accumulate) override {
     auto loop = make_loop<3>({&layout, &extra, &values});
     const std::int64_t *plus = typed<std::int64_t>(extra);
     dispatch_dtype(layout.dtype, [&](auto tag) {
       using T = typename decltype(tag)::type;
       T *out = typed<T>(layout);
       const T *in = typed<T>(values);
-      if (accumulate)
-        for_each_offset(loop, [&](auto i) {
-          T &slot = out[i[0] + plus[i[1]]];
-          slot = T(slot + in[i[2]]);
-        });
-      else
-        for_each_offset(loop,
-                        [&](auto i) { out[i[0] + plus[i[1]]] = in[i[2]]; });
+      for_each_run(loop, [&](auto at, std::int64_t n, const auto &stride) {
+        if (!accumulate && cpu::run_strides_are<3>(stride, {1, 0, 0})) {
+          std::fill_n(out + at[0] + plus[at[1]] * scale, n, in[at[2]]);
+          return; // a row of one value (index_fill_, masked_fill_)
+        }
+        if (cpu::run_strides_are<3>(stride, {1, 0, 1})) { // a row
+          T *row = out + at[0] + plus[at[1]] * scale;
+          const T *from = in + at[2];
+          if (accumulate)
+            for (std::int64_t i = 0; i < n; ++i)
+              row[i] = T(row[i] + from[i]);
+          else
+            std::copy_n(from, n, row);
+          return;
+        }
+        for (std::int64_t i = 0; i < n; ++i) {
+          T &slot =
+              out[at[0] + i * stride[0] + plus[at[1] + i * stride[1]] * scale];
+          T value = in[at[2] + i * stride[2]];
+          slot = accumulate ? T(slot + value) : value;
+        }
+      });
     });
   }
 
@@ -157,12 +205,31 @@ public:
 
   std::int64_t count_nonzero(const StridedRef &mask) override {
     std::int64_t count = 0;
-    visit_nonzero(mask, [&](std::int64_t) { ++count; });
+    auto loop = make_loop<1>({&mask});
+    dispatch_dtype(mask.dtype, [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      const T *in = typed<T>(mask);
+      for_each_offset(loop, [&](auto o) { count += in[o[0]] != T(0); });
+    });
     return count;
   }
 
-  void nonzero_flat(const StridedRef &mask, std::int64_t *out) override {
-    visit_nonzero(mask, [&](std::int64_t flat) { *out++ = flat; });
+  void nonzero_flat(const StridedRef &mask, std::int64_t *out,
+                    std::int64_t total) override {
+    // Branch-free compaction: always write, advance only past nonzeros, so
+    // a random mask costs no mispredictions. The last write may land one
+    // past the count, so it goes through a one-element spill slot.
+    auto loop = make_loop<1>({&mask});
+    std::int64_t flat = 0, count = 0, spill = 0;
+    dispatch_dtype(mask.dtype, [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      const T *in = typed<T>(mask);
+      for_each_offset(loop, [&](auto o) {
+        std::int64_t *slot = count < total ? out + count : &spill;
+        *slot = flat++;
+        count += in[o[0]] != T(0);
+      });
+    });
   }
 
   std::pair<std::int64_t, std::int64_t>
@@ -175,21 +242,6 @@ public:
       hi = std::max(hi, in[o[0]]);
     });
     return {lo, hi};
-  }
-
-private:
-  template <class Fn> void visit_nonzero(const StridedRef &mask, Fn &&fn) {
-    auto loop = make_loop<1>({&mask});
-    std::int64_t flat = 0;
-    dispatch_dtype(mask.dtype, [&](auto tag) {
-      using T = typename decltype(tag)::type;
-      const T *in = typed<T>(mask);
-      for_each_offset(loop, [&](auto o) {
-        if (in[o[0]] != T(0))
-          fn(flat);
-        ++flat;
-      });
-    });
   }
 };
 

@@ -9,30 +9,28 @@
 
 namespace torch_tidy::runtime::cpu {
 
+/// Calls fn(offsets, n, strides) once per innermost run of the loop: the n
+/// elements at offsets[k] + i * strides[k]. Kernels with a contiguous fast
+/// path (memcpy-like rows) work on runs; the rest use for_each_offset.
 template <int N, class Fn>
-void for_each_offset(const LoopSpace<N> &loop, Fn &&fn) {
+void for_each_run(const LoopSpace<N> &loop, Fn &&fn) {
   std::array<std::int64_t, N> offsets;
+  std::array<std::int64_t, N> inner_stride{};
   for (int k = 0; k < N; ++k)
     offsets[k] = loop.offsets[k];
   if (loop.numel == 0)
     return;
   if (loop.ndim == 0) {
-    fn(offsets);
+    fn(offsets, std::int64_t(1), inner_stride);
     return;
   }
   const int inner = loop.ndim - 1;
   const std::int64_t inner_size = loop.sizes[inner];
-  std::int64_t inner_stride[N];
   for (int k = 0; k < N; ++k)
     inner_stride[k] = loop.strides[k][inner];
   std::int64_t counter[kMaxDims] = {};
   for (std::int64_t outer = loop.numel / inner_size; outer > 0; --outer) {
-    std::array<std::int64_t, N> at = offsets;
-    for (std::int64_t i = 0; i < inner_size; ++i) {
-      fn(at);
-      for (int k = 0; k < N; ++k)
-        at[k] += inner_stride[k];
-    }
+    fn(offsets, inner_size, inner_stride);
     // Odometer increment over the outer dimensions.
     for (int d = inner - 1; d >= 0; --d) {
       for (int k = 0; k < N; ++k)
@@ -44,6 +42,26 @@ void for_each_offset(const LoopSpace<N> &loop, Fn &&fn) {
       counter[d] = 0;
     }
   }
+}
+
+/// Calls fn(offsets) for every element, in row-major order.
+template <int N, class Fn>
+void for_each_offset(const LoopSpace<N> &loop, Fn &&fn) {
+  for_each_run(loop, [&](std::array<std::int64_t, N> at, std::int64_t n,
+                         const std::array<std::int64_t, N> &stride) {
+    for (std::int64_t i = 0; i < n; ++i) {
+      fn(at);
+      for (int k = 0; k < N; ++k)
+        at[k] += stride[k];
+    }
+  });
+}
+
+/// True when a run's strides are exactly `want` (e.g. {1, 0, 1}).
+template <int N>
+bool run_strides_are(const std::array<std::int64_t, N> &stride,
+                     const std::array<std::int64_t, N> &want) {
+  return stride == want;
 }
 
 /// True when every operand is one dense run (the memcpy-able case).

@@ -110,18 +110,20 @@ template <class T> struct GatherOp {
   T *out;
   const T *in;
   const std::int64_t *extra;
+  std::int64_t scale;
   __device__ void operator()(const std::int64_t *o) const {
-    out[o[0]] = in[o[1] + extra[o[2]]];
+    out[o[0]] = in[o[1] + extra[o[2]] * scale];
   }
 };
 
 template <class T> struct ScatterOp {
   T *out;
   const std::int64_t *extra;
+  std::int64_t scale;
   const T *in;
   bool accumulate;
   __device__ void operator()(const std::int64_t *o) const {
-    T *slot = out + o[0] + extra[o[1]];
+    T *slot = out + o[0] + extra[o[1]] * scale;
     if (accumulate)
       atomic_accumulate(slot, in[o[2]]);
     else
@@ -221,22 +223,23 @@ public:
   }
 
   void gather(const StridedRef &out, const StridedRef &layout,
-              const StridedRef &extra) override {
+              const StridedRef &extra, std::int64_t scale) override {
     auto loop = make_loop<3>({&out, &layout, &extra});
     dispatch_dtype(out.dtype, [&](auto tag) {
       using T = typename decltype(tag)::type;
       launch(loop, GatherOp<T>{typed<T>(out), typed<T>(layout),
-                               typed<std::int64_t>(extra)});
+                               typed<std::int64_t>(extra), scale});
     });
   }
 
   void scatter(const StridedRef &layout, const StridedRef &extra,
-               const StridedRef &values, bool accumulate) override {
+               std::int64_t scale, const StridedRef &values,
+               bool accumulate) override {
     auto loop = make_loop<3>({&layout, &extra, &values});
     dispatch_dtype(layout.dtype, [&](auto tag) {
       using T = typename decltype(tag)::type;
       launch(loop, ScatterOp<T>{typed<T>(layout), typed<std::int64_t>(extra),
-                                typed<T>(values), accumulate});
+                                scale, typed<T>(values), accumulate});
     });
   }
 
@@ -257,7 +260,8 @@ public:
     });
   }
 
-  void nonzero_flat(const StridedRef &mask, std::int64_t *out) override {
+  void nonzero_flat(const StridedRef &mask, std::int64_t *out,
+                    std::int64_t) override {
     auto loop = make_loop<1>({&mask});
     dispatch_dtype(mask.dtype, [&](auto tag) {
       using T = typename decltype(tag)::type;

@@ -22,17 +22,16 @@ void check_vector_index(const Tensor &index, const char *op) {
 // tensor (index replaces the coordinate along `dim`): scatter and gather.
 detail::Addresses along_dim(const Tensor &target, std::int64_t dim,
                             const Tensor &index) {
-  Tensor extra = zeros(index.sizes(), {DType::Int64, target.device()});
   StridedRef layout = target.ref();
   for (std::int64_t d = 0; d < target.dim(); ++d)
     layout.sizes[d] = index.sizes()[d];
+  std::int64_t stride = 0; // a 0-dim target has one element; index is 0
   if (target.dim() > 0) {
-    backend_of(target).add_index_term(extra.ref(), index.ref(),
-                                      target.sizes()[dim],
-                                      target.strides()[dim]);
+    stride = target.strides()[dim];
     layout.strides[dim] = 0;
   }
-  return {index.sizes(), layout, extra, extra.ref()};
+  // The (bounds-checked, non-negative) index is the per-element term.
+  return {index.sizes(), layout, index, index.ref(), stride};
 }
 
 // The shared argument checks of scatter and gather.
@@ -138,8 +137,8 @@ Tensor &Tensor::index_fill_(std::int64_t dim, const Tensor &index,
   Tensor positions = index.reshape({index.numel()});
   auto resolved =
       detail::resolve_index(*this, detail::index_at_dim(dim, positions));
-  detail::scatter_at(*this, resolved.at,
-                          full({}, value, {dtype(), device()}), false);
+  detail::scatter_at(*this, resolved.at, full({}, value, {dtype(), device()}),
+                     false);
   record_inplace(*this, "IndexFillBackward", {}, [=](const Tensor &grad) {
     return std::vector<Tensor>{grad.index_fill(dim, positions, 0)};
   });
@@ -180,8 +179,7 @@ Tensor &Tensor::scatter_(std::int64_t dim, const Tensor &index,
       for (std::int64_t d = 0; d < index.dim(); ++d)
         part = part.slice(d, 0, index.sizes()[d]);
     }
-    detail::scatter_at(*this, along_dim(*this, dim, index), part,
-                            false);
+    detail::scatter_at(*this, along_dim(*this, dim, index), part, false);
   }
   record_inplace(*this, "ScatterBackward", {src}, [=](const Tensor &grad) {
     return std::vector<Tensor>{grad.scatter(dim, index, 0.0),
@@ -203,7 +201,7 @@ Tensor &Tensor::scatter_(std::int64_t dim, const Tensor &index, double value) {
   check_scatter_gather("scatter", *this, dim, index, nullptr);
   if (index.numel() > 0)
     detail::scatter_at(*this, along_dim(*this, dim, index),
-                            full({}, value, {dtype(), device()}), false);
+                       full({}, value, {dtype(), device()}), false);
   record_inplace(*this, "ScatterBackward", {}, [=](const Tensor &grad) {
     return std::vector<Tensor>{grad.scatter(dim, index, 0.0)};
   });
@@ -219,13 +217,12 @@ Tensor Tensor::scatter(std::int64_t dim, const Tensor &index,
 Tensor Tensor::gather(std::int64_t dim, const Tensor &index) const {
   dim = wrap_dim(dim, this->dim());
   check_scatter_gather("gather", *this, dim, index, nullptr);
-  Tensor out =
-      detail::gather_at(*this, along_dim(*this, dim, index));
+  Tensor out = detail::gather_at(*this, along_dim(*this, dim, index));
   Shape in_sizes = sizes();
   record(out, "GatherBackward", {*this}, [=](const Tensor &grad) {
     Tensor result = zeros(in_sizes, {grad.dtype(), grad.device()});
-    detail::scatter_at(result, along_dim(result, dim, index),
-                            grad.contiguous(), /*accumulate=*/true);
+    detail::scatter_at(result, along_dim(result, dim, index), grad.contiguous(),
+                       /*accumulate=*/true);
     return std::vector<Tensor>{result};
   });
   return out;

@@ -42,8 +42,9 @@ std::vector<Tensor> mask_to_coordinates(const Tensor &view, std::int64_t dim,
   Backend &backend = backend_of(mask);
   std::int64_t count = backend.count_nonzero(mask.ref());
   Tensor flat = empty({count}, {DType::Int64, mask.device()});
-  backend.nonzero_flat(
-      mask.ref(), static_cast<std::int64_t *>(flat.impl().storage->data()));
+  backend.nonzero_flat(mask.ref(),
+                       static_cast<std::int64_t *>(flat.impl().storage->data()),
+                       count);
   // Unravel flat positions into coordinates on the host: it keeps the
   // backends to one nonzero primitive, and index masks are small.
   std::vector<double> flat_host = flat.to_doubles();
@@ -214,11 +215,10 @@ static Tensor element_offsets(const Tensor &self) {
                         {DType::Int64, self.device()});
   for (std::int64_t d = 0; d < self.dim(); ++d) {
     Tensor positions = arange(self.sizes()[d], {DType::Int64, self.device()});
-    backend_of(self).add_index_term(
-        offsets.ref(),
-        detail::place(positions, {self.sizes()[d]}, std::size_t(d),
-                      self.sizes()),
-        self.sizes()[d], self.strides()[d]);
+    backend_of(self).add_index_term(offsets.ref(),
+                                    detail::place(positions, {self.sizes()[d]},
+                                                  std::size_t(d), self.sizes()),
+                                    self.sizes()[d], self.strides()[d]);
   }
   return offsets;
 }
@@ -254,8 +254,9 @@ detail::Addresses detail::masked_addresses(const Tensor &self,
   Backend &backend = backend_of(self);
   Tensor flat =
       empty({backend.count_nonzero(mask_ref)}, {DType::Int64, self.device()});
-  backend.nonzero_flat(
-      mask_ref, static_cast<std::int64_t *>(flat.impl().storage->data()));
+  backend.nonzero_flat(mask_ref,
+                       static_cast<std::int64_t *>(flat.impl().storage->data()),
+                       flat.numel());
   if (self.is_contiguous()) { // flat position p lives at offset + p
     Addresses at = absolute_addresses(self, flat);
     at.layout.offset = self.storage_offset();
@@ -269,7 +270,7 @@ detail::Addresses detail::masked_addresses(const Tensor &self,
 
 Tensor detail::gather_at(const Tensor &self, const Addresses &at) {
   Tensor out = empty(at.shape, {self.dtype(), self.device()});
-  backend_of(self).gather(out.ref(), at.layout, at.extra_ref);
+  backend_of(self).gather(out.ref(), at.layout, at.extra_ref, at.extra_scale);
   return out;
 }
 
@@ -292,7 +293,7 @@ void detail::scatter_at(const Tensor &self, const Addresses &at,
   TT_CHECK(
       fits, "shape mismatch: value tensor of shape ", to_string(values.sizes()),
       " cannot be broadcast to indexing result of shape ", to_string(shape));
-  backend_of(self).scatter(at.layout, at.extra_ref,
+  backend_of(self).scatter(at.layout, at.extra_ref, at.extra_scale,
                            detail::broadcast_ref(from, shape), accumulate);
 }
 
@@ -334,17 +335,15 @@ Tensor &Tensor::index_put_(const std::vector<TensorIndex> &indices,
     resolved.view.copy_(stripped);
     return *this;
   }
-  detail::Addresses at = resolved.advanced
-                            ? resolved.at
-                            : detail::view_addresses(resolved.view);
+  detail::Addresses at =
+      resolved.advanced ? resolved.at : detail::view_addresses(resolved.view);
   // PyTorch turns a one-mask, one-value put into masked_fill_, which casts
   // the value instead of requiring equal dtypes.
   bool as_masked_fill = !accumulate && resolved.single_mask &&
                         stripped.numel() == 1 &&
                         stripped.device() == Device::CPU;
-  detail::scatter_at(*this, at,
-                     as_masked_fill ? stripped.to(dtype()) : stripped,
-                     accumulate);
+  detail::scatter_at(
+      *this, at, as_masked_fill ? stripped.to(dtype()) : stripped, accumulate);
   // As set_item, the write is recorded on the view left by the basic
   // indices, with the tensor indices re-expressed against that view.
   Tensor target = resolved.view;

@@ -49,6 +49,7 @@ struct Addresses {
   StridedRef layout; // over self's storage; result-shaped
   Tensor extra;      // int64, keeps extra_ref's memory alive
   StridedRef extra_ref;
+  std::int64_t extra_scale = 1; // extra counts elements of this stride
 };
 /// Elements at absolute storage offsets (any int64 tensor) of self.
 Addresses absolute_addresses(const Tensor &self, const Tensor &offsets);
@@ -57,9 +58,9 @@ Addresses view_addresses(const Tensor &view);
 
 /// Result of resolving an indexing expression against a tensor.
 struct ResolvedIndex {
-  Tensor view;    // self after the basic (view-producing) indices
-  bool advanced;  // false: `view` alone is the result
-  Addresses at;   // defined when advanced
+  Tensor view;      // self after the basic (view-producing) indices
+  bool advanced;    // false: `view` alone is the result
+  Addresses at;     // defined when advanced
   bool single_mask; // the only tensor index was one boolean mask
   /// The advanced part alone, as indices into `view` (masks expanded).
   std::vector<TensorIndex> view_indices;

@@ -8,8 +8,7 @@ using detail::backend_of;
 Tensor &Tensor::masked_fill_(const Tensor &mask, double value) {
   check_inplace(*this);
   detail::Addresses at = detail::masked_addresses(*this, mask);
-  detail::scatter_at(*this, at, full({}, value, {dtype(), device()}),
-                          false);
+  detail::scatter_at(*this, at, full({}, value, {dtype(), device()}), false);
   record_inplace(*this, "MaskedFillBackward", {}, [=](const Tensor &grad) {
     return std::vector<Tensor>{grad.masked_fill(mask, 0)};
   });

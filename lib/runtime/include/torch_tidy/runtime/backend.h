@@ -36,15 +36,16 @@ public:
   /// reduce. Same dtype.
   virtual void accumulate(const StridedRef &dst, const StridedRef &src) = 0;
   /// Indexed access: element i lives at layout's strided offset of i plus
-  /// extra[i] (int64); layout, extra, out and values share sizes. A stride-0
-  /// layout with absolute extras addresses arbitrary elements; a strided
-  /// layout with a zero extra is a plain view.
-  /// out[i] = storage(layout)[at(i)]
+  /// extra[i] * extra_scale (int64 extra); layout, extra, out and values share
+  /// sizes. A stride-0 layout with absolute extras addresses arbitrary
+  /// elements; a strided layout with a zero extra is a plain view. out[i] =
+  /// storage(layout)[at(i)]
   virtual void gather(const StridedRef &out, const StridedRef &layout,
-                      const StridedRef &extra) = 0;
+                      const StridedRef &extra, std::int64_t extra_scale) = 0;
   /// storage(layout)[at(i)] (+)= values[i]
   virtual void scatter(const StridedRef &layout, const StridedRef &extra,
-                       const StridedRef &values, bool accumulate) = 0;
+                       std::int64_t extra_scale, const StridedRef &values,
+                       bool accumulate) = 0;
   /// offsets[i] += wrap(index[i]) * stride, wrap(k) = k < 0 ? k + dim_size :
   /// k; index is int64 with offsets' sizes. Builds indexing offsets.
   virtual void add_index_term(const StridedRef &offsets,
@@ -54,7 +55,8 @@ public:
   /// into a contiguous tensor of mask's sizes; out is int64 with room for
   /// count_nonzero(mask) elements.
   virtual std::int64_t count_nonzero(const StridedRef &mask) = 0;
-  virtual void nonzero_flat(const StridedRef &mask, std::int64_t *out) = 0;
+  virtual void nonzero_flat(const StridedRef &mask, std::int64_t *out,
+                            std::int64_t count) = 0;
   /// (min, max) of a non-empty int64 tensor, for bounds checks.
   virtual std::pair<std::int64_t, std::int64_t>
   min_max(const StridedRef &values) = 0;
