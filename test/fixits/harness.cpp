@@ -76,6 +76,14 @@ std::string describe(const at::Tensor &T) {
   return OS.str();
 }
 
+// The largest difference, when the shapes allow one.
+std::string difference(const at::Tensor &A, const at::Tensor &B) {
+  if (A.sizes() != B.sizes())
+    return "";
+  auto Diff = (A.detach().to(at::kDouble) - B.detach().to(at::kDouble)).abs();
+  return ", max |difference| " + std::to_string(Diff.max().item<double>());
+}
+
 bool close(const at::Tensor &A, const at::Tensor &B) {
   if (A.sizes() != B.sizes() || A.scalar_type() != B.scalar_type())
     return false;
@@ -104,7 +112,8 @@ void compare(Original RunOriginal, Fixed RunFixed, const at::Tensor &V,
   at::Tensor Out1 = run("fixed", [&] { return RunFixed(V1, Rest...); });
   if (!close(Out0.detach(), Out1.detach()))
     throw std::runtime_error("values differ: original " + describe(Out0) +
-                             ", fixed " + describe(Out1));
+                             ", fixed " + describe(Out1) +
+                             difference(Out0, Out1));
   if (!Out1.requires_grad())
     throw std::runtime_error("fixed result does not require grad");
   if (!Out0.requires_grad())
