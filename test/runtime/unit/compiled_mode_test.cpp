@@ -5,6 +5,8 @@
 
 #include "torch_tidy/runtime/write_forms.h"
 
+#include <random>
+
 namespace torch_tidy::runtime {
 namespace {
 
@@ -68,6 +70,50 @@ TEST(CompiledMode, FlagIsTakenAtCreation) {
   m.copy_(b);
   EXPECT_FALSE(m.requires_grad());
   EXPECT_TRUE(m.requires_grad_eager());
+}
+
+} // namespace
+} // namespace torch_tidy::runtime
+
+namespace torch_tidy::runtime {
+namespace {
+
+// DESIGN section 6 on random shapes and indices: the seed write (before) and
+// its index_put rewrite (after) agree on values and gradients in eager; the
+// rewrite keeps requires_grad in compiled mode, the original loses it.
+TEST(RewriteEquivalence, SetitemAdvancedVersusIndexPutOnRandomShapes) {
+  std::mt19937_64 rng(11);
+  auto pick = [&](std::int64_t n) { return std::int64_t(rng() % n); };
+  for (int trial = 0; trial < 50; ++trial) {
+    std::int64_t batch = 1 + pick(3), n = 2 + pick(3), k = 1 + pick(n);
+    std::vector<double> rows(k), cols(k);
+    for (std::int64_t i = 0; i < k; ++i) { // distinct (row, col) pairs
+      rows[i] = double(i);
+      cols[i] = double((i + pick(n)) % n);
+    }
+    Tensor r = from_doubles(rows, {k}, {DType::Int64});
+    Tensor c = from_doubles(cols, {k}, {DType::Int64});
+    Tensor vec = randn({batch, k}, 100 + trial);
+    vec.set_requires_grad(true);
+    Tensor w = randn({batch, n, n}, 200 + trial);
+    auto before = [&] {
+      Tensor m = zeros({batch, n, n});
+      m.index_put_({Slice{}, r, c}, vec);
+      return m;
+    };
+    auto after = [&] {
+      return zeros({batch, n, n}).index_put({Slice{}, r, c}, vec);
+    };
+    Tensor eager_before = before(), eager_after = after();
+    EXPECT_EQ(eager_before.to_doubles(), eager_after.to_doubles());
+    EXPECT_EQ(grad((eager_before * w).sum(), {vec})[0].to_doubles(),
+              grad((eager_after * w).sum(), {vec})[0].to_doubles());
+    ModeGuard compiled(ExecutionMode::Compiled);
+    EXPECT_FALSE(before().requires_grad());
+    Tensor compiled_after = after();
+    EXPECT_TRUE(compiled_after.requires_grad());
+    EXPECT_EQ(compiled_after.to_doubles(), eager_after.to_doubles());
+  }
 }
 
 } // namespace
