@@ -164,6 +164,9 @@ void CompileRequiresGradPropagationCheck::reportRegions(
 
   for (const auto &[FD, Why] : Finder.computeRegions()) {
     const FunctionFlowResult &R = Flow.analyse(FD);
+    auto Rewrites = R.Writes.empty()
+                        ? nullptr
+                        : std::make_shared<FunctionRewriteContext>(FD);
     auto RegionNote = [&, FD = FD, Why = Why] {
       std::string Text = describeRegion(FD, Why);
       if (!Text.empty() && Why.Site)
@@ -171,9 +174,9 @@ void CompileRequiresGradPropagationCheck::reportRegions(
     };
     for (const HazardousWrite &W : R.Writes)
       Reports.push_back(
-          {W.Write.Write->getBeginLoc(), [&, W, RegionNote, FD = FD] {
-             RewritePlan Plan =
-                 planRewrite(W.Write, W.Target, FD, *Ctx, Style, Version);
+          {W.Write.Write->getBeginLoc(), [&, W, RegionNote, Rewrites] {
+             RewritePlan Plan = planRewrite(W.Write, W.Target, *Rewrites, *Ctx,
+                                            Style, Version);
              {
                auto D = diag(W.Write.Write->getBeginLoc(),
                              "in-place %0 into '%1', which was created "

@@ -34,22 +34,25 @@ TORCH_TIDY_COMPILED at::Tensor skew_symmetric(const at::Tensor &v, int64_t n) {
   return matrix;
 }
 
-// v: [B, K] (or [1, B, K]: setitem strips leading size-1 dims).
+// v: [B, K] or [1, B, K]: index_put_ with a TensorIndex list is set_item,
+// which strips leading size-1 dims of the value.
 // RULE: index-put-advanced
-TORCH_TIDY_COMPILED at::Tensor index_assign_advanced(const at::Tensor &v,
-                                                     int64_t n) {
+TORCH_TIDY_COMPILED at::Tensor index_put_strip(const at::Tensor &v, int64_t n) {
   auto idx = torch::triu_indices(n, n, 1, v.options().dtype(torch::kLong));
+  auto rows = idx[0];
+  auto cols = idx[1];
   auto m = torch::zeros({v.size(-2), n, n}, v.options());
-  m.index({Slice(), idx[0], idx[1]}) = v;
+  m.index_put_({Slice(), rows, cols}, v);
   return m;
 }
 
-// v: [K, C]; rows: int64 [K] indexing dim 0 of a [R, C] target.
-// RULE: index-put-advanced
+// row: 0-dim int64 in [0, R) (operator[](Tensor) is select(0, row.item()));
+// v: broadcastable to [C].
+// RULE: index-put-positions-copy
 TORCH_TIDY_COMPILED at::Tensor
-subscript_tensor(const at::Tensor &v, const at::Tensor &rows, int64_t r) {
+subscript_tensor(const at::Tensor &v, const at::Tensor &row, int64_t r) {
   auto m = torch::zeros({r, v.size(-1)}, v.options());
-  m[rows] = v;
+  m[row] = v;
   return m;
 }
 
@@ -79,8 +82,9 @@ TORCH_TIDY_COMPILED at::Tensor index_put_int(const at::Tensor &v, int64_t r) {
   return m;
 }
 
-// v: broadcastable to [ceil((R-1)/2), C]; a stepped slice, negative end.
-// RULE: index-put-positions-setitem
+// v: broadcastable to [floor((R-1)/2), C]; a stepped slice, negative end;
+// index(...) = v is copy_ (no stripping).
+// RULE: index-put-positions-copy
 TORCH_TIDY_COMPILED at::Tensor index_assign_step(const at::Tensor &v,
                                                  int64_t r) {
   auto m = torch::zeros({r, v.size(-1)}, v.options().dtype(torch::kDouble));
@@ -96,8 +100,8 @@ TORCH_TIDY_COMPILED at::Tensor index_put_none(const at::Tensor &v, int64_t r) {
   return m;
 }
 
-// v: [C]; t[i] = v.
-// RULE: index-put-positions-setitem
+// v: [C]; t[i] = v is copy_ into select(0, i).
+// RULE: index-put-positions-copy
 TORCH_TIDY_COMPILED at::Tensor subscript_int(const at::Tensor &v, int64_t r) {
   auto m = torch::zeros({r, v.size(-1)}, v.options());
   m[0] = v;
@@ -122,7 +126,7 @@ TORCH_TIDY_COMPILED at::Tensor transposed_copy(const at::Tensor &v, int64_t r) {
 }
 
 // v: 0-dim; fill_ of a view with a tensor value.
-// RULE: index-put-positions-copy
+// RULE: index-put-positions-copy scatter: select-scatter
 TORCH_TIDY_COMPILED at::Tensor view_fill(const at::Tensor &v, int64_t r,
                                          int64_t c) {
   auto m = torch::zeros({r, c}, v.options());

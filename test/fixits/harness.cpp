@@ -147,17 +147,18 @@ const std::map<std::string, Driver> &drivers() {
          int64_t N = D.range(2, 6), B = D.range(1, 4);
          compare(BOTH(skew_symmetric), D.value({B, N * (N - 1) / 2}), N);
        }},
-      {"index_assign_advanced",
+      {"index_put_strip",
        [](Draw &D) {
          int64_t N = D.range(2, 6), B = D.range(1, 4);
          auto V = maybeLeadingOne(D, D.value({B, N * (N - 1) / 2}));
-         compare(BOTH(index_assign_advanced), V, N);
+         compare(BOTH(index_put_strip), V, N);
        }},
       {"subscript_tensor",
        [](Draw &D) {
-         int64_t R = D.range(1, 6), K = D.range(1, R), C = D.range(1, 4);
-         compare(BOTH(subscript_tensor), D.value({K, C}),
-                 D.distinctRows(K, R, true), R);
+         int64_t R = D.range(1, 6), C = D.range(1, 4);
+         auto Row = D.distinctRows(1, R, true).reshape({});
+         auto V = D.pick<std::vector<int64_t>>({{C}, {1}});
+         compare(BOTH(subscript_tensor), D.value(V), Row, R);
        }},
       {"index_put_list",
        [](Draw &D) {

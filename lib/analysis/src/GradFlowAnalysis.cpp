@@ -7,10 +7,12 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
-#include "clang/AST/ParentMap.h"
+#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Analysis/CFG.h"
 #include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/PostOrderIterator.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include <queue>
 
 using namespace clang;
@@ -96,12 +98,18 @@ private:
   void assign(const VarDecl *V, TensorFact F, FlowState &St);
   bool underNoGrad(const Stmt *S);
   bool worthAnalysing(const Stmt *S) const;
+  struct Liveness {
+    llvm::DenseMap<const VarDecl *, unsigned> Index;
+    std::vector<llvm::BitVector> LiveOut; ///< by block id
+  };
+  static Liveness liveness(const CFG &Cfg);
+  static void pruneDead(FlowState &St, const CFGBlock &B, const Liveness &L);
 
   GradFlowAnalysis &Owner;
   const FunctionDecl *FD;
   ASTContext &Ctx;
   FunctionFlowResult &Out;
-  std::unique_ptr<ParentMap> Parents;
+  std::unique_ptr<NoGradScopes> Guards;
   bool Recording = false;
   llvm::DenseSet<const Expr *> Recorded;
 };
@@ -185,7 +193,9 @@ TensorFact GradFlowAnalysis::FunctionRun::classify(const Expr *E,
     // require grad.
     return TensorFact::maybeGrad();
   }
-  const StringRef Name = Call->getDirectCallee()->getName();
+  const FunctionDecl *Callee = Call->getDirectCallee();
+  const StringRef Name =
+      Callee->getIdentifier() ? Callee->getName() : StringRef(); // operators
   if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call)) {
     if (Name == "requires_grad_" || Name == "set_requires_grad")
       return TensorFact::maybeGrad();
@@ -245,9 +255,9 @@ GradFlowAnalysis::FunctionRun::resolveTarget(const Expr *E,
 }
 
 bool GradFlowAnalysis::FunctionRun::underNoGrad(const Stmt *S) {
-  if (!Parents)
-    Parents = std::make_unique<ParentMap>(FD->getBody());
-  return isInNoGradScope(S, *Parents);
+  if (!Guards)
+    Guards = std::make_unique<NoGradScopes>(FD->getBody());
+  return Guards->contains(S);
 }
 
 void GradFlowAnalysis::FunctionRun::assign(const VarDecl *V, TensorFact F,
@@ -391,6 +401,104 @@ void GradFlowAnalysis::FunctionRun::walk(const Stmt *S, FlowState &St) {
     handleExpr(E, St);
 }
 
+/// Backward liveness of the tensor variables, one bit per variable and
+/// block. Facts of variables dead at a block's end are dropped, so the state
+/// stays as small as the set of live tensors; without it a long function
+/// with many locals costs time and memory quadratic in its length.
+GradFlowAnalysis::FunctionRun::Liveness
+GradFlowAnalysis::FunctionRun::liveness(const CFG &Cfg) {
+  Liveness L;
+  unsigned NumBlocks = Cfg.getNumBlockIDs();
+  std::vector<std::vector<unsigned>> Uses(NumBlocks), Defs(NumBlocks);
+  struct Mentions : RecursiveASTVisitor<Mentions> {
+    bool shouldVisitLambdaBody() const { return false; }
+    bool VisitDeclRefExpr(DeclRefExpr *E) {
+      if (const auto *V = dyn_cast<VarDecl>(E->getDecl());
+          V && isLocalTensorVar(V))
+        Used.push_back(V);
+      return true;
+    }
+    bool VisitVarDecl(VarDecl *V) {
+      if (isLocalTensorVar(V))
+        Declared.push_back(V);
+      return true;
+    }
+    std::vector<const VarDecl *> Used, Declared;
+  };
+  auto IndexOf = [&](const VarDecl *V) {
+    auto [It, New] = L.Index.try_emplace(V, L.Index.size());
+    return It->second;
+  };
+  for (const CFGBlock *B : Cfg) {
+    Mentions M;
+    for (const CFGElement &Elem : *B)
+      if (auto CS = Elem.getAs<CFGStmt>())
+        M.TraverseStmt(const_cast<Stmt *>(CS->getStmt()));
+    if (const Stmt *T = B->getTerminatorStmt())
+      M.TraverseStmt(const_cast<Stmt *>(T));
+    for (const VarDecl *V : M.Used)
+      Uses[B->getBlockID()].push_back(IndexOf(V));
+    for (const VarDecl *V : M.Declared)
+      Defs[B->getBlockID()].push_back(IndexOf(V));
+  }
+  unsigned N = L.Index.size();
+  L.LiveOut.assign(NumBlocks, llvm::BitVector(N));
+  std::vector<llvm::BitVector> LiveIn(NumBlocks, llvm::BitVector(N));
+  // Post-order visits successors first, so few passes are needed.
+  std::vector<const CFGBlock *> Order(llvm::po_begin(&Cfg), llvm::po_end(&Cfg));
+  for (bool Changed = true; Changed;) {
+    Changed = false;
+    for (const CFGBlock *B : Order) {
+      unsigned Id = B->getBlockID();
+      llvm::BitVector Out(N);
+      for (const CFGBlock *Succ : B->succs())
+        if (Succ)
+          Out |= LiveIn[Succ->getBlockID()];
+      llvm::BitVector In = Out;
+      for (unsigned D : Defs[Id])
+        In.reset(D);
+      for (unsigned U : Uses[Id])
+        In.set(U);
+      L.LiveOut[Id] = std::move(Out);
+      if (In != LiveIn[Id]) {
+        LiveIn[Id] = std::move(In);
+        Changed = true;
+      }
+    }
+  }
+  return L;
+}
+
+void GradFlowAnalysis::FunctionRun::pruneDead(FlowState &St, const CFGBlock &B,
+                                              const Liveness &L) {
+  const llvm::BitVector &Live = L.LiveOut[B.getBlockID()];
+  auto IsLive = [&](const VarDecl *V) {
+    auto It = L.Index.find(V);
+    return It == L.Index.end() || Live.test(It->second);
+  };
+  llvm::SmallPtrSet<const VarDecl *, 8> Keep;
+  for (const auto &[V, F] : St) {
+    if (!IsLive(V))
+      continue;
+    Keep.insert(V);
+    // A live view keeps the variables it views.
+    for (TensorFact G = F;
+         G.K == TensorFact::ViewOf && Keep.insert(G.Base).second;) {
+      auto It = St.find(G.Base);
+      if (It == St.end())
+        break;
+      G = It->second;
+    }
+  }
+  if (Keep.size() == St.size())
+    return;
+  FlowState Pruned;
+  for (const auto &[V, F] : St)
+    if (Keep.count(V))
+      Pruned[V] = F;
+  St = std::move(Pruned);
+}
+
 bool GradFlowAnalysis::FunctionRun::worthAnalysing(const Stmt *S) const {
   if (!S || isa<LambdaExpr>(S))
     return false;
@@ -445,6 +553,7 @@ void GradFlowAnalysis::FunctionRun::run() {
   std::vector<std::optional<FlowState>> In(Cfg->getNumBlockIDs());
   std::vector<std::optional<FlowState>> OutStates(Cfg->getNumBlockIDs());
   In[Cfg->getEntry().getBlockID()] = FlowState();
+  const Liveness Live = liveness(*Cfg);
 
   auto Transfer = [&](const CFGBlock *B, FlowState St) {
     for (const CFGElement &Elem : *B)
@@ -466,6 +575,7 @@ void GradFlowAnalysis::FunctionRun::run() {
     const CFGBlock *B = ByRank[R];
     ++Owner.Stats.BlocksVisited;
     FlowState Result = Transfer(B, *In[B->getBlockID()]);
+    pruneDead(Result, *B, Live);
     auto &Prev = OutStates[B->getBlockID()];
     if (Prev && *Prev == Result)
       continue;

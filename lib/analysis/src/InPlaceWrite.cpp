@@ -109,9 +109,18 @@ matchAssignIntoTemporary(const CXXOperatorCallExpr *Op) {
                         false};
   if (const auto *Call = dyn_cast<CXXMemberCallExpr>(Lhs)) {
     const FunctionDecl *FD = libtorch::torchCallee(Call);
-    if (FD && FD->getIdentifier() && FD->getName() == "index")
+    if (FD && FD->getIdentifier() && FD->getName() == "index") {
+      // With a tensor (advanced) index, index() returns a copy: the
+      // assignment writes into a temporary and `t` is left unchanged.
+      if (Call->getNumArgs() == 1)
+        if (auto Elements = libtorch::indexListElements(Call->getArg(0)))
+          for (const Expr *E : *Elements)
+            if (libtorch::classifyIndexElement(E) ==
+                libtorch::IndexElement::Tensor)
+              return std::nullopt;
       return InPlaceWrite{WriteKind::IndexAssign, Op, Lhs, Op->getArg(1),
                           false};
+    }
   }
   return InPlaceWrite{WriteKind::ViewAssign, Op, Lhs, Op->getArg(1), true};
 }

@@ -5,6 +5,7 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/DeclCXX.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSet.h"
 
 using namespace clang;
@@ -287,6 +288,41 @@ LibraryCall classifyLibraryCall(const CXXMemberCallExpr *Call) {
 bool isTracedDispatchKey(StringRef Key) {
   return Key == "CompositeImplicitAutograd" ||
          Key == "CompositeImplicitAutogradNestedTensor";
+}
+
+IndexElement classifyIndexElement(const Expr *E) {
+  E = E->IgnoreImplicit();
+  if (const auto *B = dyn_cast<CXXBindTemporaryExpr>(E))
+    E = B->getSubExpr()->IgnoreImplicit();
+  const auto *Ctor = dyn_cast<CXXConstructExpr>(E);
+  if (!Ctor || Ctor->getNumArgs() != 1)
+    return IndexElement::Basic;
+  const Expr *Arg = Ctor->getArg(0)->IgnoreImplicit();
+  if (isTensorType(Arg->getType()))
+    return IndexElement::Tensor;
+  const auto *RD = Arg->getType()->getAsCXXRecordDecl();
+  if (RD && RD->getIdentifier() && RD->getName() == "Slice") {
+    const auto *SliceCtor =
+        dyn_cast<CXXConstructExpr>(ignoreTensorWrappers(Arg));
+    if (SliceCtor && llvm::all_of(SliceCtor->arguments(), [](const Expr *A) {
+          return isa<CXXDefaultArgExpr>(A);
+        }))
+      return IndexElement::FullSlice;
+  }
+  return IndexElement::Basic;
+}
+
+std::optional<std::vector<const Expr *>> indexListElements(const Expr *Arg) {
+  const Expr *E = Arg->IgnoreImplicit();
+  if (const auto *Ctor = dyn_cast<CXXConstructExpr>(E);
+      Ctor && Ctor->getNumArgs() == 1)
+    E = Ctor->getArg(0)->IgnoreImplicit();
+  if (const auto *IL = dyn_cast<CXXStdInitializerListExpr>(E))
+    E = IL->getSubExpr()->IgnoreImplicit();
+  const auto *Init = dyn_cast<InitListExpr>(E);
+  if (!Init)
+    return std::nullopt;
+  return std::vector<const Expr *>(Init->inits().begin(), Init->inits().end());
 }
 
 std::optional<bool> boolLiteral(const Expr *E) {

@@ -3,7 +3,6 @@
 #include "torch_tidy/analysis/NoGradScope.h"
 #include "torch_tidy/analysis/LibTorchApi.h"
 
-#include "clang/AST/ParentMap.h"
 #include "clang/AST/Stmt.h"
 
 using namespace clang;
@@ -21,18 +20,30 @@ static bool declaresNoGradGuard(const Stmt *S) {
   return false;
 }
 
-bool isInNoGradScope(const Stmt *S, const ParentMap &PM) {
-  for (const Stmt *Child = S, *Parent = PM.getParent(S); Parent;
-       Child = Parent, Parent = PM.getParent(Parent)) {
+const NoGradScopes::BlockInfo &NoGradScopes::info(const CompoundStmt *Block) {
+  auto [It, Inserted] = Blocks.try_emplace(Block);
+  if (Inserted) {
+    unsigned I = 0;
+    for (const Stmt *Child : Block->body()) {
+      It->second.ChildIndex[Child] = I;
+      if (It->second.FirstGuard == ~0u && declaresNoGradGuard(Child))
+        It->second.FirstGuard = I;
+      ++I;
+    }
+  }
+  return It->second;
+}
+
+bool NoGradScopes::contains(const Stmt *S) {
+  for (const Stmt *Child = S, *Parent = Parents.getParent(S); Parent;
+       Child = Parent, Parent = Parents.getParent(Parent)) {
     const auto *Block = dyn_cast<CompoundStmt>(Parent);
     if (!Block)
       continue;
-    for (const Stmt *Sibling : Block->body()) {
-      if (Sibling == Child)
-        break;
-      if (declaresNoGradGuard(Sibling))
-        return true;
-    }
+    const BlockInfo &Info = info(Block);
+    auto It = Info.ChildIndex.find(Child);
+    if (It != Info.ChildIndex.end() && Info.FirstGuard < It->second)
+      return true;
   }
   return false;
 }

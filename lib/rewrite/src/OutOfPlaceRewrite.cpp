@@ -29,7 +29,7 @@ namespace {
 class Planner {
 public:
   Planner(const InPlaceWrite &W, const VarDecl *Target,
-          const FunctionDecl *Function, ASTContext &Ctx, FixStyle Style,
+          FunctionRewriteContext &Function, ASTContext &Ctx, FixStyle Style,
           LibTorchVersion Version)
       : W(W), Target(Target), Function(Function), Ctx(Ctx),
         SM(Ctx.getSourceManager()), Style(Style), Version(Version) {}
@@ -75,7 +75,6 @@ private:
   const DeclRefExpr *chainRoot(const Expr *E) const;
   std::optional<std::string> chainSuffix(const Expr *Receiver) const;
   bool usedAsStatement() const;
-  const VarDecl *otherView() const;
   bool isSimpleValue(const Expr *E) const;
 
   std::string name() const { return Target->getName().str(); }
@@ -98,22 +97,33 @@ private:
   std::string castToTarget(const std::string &Value) const {
     return Value + ".to(" + name() + ".options())";
   }
+  /// The text of E, parenthesised unless a member call can follow it.
+  std::string postfixOperand(const Expr *E) const {
+    const Expr *Core = E->IgnoreImplicit();
+    bool Postfix = isa<DeclRefExpr>(Core) || isa<MemberExpr>(Core) ||
+                   isa<ParenExpr>(Core) || isa<CXXMemberCallExpr>(Core) ||
+                   (isa<CallExpr>(Core) && !isa<CXXOperatorCallExpr>(Core));
+    if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Core))
+      Postfix =
+          Op->getOperator() == OO_Subscript || Op->getOperator() == OO_Call;
+    return Postfix ? text(E) : "(" + text(E) + ")";
+  }
 
   RewritePlan planTwin(StringRef RuleId);
   RewritePlan planIndexPut();
-  RewritePlan planSetItem(const Expr *Object, const Expr *IndexArg,
-                          bool Subscript);
+  RewritePlan planSetItem(const Expr *Object, const Expr *IndexArg);
+  RewritePlan planAssignIntoIndex(const Expr *Object, const Expr *IndexArg,
+                                  bool Subscript);
   RewritePlan planViewCopy();
   std::optional<RewritePlan> planScatter();
 
   const InPlaceWrite &W;
   const VarDecl *Target;
-  const FunctionDecl *Function;
+  FunctionRewriteContext &Function;
   ASTContext &Ctx;
   const SourceManager &SM;
   FixStyle Style;
   LibTorchVersion Version;
-  std::unique_ptr<ParentMap> Parents;
 };
 
 const DeclRefExpr *Planner::chainRoot(const Expr *E) const {
@@ -136,11 +146,12 @@ std::optional<std::string> Planner::chainSuffix(const Expr *Receiver) const {
 
 bool Planner::usedAsStatement() const {
   const Stmt *S = W.Write;
-  const Stmt *P = Parents->getParent(S);
+  ParentMap &Parents = Function.parents();
+  const Stmt *P = Parents.getParent(S);
   while (P && (isa<ExprWithCleanups>(P) || isa<CXXBindTemporaryExpr>(P) ||
                isa<MaterializeTemporaryExpr>(P))) {
     S = P;
-    P = Parents->getParent(P);
+    P = Parents.getParent(P);
   }
   if (!P || isa<Expr>(P))
     return false;
@@ -154,30 +165,6 @@ bool Planner::usedAsStatement() const {
     return S == Do->getBody();
   return isa<CompoundStmt>(P) || isa<SwitchCase>(P) || isa<LabelStmt>(P) ||
          isa<AttributedStmt>(P);
-}
-
-/// Another local that views or references the target: after the rewrite it
-/// would still see the old tensor.
-const VarDecl *Planner::otherView() const {
-  class Finder : public RecursiveASTVisitor<Finder> {
-  public:
-    explicit Finder(const Planner &P) : P(P) {}
-    bool VisitVarDecl(VarDecl *V) {
-      if (Found || V == P.Target || !V->hasInit() ||
-          !libtorch::isTensorType(V->getType()))
-        return true;
-      bool View = V->getType()->isReferenceType() ||
-                  libtorch::isViewProducingCall(
-                      libtorch::ignoreTensorWrappers(V->getInit()));
-      if (View && P.chainRoot(V->getInit()))
-        Found = V;
-      return true;
-    }
-    const Planner &P;
-    const VarDecl *Found = nullptr;
-  } F(*this);
-  F.TraverseStmt(const_cast<Stmt *>(Function->getBody()));
-  return F.Found;
 }
 
 /// Values the rewrite may read twice: variables and members.
@@ -213,104 +200,61 @@ RewritePlan Planner::planTwin(StringRef RuleId) {
 }
 
 namespace {
-enum class IndexElement { FullSlice, Tensor, Basic };
-
-IndexElement classifyIndexElement(const Expr *E) {
-  E = E->IgnoreImplicit();
-  if (const auto *B = dyn_cast<CXXBindTemporaryExpr>(E))
-    E = B->getSubExpr()->IgnoreImplicit();
-  const auto *Ctor = dyn_cast<CXXConstructExpr>(E);
-  if (!Ctor || Ctor->getNumArgs() != 1)
-    return IndexElement::Basic;
-  const Expr *Arg = Ctor->getArg(0)->IgnoreImplicit();
-  if (libtorch::isTensorType(Arg->getType()))
-    return IndexElement::Tensor;
-  const auto *RD = Arg->getType()->getAsCXXRecordDecl();
-  if (RD && RD->getIdentifier() && RD->getName() == "Slice") {
-    const auto *SliceCtor =
-        dyn_cast<CXXConstructExpr>(libtorch::ignoreTensorWrappers(Arg));
-    if (SliceCtor && llvm::all_of(SliceCtor->arguments(), [](const Expr *A) {
-          return isa<CXXDefaultArgExpr>(A);
-        }))
-      return IndexElement::FullSlice;
-  }
-  return IndexElement::Basic;
-}
-
-/// The elements of a braced TensorIndex list argument, or none if the
-/// argument is not a braced list.
-std::optional<std::vector<const Expr *>> indexListElements(const Expr *Arg) {
-  const Expr *E = Arg->IgnoreImplicit();
-  if (const auto *Ctor = dyn_cast<CXXConstructExpr>(E);
-      Ctor && Ctor->getNumArgs() == 1)
-    E = Ctor->getArg(0)->IgnoreImplicit();
-  if (const auto *IL = dyn_cast<CXXStdInitializerListExpr>(E))
-    E = IL->getSubExpr()->IgnoreImplicit();
-  const auto *Init = dyn_cast<InitListExpr>(E);
-  if (!Init)
-    return std::nullopt;
-  return std::vector<const Expr *>(Init->inits().begin(), Init->inits().end());
-}
-
 bool isListType(QualType T) {
   const auto *RD = T.getNonReferenceType()->getAsCXXRecordDecl();
   return RD && RD->getIdentifier() && RD->getName() == "List";
 }
 } // namespace
 
-/// Setitem forms: t.index_put_({...}, v), t.index({...}) = v, t[i] = v.
-RewritePlan Planner::planSetItem(const Expr *Object, const Expr *IndexArg,
-                                 bool Subscript) {
-  // Full slices and tensors only, straight into the target: index_put with
-  // nullopt for the full slices (the list set_item itself builds).
-  if (isTargetRef(Object)) {
-    std::vector<const Expr *> Elements;
-    bool Braced = true;
-    if (Subscript) {
-      if (libtorch::isTensorType(IndexArg->getType()))
-        Elements.push_back(nullptr); // the index itself
-      else
-        Braced = false;
-    } else if (auto L = indexListElements(IndexArg)) {
-      Elements = *L;
-    } else {
-      Braced = false;
-    }
-    bool AllAdvanced = Braced && !Elements.empty();
-    bool AnyTensor = false;
+/// t.index_put_({...}, v): LibTorch's set_item, which strips leading
+/// size-1 dims of v. Full slices and tensors only, straight into the target,
+/// become index_put with nullopt for the full slices (the very call set_item
+/// makes); anything else goes through positions.
+RewritePlan Planner::planSetItem(const Expr *Object, const Expr *IndexArg) {
+  if (!isSimpleValue(W.Source))
+    return noFix("the value is an expression the rewrite would evaluate "
+                 "twice; store it in a variable to get a fix");
+  auto Elements = libtorch::indexListElements(IndexArg);
+  if (isTargetRef(Object) && Elements && !Elements->empty()) {
+    bool AllAdvanced = true, AnyTensor = false;
     std::string List;
-    for (const Expr *E : Elements) {
-      IndexElement K = E ? classifyIndexElement(E) : IndexElement::Tensor;
-      if (K == IndexElement::Basic) {
-        AllAdvanced = false;
-        break;
-      }
-      AnyTensor |= K == IndexElement::Tensor;
+    for (const Expr *E : *Elements) {
+      libtorch::IndexElement K = libtorch::classifyIndexElement(E);
+      AllAdvanced &= K != libtorch::IndexElement::Basic;
+      AnyTensor |= K == libtorch::IndexElement::Tensor;
       if (!List.empty())
         List += ", ";
-      List += K == IndexElement::FullSlice ? Version.nullopt().str()
-                                           : text(E ? E : IndexArg);
+      List += K == libtorch::IndexElement::FullSlice ? Version.nullopt().str()
+                                                     : text(E);
     }
-    if (AllAdvanced && AnyTensor) {
-      if (!isSimpleValue(W.Source))
-        return noFix("the value is an expression the rewrite would evaluate "
-                     "twice; store it in a variable to get a fix");
+    if (AllAdvanced && AnyTensor)
       return fix("index-put-advanced", name() + " = " + name() +
                                            ".index_put({" + List + "}, " +
                                            stripLeadingOnes(W.Source) + ")");
-    }
   }
   std::optional<std::string> Suffix = chainSuffix(Object);
   if (!Suffix)
     return noFix("the written tensor is not a view chain of '" + name() + "'");
-  if (!isSimpleValue(W.Source))
-    return noFix("the value is an expression the rewrite would evaluate "
-                 "twice; store it in a variable to get a fix");
+  return fix("index-put-positions-setitem",
+             viaPositions(*Suffix + ".index(" + text(IndexArg) + ")",
+                          castToTarget(stripLeadingOnes(W.Source))));
+}
+
+/// t.index({...}) = v and t[i] = v: Tensor::operator=(...) && is copy_ into
+/// the indexed view (no stripping, with casting).
+RewritePlan Planner::planAssignIntoIndex(const Expr *Object,
+                                         const Expr *IndexArg, bool Subscript) {
+  if (!Subscript && !libtorch::indexListElements(IndexArg))
+    return noFix("the index list is not spelled out here, so it may hold "
+                 "tensors (which make index() a copy)");
+  std::optional<std::string> Suffix = chainSuffix(Object);
+  if (!Suffix)
+    return noFix("the written tensor is not a view chain of '" + name() + "'");
   std::string Index =
       Subscript ? "[" + text(IndexArg) + "]" : ".index(" + text(IndexArg) + ")";
   return fix(
-      "index-put-positions-setitem",
-      viaPositions(*Suffix + Index, castToTarget(stripLeadingOnes(W.Source))));
+      "index-put-positions-copy",
+      viaPositions(*Suffix + Index, castToTarget(postfixOperand(W.Source))));
 }
 
 RewritePlan Planner::planIndexPut() {
@@ -331,8 +275,7 @@ RewritePlan Planner::planIndexPut() {
   const auto *MC = cast<CXXMemberCallExpr>(Call);
   if (isListType(MC->getArg(0)->getType()))
     return planTwin("index-put-list");
-  return planSetItem(MC->getImplicitObjectArgument(), MC->getArg(0),
-                     /*Subscript=*/false);
+  return planSetItem(MC->getImplicitObjectArgument(), MC->getArg(0));
 }
 
 /// FixStyle: scatter, for a copy into one slice, narrow or select of t.
@@ -341,7 +284,10 @@ std::optional<RewritePlan> Planner::planScatter() {
       dyn_cast<CXXMemberCallExpr>(libtorch::ignoreTensorWrappers(W.Receiver));
   if (!View || !isTargetRef(View->getImplicitObjectArgument()))
     return std::nullopt;
-  StringRef Method = View->getMethodDecl()->getName();
+  const CXXMethodDecl *MD = View->getMethodDecl();
+  if (!MD || !MD->getIdentifier())
+    return std::nullopt;
+  StringRef Method = MD->getName();
   std::vector<std::string> Args;
   for (const Expr *A : View->arguments()) {
     if (isa<CXXDefaultArgExpr>(A))
@@ -357,7 +303,7 @@ std::optional<RewritePlan> Planner::planScatter() {
     Args.push_back(text(A));
   }
   std::string Src =
-      castToTarget(text(W.Source)) + ".expand_as(" + text(View) + ")";
+      castToTarget(postfixOperand(W.Source)) + ".expand_as(" + text(View) + ")";
   auto Join = [](const std::vector<std::string> &Parts) {
     std::string S;
     for (const std::string &P : Parts)
@@ -393,7 +339,7 @@ RewritePlan Planner::planViewCopy() {
     return noFix("writes through a named view of '" + name() +
                  "' are not rewritten");
   return fix("index-put-positions-copy",
-             viaPositions(*Suffix, castToTarget(text(W.Source))));
+             viaPositions(*Suffix, castToTarget(postfixOperand(W.Source))));
 }
 
 RewritePlan Planner::plan() {
@@ -405,10 +351,9 @@ RewritePlan Planner::plan() {
     return noFix("the write depends on template parameters");
   if (Target->getType()->isReferenceType() || isa<ParmVarDecl>(Target))
     return noFix("'" + name() + "' is not a local tensor");
-  Parents = std::make_unique<ParentMap>(Function->getBody());
   if (!usedAsStatement())
     return noFix("the in-place call's result is used as a value");
-  if (const VarDecl *Other = otherView())
+  if (const VarDecl *Other = Function.viewOf(Target))
     return noFix("'" + Other->getName().str() + "' is another view of '" +
                  name() + "' and would not see the rewritten tensor");
 
@@ -430,13 +375,14 @@ RewritePlan Planner::plan() {
         cast<CXXMemberCallExpr>(libtorch::ignoreTensorWrappers(W.Receiver));
     if (Index->getNumArgs() != 1)
       return noFix("the index list is not understood");
-    return planSetItem(Index->getImplicitObjectArgument(), Index->getArg(0),
-                       /*Subscript=*/false);
+    return planAssignIntoIndex(Index->getImplicitObjectArgument(),
+                               Index->getArg(0), /*Subscript=*/false);
   }
   case WriteKind::SubscriptAssign: {
     const auto *Sub =
         cast<CXXOperatorCallExpr>(libtorch::ignoreTensorWrappers(W.Receiver));
-    return planSetItem(Sub->getArg(0), Sub->getArg(1), /*Subscript=*/true);
+    return planAssignIntoIndex(Sub->getArg(0), Sub->getArg(1),
+                               /*Subscript=*/true);
   }
   case WriteKind::Copy:
   case WriteKind::Fill:
@@ -448,8 +394,37 @@ RewritePlan Planner::plan() {
 
 } // namespace
 
+FunctionRewriteContext::FunctionRewriteContext(const FunctionDecl *Function)
+    : Function(Function),
+      Parents(std::make_unique<ParentMap>(Function->getBody())) {
+  // Every local tensor bound to a view chain of, or a reference to, another
+  // local: after a rewrite of that local it would still see the old tensor.
+  class Finder : public RecursiveASTVisitor<Finder> {
+  public:
+    bool VisitVarDecl(VarDecl *V) {
+      if (!V->hasInit() || !libtorch::isTensorType(V->getType()))
+        return true;
+      const Expr *E = libtorch::ignoreTensorWrappers(V->getInit());
+      bool View = V->getType()->isReferenceType();
+      while (libtorch::isViewProducingCall(E)) {
+        E = libtorch::ignoreTensorWrappers(libtorch::viewObject(E));
+        View = true;
+      }
+      if (const auto *Ref = dyn_cast<DeclRefExpr>(E); View && Ref)
+        if (const auto *Base = dyn_cast<VarDecl>(Ref->getDecl()))
+          Views.try_emplace(Base, V);
+      return true;
+    }
+    llvm::DenseMap<const VarDecl *, const VarDecl *> Views;
+  } F;
+  F.TraverseStmt(const_cast<Stmt *>(Function->getBody()));
+  FirstView = std::move(F.Views);
+}
+
+FunctionRewriteContext::~FunctionRewriteContext() = default;
+
 RewritePlan planRewrite(const InPlaceWrite &W, const VarDecl *Target,
-                        const FunctionDecl *Function, ASTContext &Ctx,
+                        FunctionRewriteContext &Function, ASTContext &Ctx,
                         FixStyle Style, LibTorchVersion Version) {
   return Planner(W, Target, Function, Ctx, Style, Version).plan();
 }

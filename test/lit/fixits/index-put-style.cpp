@@ -17,14 +17,15 @@ rules(const at::Tensor &v, const at::Tensor &rows, const at::Tensor &cols,
   // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: in-place index_put_ into 'm'
   // CHECK-MESSAGES: :[[@LINE-2]]:3: note: rule: index-put-advanced
   // CHECK-FIXES: {{^}}  m = m.index_put({std::nullopt, rows, cols}, v.view_symint(at::indexing::slicePrefix1sSize(v.sym_sizes())));{{$}}
-  m.index({Slice(), rows}) = v;
+  m.index({Slice(), 1}) = v * 2;
   // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: in-place index(...) assignment into 'm'
-  // CHECK-MESSAGES: :[[@LINE-2]]:3: note: rule: index-put-advanced
-  // CHECK-FIXES: {{^}}  m = m.index_put({std::nullopt, rows}, v.view_symint(at::indexing::slicePrefix1sSize(v.sym_sizes())));{{$}}
-  m[rows] = v;
+  // CHECK-MESSAGES: :[[@LINE-2]]:3: note: rule: index-put-positions-copy
+  // CHECK-FIXES: {{^}}  m = m.flatten().index_put({torch::arange(m.numel(), m.options().dtype(torch::kLong)).view(m.sizes()).index({Slice(), 1})}, (v * 2).to(m.options())).view(m.sizes());{{$}}
+  m.index({Slice(), rows}) = v; // index() with a tensor is a copy: no write
+  m[idx[0]] = v;
   // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: in-place operator[] assignment into 'm'
-  // CHECK-MESSAGES: :[[@LINE-2]]:3: note: rule: index-put-advanced
-  // CHECK-FIXES: {{^}}  m = m.index_put({rows}, v.view_symint(at::indexing::slicePrefix1sSize(v.sym_sizes())));{{$}}
+  // CHECK-MESSAGES: :[[@LINE-2]]:3: note: rule: index-put-positions-copy
+  // CHECK-FIXES: {{^}}  m = m.flatten().index_put({torch::arange(m.numel(), m.options().dtype(torch::kLong)).view(m.sizes())[idx[0]]}, v.to(m.options())).view(m.sizes());{{$}}
   m.index_put_(c10::List<std::optional<at::Tensor>>({rows}), v, true);
   // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: in-place index_put_ into 'm'
   // CHECK-MESSAGES: :[[@LINE-2]]:3: note: rule: index-put-list
@@ -39,8 +40,8 @@ rules(const at::Tensor &v, const at::Tensor &rows, const at::Tensor &cols,
   // CHECK-FIXES: {{^}}  m = m.flatten().index_put({torch::arange(m.numel(), m.options().dtype(torch::kLong)).view(m.sizes()).index({1, Slice(None, -1, 2), Ellipsis})}, v.view_symint(at::indexing::slicePrefix1sSize(v.sym_sizes())).to(m.options())).view(m.sizes());{{$}}
   m[0] = v;
   // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: in-place operator[] assignment into 'm'
-  // CHECK-MESSAGES: :[[@LINE-2]]:3: note: rule: index-put-positions-setitem
-  // CHECK-FIXES: {{^}}  m = m.flatten().index_put({torch::arange(m.numel(), m.options().dtype(torch::kLong)).view(m.sizes())[0]}, v.view_symint(at::indexing::slicePrefix1sSize(v.sym_sizes())).to(m.options())).view(m.sizes());{{$}}
+  // CHECK-MESSAGES: :[[@LINE-2]]:3: note: rule: index-put-positions-copy
+  // CHECK-FIXES: {{^}}  m = m.flatten().index_put({torch::arange(m.numel(), m.options().dtype(torch::kLong)).view(m.sizes())[0]}, v.to(m.options())).view(m.sizes());{{$}}
   m.select(0, 1).narrow(0, 0, 2).copy_(v);
   // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: in-place copy_ into 'm'
   // CHECK-MESSAGES: :[[@LINE-2]]:3: note: rule: index-put-positions-copy

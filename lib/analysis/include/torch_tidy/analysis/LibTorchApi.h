@@ -14,6 +14,7 @@
 #include "clang/AST/ExprCXX.h"
 #include "llvm/ADT/StringRef.h"
 #include <optional>
+#include <vector>
 
 namespace clang {
 class ASTContext;
@@ -70,6 +71,15 @@ LibraryCall classifyLibraryCall(const clang::CXXMemberCallExpr *Call);
 /// Dispatch keys whose kernels run above autograd, so torch.compile traces
 /// their bodies.
 bool isTracedDispatchKey(llvm::StringRef Key);
+
+/// One element of a braced TensorIndex list ({Slice(), 0, rows, ...}).
+enum class IndexElement { FullSlice, Tensor, Basic };
+IndexElement classifyIndexElement(const clang::Expr *Element);
+
+/// The elements of a braced TensorIndex list argument; nullopt if the
+/// argument is not a braced list (a vector variable, say).
+std::optional<std::vector<const clang::Expr *>>
+indexListElements(const clang::Expr *Arg);
 
 /// The value of a bool literal, looking through conversions such as the
 /// std::optional<bool> that TensorOptions::requires_grad takes.

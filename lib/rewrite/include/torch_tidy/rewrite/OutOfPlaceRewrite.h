@@ -16,10 +16,13 @@
 #include "clang/AST/Decl.h"
 #include "clang/Basic/SourceLocation.h"
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/DenseMap.h"
+#include <memory>
 #include <string>
 
 namespace clang {
 class ASTContext;
+class ParentMap;
 } // namespace clang
 
 namespace torch_tidy {
@@ -56,8 +59,28 @@ struct RewritePlan {
   std::string NoFixReason;
 };
 
+/// What the planner needs to know about the function around the writes,
+/// computed once per function so planning every write of a long function
+/// stays linear.
+class FunctionRewriteContext {
+public:
+  explicit FunctionRewriteContext(const clang::FunctionDecl *Function);
+  ~FunctionRewriteContext();
+  const clang::FunctionDecl *function() const { return Function; }
+  clang::ParentMap &parents() { return *Parents; }
+  /// A local that views or references V (the first one declared), if any.
+  const clang::VarDecl *viewOf(const clang::VarDecl *V) const {
+    return FirstView.lookup(V);
+  }
+
+private:
+  const clang::FunctionDecl *Function;
+  std::unique_ptr<clang::ParentMap> Parents;
+  llvm::DenseMap<const clang::VarDecl *, const clang::VarDecl *> FirstView;
+};
+
 RewritePlan planRewrite(const InPlaceWrite &W, const clang::VarDecl *Target,
-                        const clang::FunctionDecl *Function,
+                        FunctionRewriteContext &Function,
                         clang::ASTContext &Ctx, FixStyle Style,
                         LibTorchVersion Version);
 
