@@ -10,6 +10,8 @@
 #include "clang/Lex/MacroInfo.h"
 #include "clang/Lex/Preprocessor.h"
 #include "llvm/Support/Regex.h"
+#include "llvm/Support/raw_ostream.h"
+#include <cstdlib>
 #include <functional>
 
 using namespace clang;
@@ -235,6 +237,19 @@ void CompileRequiresGradPropagationCheck::reportRegions(
                                 DiagnosticIDs::Note)
                                << C.Callee->getQualifiedNameAsString();
                          }});
+  }
+  // TORCH_TIDY_STATS=1 prints the analysis's work counters (used by the
+  // scaling regression test, which needs counts, not timings).
+  if (const char *Env = std::getenv("TORCH_TIDY_STATS"); Env && *Env == '1') {
+    const FlowStats &S = Flow.stats();
+    llvm::errs() << "torch-tidy-stats: functions-analysed="
+                 << S.FunctionsAnalysed
+                 << " functions-skipped=" << S.FunctionsSkipped
+                 << " cfg-blocks=" << S.CFGBlocks
+                 << " blocks-visited=" << S.BlocksVisited
+                 << " elements-visited=" << S.ElementsVisited
+                 << " state-entries=" << S.StateEntries
+                 << " max-state=" << S.MaxStateSize << "\n";
   }
   std::stable_sort(Reports.begin(), Reports.end(),
                    [&](const Report &A, const Report &B) {

@@ -556,6 +556,9 @@ void GradFlowAnalysis::FunctionRun::run() {
   const Liveness Live = liveness(*Cfg);
 
   auto Transfer = [&](const CFGBlock *B, FlowState St) {
+    Owner.Stats.StateEntries += St.size();
+    Owner.Stats.MaxStateSize =
+        std::max<unsigned>(Owner.Stats.MaxStateSize, St.size());
     for (const CFGElement &Elem : *B)
       if (auto CS = Elem.getAs<CFGStmt>()) {
         ++Owner.Stats.ElementsVisited;

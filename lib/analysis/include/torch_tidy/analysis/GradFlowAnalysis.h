@@ -92,6 +92,10 @@ struct FlowStats {
   unsigned BlocksVisited = 0;
   unsigned CFGBlocks = 0;
   unsigned ElementsVisited = 0;
+  /// Sum, over block visits, of the facts carried in: linear when dead
+  /// facts are pruned, quadratic in a long function when they are not.
+  uint64_t StateEntries = 0;
+  unsigned MaxStateSize = 0;
 };
 
 struct FunctionFlowResult {
