@@ -159,6 +159,15 @@ TORCH_TIDY_COMPILED at::Tensor select_copy(const at::Tensor &v, int64_t r) {
   return m;
 }
 
+// v: broadcastable to [2, R]; a named view written back into its base.
+// RULE: index-put-positions-copy
+TORCH_TIDY_COMPILED at::Tensor named_view_copy(const at::Tensor &v, int64_t r) {
+  auto m = torch::zeros({3, r, 4}, v.options());
+  auto plane = m.select(2, 1).t();
+  plane.narrow(0, 0, 2).copy_(v);
+  return m;
+}
+
 // idx: int64 [K] distinct rows of a [R, C] target; v: [K, C].
 // RULE: index-copy
 TORCH_TIDY_COMPILED at::Tensor index_copy(const at::Tensor &v,

@@ -195,6 +195,12 @@ const std::map<std::string, Driver> &drivers() {
          int64_t R = D.range(1, 5), C = D.range(1, 4);
          compare(BOTH(subscript_int), D.value({C}), R);
        }},
+      {"named_view_copy",
+       [](Draw &D) {
+         int64_t R = D.range(2, 5); // narrow(0, 0, 2) needs R >= 2
+         auto V = D.pick<std::vector<int64_t>>({{2, 3}, {3}, {1, 3}});
+         compare(BOTH(named_view_copy), D.value(V), R);
+       }},
       {"view_chain_copy",
        [](Draw &D) {
          int64_t R = D.range(2, 5), C = D.range(1, 5), N = D.range(1, C);

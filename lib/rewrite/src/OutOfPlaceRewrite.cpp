@@ -19,6 +19,7 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMap.h"
 #include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
 
 using namespace clang;
@@ -74,6 +75,7 @@ private:
   }
   const DeclRefExpr *chainRoot(const Expr *E) const;
   std::optional<std::string> chainSuffix(const Expr *Receiver) const;
+  std::optional<std::string> acceptAlias(const VarDecl *A);
   bool usedAsStatement() const;
   bool isSimpleValue(const Expr *E) const;
 
@@ -124,6 +126,9 @@ private:
   const SourceManager &SM;
   FixStyle Style;
   LibTorchVersion Version;
+  /// A named view of Target the write goes through, once accepted.
+  const VarDecl *Alias = nullptr;
+  std::string AliasPrefix; ///< its view chain after Target
 };
 
 const DeclRefExpr *Planner::chainRoot(const Expr *E) const {
@@ -131,7 +136,9 @@ const DeclRefExpr *Planner::chainRoot(const Expr *E) const {
   while (libtorch::isViewProducingCall(E))
     E = libtorch::ignoreTensorWrappers(libtorch::viewObject(E));
   const auto *Ref = dyn_cast<DeclRefExpr>(E);
-  return Ref && Ref->getDecl() == Target ? Ref : nullptr;
+  return Ref && (Ref->getDecl() == Target || (Alias && Ref->getDecl() == Alias))
+             ? Ref
+             : nullptr;
 }
 
 /// The text of a view chain after its root variable: for
@@ -141,7 +148,72 @@ std::optional<std::string> Planner::chainSuffix(const Expr *Receiver) const {
   if (!Root || Root->getBeginLoc() != Receiver->getBeginLoc())
     return std::nullopt;
   SourceLocation End = endOfToken(Receiver->getEndLoc());
-  return textBetween(endOfToken(Root->getEndLoc()), End);
+  std::string Prefix = Root->getDecl() == Alias ? AliasPrefix : "";
+  return Prefix + textBetween(endOfToken(Root->getEndLoc()), End);
+}
+
+/// A write through a named view, `auto row = t.select(0, i); row.copy_(v);`,
+/// is rewritten into t when the view is a local of the same block, declared
+/// from a view chain of t, and neither it nor t is mentioned between its
+/// declaration and the write, and the view is not mentioned after the write
+/// (it would still show the old tensor).
+std::optional<std::string> Planner::acceptAlias(const VarDecl *A) {
+  std::string Why = "'" + A->getName().str() + "' is a view of '" + name() +
+                    "' whose later use the rewrite would change";
+  if (!A->hasInit() || A->getType()->isReferenceType() || !A->hasLocalStorage())
+    return Why;
+  const Expr *Init = libtorch::ignoreTensorWrappers(A->getInit());
+  if (!libtorch::isViewProducingCall(Init))
+    return Why;
+  const DeclRefExpr *Root = chainRoot(Init);
+  if (!Root || Root->getBeginLoc() != Init->getBeginLoc())
+    return Why;
+  // The write's statement and the view's declaration share a block.
+  ParentMap &Parents = Function.parents();
+  const Stmt *S = W.Write;
+  const Stmt *P = Parents.getParent(S);
+  while (P && !isa<CompoundStmt>(P)) {
+    S = P;
+    P = Parents.getParent(P);
+  }
+  const auto *Block = dyn_cast_or_null<CompoundStmt>(P);
+  if (!Block)
+    return Why;
+  class Mentions : public RecursiveASTVisitor<Mentions> {
+  public:
+    Mentions(const VarDecl *A, const VarDecl *B) : A(A), B(B) {}
+    bool VisitDeclRefExpr(DeclRefExpr *E) {
+      if (E->getDecl() == A || E->getDecl() == B)
+        Locs.push_back(E->getBeginLoc());
+      return true;
+    }
+    const VarDecl *A, *B;
+    std::vector<SourceLocation> Locs;
+  };
+  bool Declared = false;
+  for (const Stmt *Child : Block->body()) {
+    if (Child == S)
+      break;
+    if (const auto *DS = dyn_cast<DeclStmt>(Child);
+        DS && llvm::is_contained(DS->decls(), A)) {
+      Declared = true;
+      continue;
+    }
+    if (!Declared)
+      continue;
+    Mentions M(A, Target);
+    M.TraverseStmt(const_cast<Stmt *>(Child));
+    if (!M.Locs.empty())
+      return Why;
+  }
+  if (!Declared)
+    return Why;
+  if (Function.usedAfter(A, W.Write, SM))
+    return Why;
+  Alias = A;
+  AliasPrefix =
+      textBetween(endOfToken(Root->getEndLoc()), endOfToken(Init->getEndLoc()));
+  return std::nullopt;
 }
 
 bool Planner::usedAsStatement() const {
@@ -353,9 +425,23 @@ RewritePlan Planner::plan() {
     return noFix("'" + name() + "' is not a local tensor");
   if (!usedAsStatement())
     return noFix("the in-place call's result is used as a value");
-  if (const VarDecl *Other = Function.viewOf(Target))
-    return noFix("'" + Other->getName().str() + "' is another view of '" +
-                 name() + "' and would not see the rewritten tensor");
+  // Through a named view of the target?
+  const Expr *Root = libtorch::ignoreTensorWrappers(W.Receiver);
+  while (libtorch::isViewProducingCall(Root))
+    Root = libtorch::ignoreTensorWrappers(libtorch::viewObject(Root));
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(Root);
+      Ref && Ref->getDecl() != Target)
+    if (const auto *A = dyn_cast<VarDecl>(Ref->getDecl()))
+      if (std::optional<std::string> Why = acceptAlias(A))
+        return noFix(*Why);
+  for (const VarDecl *Other : Function.viewsOf(Target))
+    // A view declared after the write is taken of the rewritten tensor.
+    if (Other != Alias &&
+        SM.isBeforeInTranslationUnit(Other->getLocation(),
+                                     W.Write->getBeginLoc()) &&
+        Function.usedAfter(Other, W.Write, SM))
+      return noFix("'" + Other->getName().str() + "' is another view of '" +
+                   name() + "' and would not see the rewritten tensor");
 
   switch (W.Kind) {
   case WriteKind::IndexCopy:
@@ -412,13 +498,45 @@ FunctionRewriteContext::FunctionRewriteContext(const FunctionDecl *Function)
       }
       if (const auto *Ref = dyn_cast<DeclRefExpr>(E); View && Ref)
         if (const auto *Base = dyn_cast<VarDecl>(Ref->getDecl()))
-          Views.try_emplace(Base, V);
+          Views[Base].push_back(V);
       return true;
     }
-    llvm::DenseMap<const VarDecl *, const VarDecl *> Views;
+    bool VisitDeclRefExpr(DeclRefExpr *E) {
+      if (const auto *V = dyn_cast<VarDecl>(E->getDecl());
+          V && V->hasLocalStorage())
+        Mentions[V].push_back(E->getBeginLoc());
+      return true;
+    }
+    llvm::DenseMap<const VarDecl *, std::vector<const VarDecl *>> Views;
+    llvm::DenseMap<const VarDecl *, std::vector<SourceLocation>> Mentions;
   } F;
   F.TraverseStmt(const_cast<Stmt *>(Function->getBody()));
-  FirstView = std::move(F.Views);
+  Views = std::move(F.Views);
+  Mentions = std::move(F.Mentions);
+}
+
+bool FunctionRewriteContext::usedAfter(const VarDecl *V, const Stmt *Write,
+                                       const SourceManager &SM) {
+  auto It = Mentions.find(V);
+  if (It == Mentions.end())
+    return false;
+  SourceLocation End = Write->getEndLoc();
+  for (SourceLocation L : It->second)
+    if (SM.isBeforeInTranslationUnit(End, L))
+      return true;
+  // Inside a loop, a mention anywhere in the loop runs again later.
+  for (const Stmt *P = Parents->getParent(Write); P;
+       P = Parents->getParent(P)) {
+    if (!isa<ForStmt>(P) && !isa<WhileStmt>(P) && !isa<DoStmt>(P) &&
+        !isa<CXXForRangeStmt>(P))
+      continue;
+    SourceRange R = P->getSourceRange();
+    for (SourceLocation L : It->second)
+      if (!SM.isBeforeInTranslationUnit(L, R.getBegin()) &&
+          !SM.isBeforeInTranslationUnit(R.getEnd(), L))
+        return true;
+  }
+  return false;
 }
 
 FunctionRewriteContext::~FunctionRewriteContext() = default;

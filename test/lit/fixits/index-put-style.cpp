@@ -46,6 +46,11 @@ rules(const at::Tensor &v, const at::Tensor &rows, const at::Tensor &cols,
   // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: in-place copy_ into 'm'
   // CHECK-MESSAGES: :[[@LINE-2]]:3: note: rule: index-put-positions-copy
   // CHECK-FIXES: {{^}}  m = m.flatten().index_put({torch::arange(m.numel(), m.options().dtype(torch::kLong)).view(m.sizes()).select(0, 1).narrow(0, 0, 2)}, v.to(m.options())).view(m.sizes());{{$}}
+  auto row = m.select(0, 1).t();
+  row.narrow(0, 0, 2).copy_(v);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: in-place copy_ into 'm'
+  // CHECK-MESSAGES: :[[@LINE-2]]:3: note: rule: index-put-positions-copy
+  // CHECK-FIXES: {{^}}  m = m.flatten().index_put({torch::arange(m.numel(), m.options().dtype(torch::kLong)).view(m.sizes()).select(0, 1).t().narrow(0, 0, 2)}, v.to(m.options())).view(m.sizes());{{$}}
   m.index_copy_(0, idx, v);
   // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: in-place index_copy_ into 'm'
   // CHECK-MESSAGES: :[[@LINE-2]]:3: note: rule: index-copy

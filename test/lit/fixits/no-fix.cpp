@@ -28,7 +28,7 @@ TORCH_TIDY_COMPILED at::Tensor named_view(const at::Tensor &v) {
   auto row = m.select(0, 2);
   row.copy_(v);
   // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: in-place copy_ into 'm'
-  // CHECK-MESSAGES: :[[@LINE-2]]:3: note: no fix: 'row' is another view of 'm' and would not see the rewritten tensor
+  // CHECK-MESSAGES: :[[@LINE-2]]:3: note: no fix: 'row' is a view of 'm' whose later use the rewrite would change
   // CHECK-FIXES: {{^}}  row.copy_(v);{{$}}
   return m + row;
 }
@@ -59,4 +59,27 @@ TORCH_TIDY_COMPILED at::Tensor through_call(const at::Tensor &v) {
   // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'helper' writes in place (index_put_) into 'm'
   // CHECK-MESSAGES: :[[@LINE-2]]:3: note: no fix: the write is in 'helper'; rewrite it there to the out-of-place form
   return m;
+}
+
+TORCH_TIDY_COMPILED at::Tensor view_read_in_loop(const at::Tensor &v, int n) {
+  auto m = torch::zeros({3, 3});
+  auto first = m.select(0, 0);
+  at::Tensor acc = v;
+  for (int i = 0; i < n; ++i) {
+    acc = acc + first; // read again in the next iteration, after the write
+    m.index_copy_(0, v, v);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: in-place index_copy_ into 'm'
+    // CHECK-MESSAGES: :[[@LINE-2]]:5: note: no fix: 'first' is another view of 'm' and would not see the rewritten tensor
+  }
+  return m + acc;
+}
+
+TORCH_TIDY_COMPILED at::Tensor view_taken_after(const at::Tensor &v) {
+  auto m = torch::zeros({3, 3});
+  m.index_copy_(0, v, v);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: in-place index_copy_ into 'm'
+  // CHECK-MESSAGES: :[[@LINE-2]]:3: note: rule: index-copy
+  // CHECK-FIXES: {{^}}  m = m.index_copy(0, v, v);{{$}}
+  auto later = m.select(0, 0); // taken of the rewritten tensor
+  return later;
 }

@@ -19,10 +19,13 @@
 #include "llvm/ADT/DenseMap.h"
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace clang {
 class ASTContext;
 class ParentMap;
+class SourceManager;
+class Stmt;
 } // namespace clang
 
 namespace torch_tidy {
@@ -68,15 +71,27 @@ public:
   ~FunctionRewriteContext();
   const clang::FunctionDecl *function() const { return Function; }
   clang::ParentMap &parents() { return *Parents; }
-  /// A local that views or references V (the first one declared), if any.
-  const clang::VarDecl *viewOf(const clang::VarDecl *V) const {
-    return FirstView.lookup(V);
+  /// The locals that view or reference V.
+  llvm::ArrayRef<const clang::VarDecl *>
+  viewsOf(const clang::VarDecl *V) const {
+    auto It = Views.find(V);
+    return It == Views.end()
+               ? llvm::ArrayRef<const clang::VarDecl *>()
+               : llvm::ArrayRef<const clang::VarDecl *>(It->second);
   }
+
+  /// Whether V may be read after Write runs: it is mentioned later in the
+  /// source, or inside a loop around Write (the next iteration comes later).
+  bool usedAfter(const clang::VarDecl *V, const clang::Stmt *Write,
+                 const clang::SourceManager &SM);
 
 private:
   const clang::FunctionDecl *Function;
+  llvm::DenseMap<const clang::VarDecl *, std::vector<clang::SourceLocation>>
+      Mentions;
   std::unique_ptr<clang::ParentMap> Parents;
-  llvm::DenseMap<const clang::VarDecl *, const clang::VarDecl *> FirstView;
+  llvm::DenseMap<const clang::VarDecl *, std::vector<const clang::VarDecl *>>
+      Views;
 };
 
 RewritePlan planRewrite(const InPlaceWrite &W, const clang::VarDecl *Target,
