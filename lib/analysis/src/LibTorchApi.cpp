@@ -175,12 +175,12 @@ static bool containsIntegerOrBoolDtype(const Stmt *S) {
 
 bool producesNonGradValue(const CallExpr *Call) {
   static const llvm::StringSet<> NonGrad = {
-      "arange",   "range",   "triu_indices", "tril_indices", "randint",
-      "randperm", "nonzero", "argmax",       "argmin",       "argsort",
-      "detach",   "gt",      "lt",           "ge",           "le",
-      "eq",       "ne",      "logical_and",  "logical_or",   "logical_not",
-      "isnan",    "isinf",   "isfinite",     "bucketize",    "searchsorted",
-      "sign",     "one_hot", "multinomial",  "bernoulli"};
+      "arange",   "range",       "triu_indices", "tril_indices", "randint",
+      "randperm", "nonzero",     "argmax",       "argmin",       "argsort",
+      "detach",   "gt",          "lt",           "ge",           "le",
+      "eq",       "ne",          "logical_and",  "logical_or",   "logical_not",
+      "isnan",    "isinf",       "isfinite",     "bucketize",    "searchsorted",
+      "one_hot",  "multinomial", "bernoulli"};
   StringRef Name = calleeName(Call);
   if (Name.empty()) {
     // Comparison operators on tensors produce bool tensors.
