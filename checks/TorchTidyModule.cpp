@@ -1,6 +1,8 @@
 //===- TorchTidyModule.cpp - The torch-tidy clang-tidy module -------------===//
 
 #include "CompileRequiresGradPropagationCheck.h"
+#include "IndexAssignToCopyCheck.h"
+#include "InplaceOnGradLeafCheck.h"
 
 #include "clang-tidy/ClangTidyModule.h"
 #include "clang-tidy/ClangTidyModuleRegistry.h"

@@ -5,7 +5,9 @@ half hazardous and half benign, drawn from the check's rules.
   generate_real_header_cases.py N OUT.cpp
 
 Each hazardous function's flagged line ends with `// expect-warning`; the
-runner compares the set of flagged lines with the check's warnings.
+runner compares the set of flagged lines with the check's warnings. A line
+another torch-tidy check must flag ends with `// expect: <check>`; every
+other line must stay quiet for every check.
 """
 import sys
 
@@ -49,7 +51,9 @@ BENIGN = [
     "auto m = {t};\n  m.index_put_({{Slice(), {k}}}, v.detach());",
     "auto m = {t};\n  m.index_put_({{Slice(), {k}}}, 1.0);",
     "auto m = {t};\n  {{\n    torch::NoGradGuard guard;\n    m.index_put_({{{k}}}, v);\n  }}",
-    "auto m = torch::zeros({{4, 4}}, torch::requires_grad());\n  m.index_put_({{{k}}}, v);",
+    # Benign for the flagship, but an in-place write into a leaf that
+    # requires grad: autograd throws there.
+    "auto m = torch::zeros({{4, 4}}, torch::requires_grad());\n  m.index_put_({{{k}}}, v); // expect: torch-inplace-on-grad-leaf",
     "auto m = {t};\n  m = m + v;\n  m.index_put_({{{k}}}, v);",
     "auto m = v * 2;\n  m.index_put_({{{k}}}, v);",
     "auto m = {t};\n  m.index_put_({{{k}}}, torch::arange(4));",

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Runs the check on generated functions that include a real LibTorch's
-<torch/torch.h> and requires exactly the expected warnings.
+"""Runs the torch-tidy checks on generated functions that include a real
+LibTorch's <torch/torch.h> and requires exactly the expected warnings.
 
   run_real_headers.py --tier NAME --clang-tidy PATH --module PATH
                       --include DIR [--include DIR ...] [--functions N]
@@ -38,8 +38,14 @@ def main():
     os.makedirs(args.out, exist_ok=True)
     src = os.path.join(args.out, f"real-headers-{args.tier}.cpp")
     generate_real_header_cases.generate(args.functions, src)
-    expected = {i + 1 for i, line in enumerate(open(src))
-                if "// expect-warning" in line}
+    flagship = "torch-compile-requires-grad-propagation"
+    expected = set()
+    for i, line in enumerate(open(src)):
+        if "// expect-warning" in line:
+            expected.add((i + 1, flagship))
+        m = re.search(r"// expect: (\S+)\s*$", line)
+        if m:
+            expected.add((i + 1, m.group(1)))
 
     cmd = [args.clang_tidy, f"--load={args.module}", "-checks=-*,torch-*",
            src, "--", "-std=c++17", "-D_GLIBCXX_USE_CXX11_ABI=1"]
@@ -62,19 +68,22 @@ def main():
     got = set()
     name = re.escape(os.path.basename(src))
     for line in out.splitlines():
-        m = re.search(name + r":(\d+):\d+: warning: .*\[torch-", line)
+        m = re.search(name + r":(\d+):\d+: warning: .*\[(torch-[\w-]+)\]",
+                      line)
         if m:
-            got.add(int(m.group(1)))
+            got.add((int(m.group(1)), m.group(2)))
     missing, extra = sorted(expected - got), sorted(got - expected)
     print(f"integration-{args.tier}: {args.functions} functions, "
           f"{len(expected)} expected warnings, {len(got)} reported, "
           f"{elapsed:.1f}s")
     if missing or extra:
         lines = open(src).read().splitlines()
-        for n in missing:
-            print(f"  missing warning at line {n}: {lines[n - 1].strip()}")
-        for n in extra:
-            print(f"  unexpected warning at line {n}: {lines[n - 1].strip()}")
+        for n, check in missing:
+            print(f"  missing {check} warning at line {n}: "
+                  f"{lines[n - 1].strip()}")
+        for n, check in extra:
+            print(f"  unexpected {check} warning at line {n}: "
+                  f"{lines[n - 1].strip()}")
         print(f"{len(expected - got) + len(got - expected)} failed")
         return 1
     return 0

@@ -112,12 +112,9 @@ matchAssignIntoTemporary(const CXXOperatorCallExpr *Op) {
     if (FD && FD->getIdentifier() && FD->getName() == "index") {
       // With a tensor (advanced) index, index() returns a copy: the
       // assignment writes into a temporary and `t` is left unchanged.
-      if (Call->getNumArgs() == 1)
-        if (auto Elements = libtorch::indexListElements(Call->getArg(0)))
-          for (const Expr *E : *Elements)
-            if (libtorch::classifyIndexElement(E) ==
-                libtorch::IndexElement::Tensor)
-              return std::nullopt;
+      if (Call->getNumArgs() == 1 &&
+          libtorch::isAdvancedIndexList(Call->getArg(0)))
+        return std::nullopt;
       return InPlaceWrite{WriteKind::IndexAssign, Op, Lhs, Op->getArg(1),
                           false};
     }

@@ -83,8 +83,11 @@ bool isNonGradFactory(const CallExpr *Call) {
 }
 
 /// Finds requires_grad(...) inside a TensorOptions expression. Returns true if
-/// it asks for grad (any argument but a literal false).
-static bool optionsAskForGrad(const Expr *E, int Depth = 0) {
+/// it asks for grad (any argument but a literal false). With Proven set, only
+/// a literal true (or the default argument) counts, and options that cannot
+/// be seen do not.
+static bool optionsAskForGrad(const Expr *E, int Depth = 0,
+                              bool Proven = false) {
   if (!E || Depth > 8)
     return false;
   E = E->IgnoreParenImpCasts();
@@ -100,20 +103,36 @@ static bool optionsAskForGrad(const Expr *E, int Depth = 0) {
         FD->getNumParams() == 1) {
       if (Call->getNumArgs() == 0 || isa<CXXDefaultArgExpr>(Call->getArg(0)))
         return true;
-      return boolLiteral(Call->getArg(0)).value_or(true);
+      return boolLiteral(Call->getArg(0)).value_or(!Proven);
     }
   }
   if (const auto *Ref = dyn_cast<DeclRefExpr>(E)) {
     if (isa<ParmVarDecl>(Ref->getDecl()))
-      return true; // Options from the caller: unknown.
+      return !Proven; // Options from the caller: unknown.
     if (const auto *V = dyn_cast<VarDecl>(Ref->getDecl()))
-      return V->hasInit() && optionsAskForGrad(V->getInit(), Depth + 1);
+      return !Proven && V->hasInit() &&
+             optionsAskForGrad(V->getInit(), Depth + 1);
     return false;
   }
   for (const Stmt *Child : E->children())
     if (const auto *CE = dyn_cast_or_null<Expr>(Child))
-      if (optionsAskForGrad(CE, Depth + 1))
+      if (optionsAskForGrad(CE, Depth + 1, Proven))
         return true;
+  return false;
+}
+
+bool factoryRequiresGrad(const CallExpr *Call) {
+  if (!isNonGradFactory(Call))
+    return false;
+  for (const Expr *Arg : Call->arguments()) {
+    if (isa<CXXDefaultArgExpr>(Arg))
+      continue;
+    QualType T = Arg->getType().getNonReferenceType().getCanonicalType();
+    const auto *RD = T->getAsCXXRecordDecl();
+    if (RD && RD->getIdentifier() && RD->getName() == "TensorOptions" &&
+        optionsAskForGrad(Arg, 0, /*Proven=*/true))
+      return true;
+  }
   return false;
 }
 
@@ -323,6 +342,50 @@ std::optional<std::vector<const Expr *>> indexListElements(const Expr *Arg) {
   if (!Init)
     return std::nullopt;
   return std::vector<const Expr *>(Init->inits().begin(), Init->inits().end());
+}
+
+bool isAdvancedIndexList(const Expr *Arg) {
+  auto Elements = indexListElements(Arg);
+  return Elements && llvm::any_of(*Elements, [](const Expr *E) {
+           return classifyIndexElement(E) == IndexElement::Tensor;
+         });
+}
+
+bool isCopyingIndexCall(const Expr *E) {
+  // t[tensor] is not here: Tensor::operator[](Tensor) selects with the
+  // index's single integer, a view.
+  const auto *Call = dyn_cast<CXXMemberCallExpr>(ignoreTensorWrappers(E));
+  if (calleeName(Call) != "index" || Call->getNumArgs() != 1)
+    return false;
+  const Expr *Arg = Call->getArg(0);
+  const auto *RD = Arg->getType().getNonReferenceType()->getAsCXXRecordDecl();
+  if (RD && RD->getIdentifier() && RD->getName() == "List")
+    return true;
+  return isAdvancedIndexList(Arg);
+}
+
+bool isInPlaceValueMethod(const CXXMemberCallExpr *Call) {
+  static const llvm::StringSet<> NotValueWrites = {
+      "requires_grad_", "detach_",       "resize_", "resize_as_",
+      "set_",           "share_memory_", "rename_", "retain_grad_"};
+  StringRef Name = calleeName(Call);
+  return Name.size() > 1 && Name.ends_with("_") && !Name.starts_with("_") &&
+         !NotValueWrites.contains(Name);
+}
+
+bool isCompoundAssignOnTensor(const CXXOperatorCallExpr *Op) {
+  switch (Op->getOperator()) {
+  case OO_PlusEqual:
+  case OO_MinusEqual:
+  case OO_StarEqual:
+  case OO_SlashEqual:
+  case OO_AmpEqual:
+  case OO_PipeEqual:
+  case OO_CaretEqual:
+    return Op->getNumArgs() == 2 && isTensorType(Op->getArg(0)->getType());
+  default:
+    return false;
+  }
 }
 
 std::optional<bool> boolLiteral(const Expr *E) {

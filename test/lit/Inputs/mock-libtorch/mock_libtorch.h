@@ -163,6 +163,22 @@ public:
   Tensor &masked_scatter_(const Tensor &mask, const Tensor &source) const;
   Tensor &scatter_(int64_t dim, const Tensor &index, const Tensor &src) const;
   Tensor &scatter_(int64_t dim, const Tensor &index, const Scalar &value) const;
+  Tensor &add_(const Scalar &other, const Scalar &alpha = 1) const;
+  Tensor &sub_(const Tensor &other, const Scalar &alpha = 1) const;
+  Tensor &sub_(const Scalar &other, const Scalar &alpha = 1) const;
+  Tensor &mul_(const Scalar &other) const;
+  Tensor &div_(const Scalar &other) const;
+  Tensor &clamp_(std::optional<Scalar> min,
+                 std::optional<Scalar> max = std::nullopt) const;
+  Tensor &uniform_(double from = 0, double to = 1) const;
+  Tensor &normal_(double mean = 0, double std = 1) const;
+  Tensor &detach_() const;
+  Tensor &operator+=(const Tensor &other) const;
+  Tensor &operator+=(const Scalar &other) const;
+  Tensor &operator-=(const Tensor &other) const;
+  Tensor &operator*=(const Scalar &other) const;
+  Tensor data() const;
+  Tensor grad() const;
   Tensor &requires_grad_(bool requires_grad = true) const;
   Tensor &set_requires_grad(bool requires_grad);
   Tensor slice(int64_t dim = 0, std::optional<int64_t> start = std::nullopt,

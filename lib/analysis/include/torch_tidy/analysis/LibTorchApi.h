@@ -44,6 +44,11 @@ bool isNonGradFactory(const clang::CallExpr *Call);
 /// require grad.
 bool factoryMayRequireGrad(const clang::CallExpr *Call);
 
+/// A factory whose TensorOptions provably ask for requires_grad(true): a
+/// literal true, or torch::requires_grad() with its default. The result is a
+/// leaf that requires grad.
+bool factoryRequiresGrad(const clang::CallExpr *Call);
+
 /// Calls whose result never requires grad: integer/bool producers
 /// (arange, triu_indices, nonzero, comparisons, .to(kLong)...) and detach().
 bool producesNonGradValue(const clang::CallExpr *Call);
@@ -80,6 +85,24 @@ IndexElement classifyIndexElement(const clang::Expr *Element);
 /// argument is not a braced list (a vector variable, say).
 std::optional<std::vector<const clang::Expr *>>
 indexListElements(const clang::Expr *Arg);
+
+/// A braced TensorIndex list with a tensor or boolean-mask element: indexing
+/// with it is advanced indexing, so index() returns a copy, not a view.
+bool isAdvancedIndexList(const clang::Expr *Arg);
+
+/// t.index({...}) with an advanced index list (or a c10::List of tensors):
+/// the result is a new tensor, so writing into it in place
+/// leaves t unchanged.
+bool isCopyingIndexCall(const clang::Expr *E);
+
+/// Tensor methods that write into their object: the `*_` methods that
+/// change its values (add_, zero_, copy_, index_put_, uniform_, ...). Not
+/// requires_grad_ and detach_, which change autograd metadata only, nor
+/// resize_/set_, which change storage.
+bool isInPlaceValueMethod(const clang::CXXMemberCallExpr *Call);
+
+/// Compound assignment operators on a tensor (t += x, ...): add_ and kin.
+bool isCompoundAssignOnTensor(const clang::CXXOperatorCallExpr *Op);
 
 /// The value of a bool literal, looking through conversions such as the
 /// std::optional<bool> that TensorOptions::requires_grad takes.

@@ -1,0 +1,29 @@
+//===- IndexAssignToCopyCheck.h -------------------------------*- C++ -*-===//
+#ifndef TORCH_TIDY_CHECKS_INDEXASSIGNTOCOPYCHECK_H
+#define TORCH_TIDY_CHECKS_INDEXASSIGNTOCOPYCHECK_H
+
+#include "clang-tidy/ClangTidyCheck.h"
+
+namespace torch_tidy {
+
+/// Finds in-place writes into the result of advanced indexing
+/// (t.index({..., tensor, ...}) = v, .copy_(v), .zero_(), .add_(x), ...):
+/// that result is a new tensor, so the write is lost and t is unchanged.
+///
+/// For the user-facing documentation see:
+/// docs/checks/torch-index-assign-to-copy.md
+class IndexAssignToCopyCheck : public clang::tidy::ClangTidyCheck {
+public:
+  using ClangTidyCheck::ClangTidyCheck;
+  bool isLanguageVersionSupported(
+      const clang::LangOptions &LangOpts) const override {
+    return LangOpts.CPlusPlus;
+  }
+  void registerMatchers(clang::ast_matchers::MatchFinder *Finder) override;
+  void
+  check(const clang::ast_matchers::MatchFinder::MatchResult &Result) override;
+};
+
+} // namespace torch_tidy
+
+#endif
