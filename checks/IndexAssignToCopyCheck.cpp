@@ -111,6 +111,11 @@ void IndexAssignToCopyCheck::check(const MatchFinder::MatchResult &Result) {
       Plan.NoFixReason = "the write goes through a view of the copy";
     else if (!ObjectRef || !isa<VarDecl>(ObjectRef->getDecl()))
       Plan.NoFixReason = "the indexed tensor is not a named variable";
+    else if (ObjectRef->getType().isConstQualified())
+      // index_put_ with a TensorIndex list is a non-const method.
+      Plan.NoFixReason = "'" + ObjectText +
+                         "' is const, and index_put_ with a TensorIndex list "
+                         "needs a non-const tensor";
     else if (!libtorch::indexListElements(IndexCall->getArg(0)))
       Plan.NoFixReason = "the index list is not a braced list";
     else if (!enclosingBlockOfStatement(Write, Ctx))

@@ -65,6 +65,13 @@ at::Tensor value_used(at::Tensor t, const at::Tensor &idx, const at::Tensor &v) 
   // CHECK-MESSAGES: :[[@LINE-2]]:10: note: no fix: the write's value is used
 }
 
+void const_base(const at::Tensor &t, const at::Tensor &idx) {
+  t.index({idx}).zero_();
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: zero_ into the result of advanced indexing of 't'
+  // CHECK-MESSAGES: :[[@LINE-2]]:3: note: no fix: 't' is const, and index_put_ with a TensorIndex list needs a non-const tensor
+  // CHECK-FIXES: t.index({idx}).zero_();
+}
+
 at::Tensor make();
 void temporary_base(const at::Tensor &idx, const at::Tensor &v) {
   make().index({idx}).copy_(v);
