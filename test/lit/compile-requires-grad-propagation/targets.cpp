@@ -68,9 +68,12 @@ struct Model {
     // Targets that are not fresh-non-grad: no warning.
     param.index_put_({0}, v);  // a parameter
     buffer.index_put_({0}, v); // a member
-    auto a = torch::zeros({3}, torch::requires_grad());
-    a.index_put_({0}, v); // already requires grad
-    auto b = torch::zeros({3}, torch::TensorOptions().requires_grad(true));
+    // Already requires grad (cloned: an in-place write into the leaf itself
+    // would throw, which torch-inplace-on-grad-leaf reports).
+    auto a = torch::zeros({3}, torch::requires_grad()).clone();
+    a.index_put_({0}, v);
+    auto b =
+        torch::zeros({3}, torch::TensorOptions().requires_grad(true)).clone();
     b.index_put_({0}, v);
     auto grad_opts = torch::dtype(torch::kFloat).requires_grad(true);
     auto c = torch::ones({3}, grad_opts);
@@ -81,15 +84,17 @@ struct Model {
     e.index_put_({0}, v);
     auto f = torch::zeros({3});
     f.requires_grad_();
-    f.index_put_({0}, v);
+    auto f2 = f * 1;
+    f2.index_put_({0}, v);
     auto g = torch::zeros({3});
     g.set_requires_grad(true);
-    g.index_put_({0}, v);
+    auto g2 = g.clone();
+    g2.index_put_({0}, v);
     auto h = torch::sin(v);
     h.index_put_({0}, v);
     auto i = make();
     i.index_put_({0}, v); // a call result
-    return a + b + c + d + e + f + g + h + i;
+    return a + b + c + d + e + f2 + g2 + h + i;
   }
   at::Tensor make();
 };
