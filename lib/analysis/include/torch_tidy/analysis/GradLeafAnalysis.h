@@ -1,0 +1,41 @@
+//===- GradLeafAnalysis.h - In-place writes into grad leaves ---*- C++ -*-===//
+//
+// Finds in-place writes into local tensors that are provably leaves that
+// require grad (made by a factory with requires_grad(true), or after
+// requires_grad_() / set_requires_grad(true) on a fresh factory result),
+// outside any no-grad scope. Autograd throws on such writes ("a leaf Variable
+// that requires grad is being used in an in-place operation").
+//
+// The walk is in source order over one function body: a fact holds only for
+// statements inside the block where it was established (so it ran before),
+// and is dropped on anything that could change the tensor behind the
+// analysis's back (reassignment, aliasing, capture, a non-const reference
+// argument, a non-const method).
+//
+//===----------------------------------------------------------------------===//
+#ifndef TORCH_TIDY_ANALYSIS_GRADLEAFANALYSIS_H
+#define TORCH_TIDY_ANALYSIS_GRADLEAFANALYSIS_H
+
+#include "clang/AST/Decl.h"
+#include "clang/AST/Expr.h"
+#include <string>
+#include <vector>
+
+namespace torch_tidy {
+
+/// One in-place write into a leaf that requires grad.
+struct LeafWrite {
+  const clang::Expr *Write;
+  const clang::VarDecl *Leaf;
+  const clang::Stmt *Origin; ///< where the leaf was made to require grad
+  bool Fixable;
+  std::string NoFixReason;
+};
+
+/// Every write into a grad leaf in Body, with whether wrapping its statement
+/// in a NoGradGuard block is a safe fix (and why not, if not).
+std::vector<LeafWrite> findLeafWrites(clang::Stmt *Body);
+
+} // namespace torch_tidy
+
+#endif
