@@ -24,6 +24,8 @@ import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(os.path.dirname(HERE), "fixits"))
+import libtorch_tier  # noqa: E402
 CHECKS = ("torch-index-assign-to-copy", "torch-inplace-on-grad-leaf")
 EXPECT = re.compile(r"// expect: (\S+)\s*$")
 WARNING = re.compile(r"^(.*?):(\d+):\d+: warning: .*\[([\w-]+)\]$")
@@ -32,9 +34,8 @@ WARNING = re.compile(r"^(.*?):(\d+):\d+: warning: .*\[([\w-]+)\]$")
 def clang_tidy(args, path, fix):
     cmd = [args.clang_tidy, f"--load={args.module}",
            "-checks=-*," + ",".join(CHECKS)] + (["--fix"] if fix else [])
-    cmd += [path, "--", "-std=c++17", "-D_GLIBCXX_USE_CXX11_ABI=1"]
-    for d in args.include:
-        cmd += ["-isystem", d]
+    cmd += [path, "--", "-std=c++17", "-D_GLIBCXX_USE_CXX11_ABI=1",
+            *libtorch_tier.isystem(args)]
     res = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                          text=True)
     real = os.path.realpath(path)
@@ -47,20 +48,10 @@ def clang_tidy(args, path, fix):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--tier", required=True)
-    ap.add_argument("--clang-tidy", required=True)
-    ap.add_argument("--module", required=True)
-    ap.add_argument("--source-dir", required=True)
-    ap.add_argument("--include", action="append", default=[])
-    ap.add_argument("--lib-dir", required=True)
-    ap.add_argument("--cxx", default="g++")
-    ap.add_argument("--out", default=".")
+    libtorch_tier.add_tier_arguments(ap)
     args = ap.parse_args()
     name = f"fixits-more-{args.tier}"
-    if not any(os.path.exists(os.path.join(d, "torch", "torch.h"))
-               for d in args.include):
-        print(f"SKIPPED {name}: <torch/torch.h> of {args.tier} not found in "
-              f"{args.include}")
+    if libtorch_tier.headers_missing(args, name):
         return 77
 
     work = os.path.join(args.out, name)
@@ -98,13 +89,8 @@ def main():
     if failures:
         print(out)
 
-    cmd = [args.cxx, "-std=c++17", "-O0", "-D_GLIBCXX_USE_CXX11_ABI=1",
-           f"-I{work}"]
-    for d in args.include:
-        cmd += ["-isystem", d]
-    cmd += [os.path.join(HERE, "harness.cpp"), "-o",
-            os.path.join(work, "harness"), f"-L{args.lib_dir}",
-            f"-Wl,-rpath,{args.lib_dir}", "-ltorch", "-ltorch_cpu", "-lc10"]
+    cmd = libtorch_tier.harness_command(args, os.path.join(HERE, "harness.cpp"),
+                                        os.path.join(work, "harness"), [work])
     build = subprocess.run(cmd, stdout=subprocess.PIPE,
                            stderr=subprocess.STDOUT, text=True)
     if build.returncode != 0:

@@ -30,6 +30,8 @@ import sys
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import libtorch_tier  # noqa: E402
 CHECK = "torch-compile-requires-grad-propagation"
 STYLES = ("index_put", "scatter")
 # RewriteRules.def's Style column, per FixStyle.
@@ -210,9 +212,8 @@ def start_clang_tidy(args, path, extra):
     cmd = [args.clang_tidy, f"--load={args.module}", f"-checks=-*,{CHECK}",
            f"--config={config}", *extra, path, "--", "-std=c++17",
            "-D_GLIBCXX_USE_CXX11_ABI=1",
-           f"-I{os.path.join(args.source_dir, 'include')}"]
-    for d in args.include:
-        cmd += ["-isystem", d]
+           f"-I{os.path.join(args.source_dir, 'include')}",
+           *libtorch_tier.isystem(args)]
     return subprocess.Popen(cmd, stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT, text=True)
 
@@ -227,13 +228,9 @@ def finish(proc, what):
 
 
 def start_harness_build(args, work):
-    cmd = [args.cxx, "-std=c++17", "-O0", "-D_GLIBCXX_USE_CXX11_ABI=1",
-           f"-I{work}", f"-I{os.path.join(args.source_dir, 'include')}"]
-    for d in args.include:
-        cmd += ["-isystem", d]
-    cmd += [os.path.join(HERE, "harness.cpp"), "-o",
-            os.path.join(work, "harness"), f"-L{args.lib_dir}",
-            f"-Wl,-rpath,{args.lib_dir}", "-ltorch", "-ltorch_cpu", "-lc10"]
+    cmd = libtorch_tier.harness_command(
+        args, os.path.join(HERE, "harness.cpp"), os.path.join(work, "harness"),
+        [work, os.path.join(args.source_dir, "include")])
     return subprocess.Popen(cmd, stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT, text=True)
 
@@ -265,23 +262,13 @@ def read(path):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--tier", required=True)
+    libtorch_tier.add_tier_arguments(ap)
     ap.add_argument("--style", required=True, choices=STYLES)
-    ap.add_argument("--clang-tidy", required=True)
     ap.add_argument("--apply-replacements", required=True)
-    ap.add_argument("--module", required=True)
-    ap.add_argument("--source-dir", required=True)
-    ap.add_argument("--include", action="append", default=[])
-    ap.add_argument("--lib-dir", required=True)
-    ap.add_argument("--cxx", default="g++")
-    ap.add_argument("--out", default=".")
     args = ap.parse_args()
     name = f"fixits-{args.tier}-{args.style}"
 
-    if not any(os.path.exists(os.path.join(d, "torch", "torch.h"))
-               for d in args.include):
-        print(f"SKIPPED {name}: <torch/torch.h> of {args.tier} not found in "
-              f"{args.include}")
+    if libtorch_tier.headers_missing(args, name):
         return 77
     if not os.path.exists(args.module):
         print(f"{name}: plugin {args.module} is not built "
