@@ -151,6 +151,66 @@ Tensor Tensor::index_fill(std::int64_t dim, const Tensor &index,
       *this, [&](Tensor &out) { out.index_fill_(dim, index, value); });
 }
 
+Tensor &Tensor::index_fill_(std::int64_t dim, const Tensor &index,
+                            const Tensor &value) {
+  TT_CHECK(value.dim() == 0,
+           "index_fill_ only supports a 0-dimensional value tensor, but got "
+           "tensor with ",
+           value.dim(), " dimension(s).");
+  if (this->dim() == 0) { // PyTorch treats a scalar as a 1-element vector
+    wrap_dim(dim, 0);
+    unsqueeze(0).index_fill_(0, index, value);
+    return *this;
+  }
+  check_inplace(*this);
+  dim = wrap_dim(dim, this->dim());
+  check_vector_index(index, "index_fill_");
+  Tensor positions = index.reshape({index.numel()});
+  auto resolved =
+      detail::resolve_index(*this, detail::index_at_dim(dim, positions));
+  Tensor filler;
+  {
+    NoGradGuard no_grad;
+    filler = value.to(device()).to(dtype());
+  }
+  detail::scatter_at(*this, resolved.at, filler, false);
+  // The value's gradient counts every filled slice once, however often the
+  // index names it (PyTorch selects with the unique indices). PyTorch 2.8's
+  // backward passes the indices to index_select unwrapped, so a negative
+  // one fails there; the runtime copies that.
+  std::int64_t size = sizes()[dim];
+  std::vector<double> seen(std::size_t(size), 0), unique;
+  bool any_negative = false;
+  for (double p : positions.to_doubles()) {
+    any_negative |= p < 0;
+    std::int64_t w =
+        std::int64_t(p) < 0 ? std::int64_t(p) + size : std::int64_t(p);
+    if (w < 0 || w >= size)
+      continue; // resolve_index rejected it already
+    if (!seen[std::size_t(w)]++)
+      unique.push_back(double(w));
+  }
+  Tensor unique_positions = from_doubles(unique, {std::int64_t(unique.size())},
+                                         {DType::Int64, device()});
+  DType value_dtype = value.dtype();
+  bool value_needs_grad = any_requires_grad({value});
+  record_inplace(*this, "IndexFillBackward", {value}, [=](const Tensor &grad) {
+    if (!value_needs_grad)
+      return std::vector<Tensor>{grad.index_fill(dim, positions, 0), Tensor()};
+    TT_CHECK(!any_negative, "index out of range in self");
+    return std::vector<Tensor>{
+        grad.index_fill(dim, positions, 0),
+        grad.index_select(dim, unique_positions).sum().to(value_dtype)};
+  });
+  return *this;
+}
+
+Tensor Tensor::index_fill(std::int64_t dim, const Tensor &index,
+                          const Tensor &value) const {
+  return detail::functional_twin(
+      *this, [&](Tensor &out) { out.index_fill_(dim, index, value); });
+}
+
 Tensor Tensor::index_select(std::int64_t dim, const Tensor &index) const {
   if (this->dim() == 0) {
     wrap_dim(dim, 0);

@@ -323,17 +323,19 @@ static Tensor strip_leading_ones(const Tensor &values) {
   return values.view(Shape(shape.begin() + std::ptrdiff_t(lead), shape.end()));
 }
 
-Tensor &Tensor::index_put_(const std::vector<TensorIndex> &indices,
-                           const Tensor &values, bool accumulate) {
-  check_inplace(*this);
-  // Setitem (no accumulate) strips leading size-1 dims of the value;
-  // at::index_put_ (the accumulate form) does not.
-  Tensor stripped = accumulate ? values : strip_leading_ones(values);
-  detail::ResolvedIndex resolved = detail::resolve_index(*this, indices);
-  if (!resolved.advanced && !accumulate) {
+namespace {
+/// The one implementation of index_put_: setitem (set_item: strips the
+/// value's leading ones, a basic-only index is a copy_ into the view) or
+/// at::index_put_ (neither).
+Tensor &index_put_impl(Tensor &self, const std::vector<TensorIndex> &indices,
+                       const Tensor &values, bool accumulate, bool set_item) {
+  check_inplace(self);
+  Tensor stripped = set_item ? strip_leading_ones(values) : values;
+  detail::ResolvedIndex resolved = detail::resolve_index(self, indices);
+  if (!resolved.advanced && set_item) {
     // Only basic indices: PyTorch's set_item is a copy_ into the view.
     resolved.view.copy_(stripped);
-    return *this;
+    return self;
   }
   detail::Addresses at =
       resolved.advanced ? resolved.at : detail::view_addresses(resolved.view);
@@ -342,8 +344,9 @@ Tensor &Tensor::index_put_(const std::vector<TensorIndex> &indices,
   bool as_masked_fill = !accumulate && resolved.single_mask &&
                         stripped.numel() == 1 &&
                         stripped.device() == Device::CPU;
-  detail::scatter_at(
-      *this, at, as_masked_fill ? stripped.to(dtype()) : stripped, accumulate);
+  detail::scatter_at(self, at,
+                     as_masked_fill ? stripped.to(self.dtype()) : stripped,
+                     accumulate);
   // As set_item, the write is recorded on the view left by the basic
   // indices, with the tensor indices re-expressed against that view.
   Tensor target = resolved.view;
@@ -356,13 +359,42 @@ Tensor &Tensor::index_put_(const std::vector<TensorIndex> &indices,
         grad.index(on_view).sum_to(stripped_sizes).reshape(value_sizes);
     return std::vector<Tensor>{grad_self, grad_values};
   });
-  return *this;
+  return self;
+}
+} // namespace
+
+Tensor &Tensor::index_put_(const std::vector<TensorIndex> &indices,
+                           const Tensor &values, bool accumulate) {
+  // Setitem (no accumulate) strips leading size-1 dims of the value;
+  // at::index_put_ (the accumulate form) does not.
+  return index_put_impl(*this, indices, values, accumulate,
+                        /*set_item=*/!accumulate);
 }
 
 Tensor Tensor::index_put(const std::vector<TensorIndex> &indices,
                          const Tensor &values, bool accumulate) const {
   return detail::functional_twin(
       *this, [&](Tensor &out) { out.index_put_(indices, values, accumulate); });
+}
+
+Tensor &
+Tensor::index_put_list_(const std::vector<std::optional<Tensor>> &indices,
+                        const Tensor &values, bool accumulate) {
+  std::vector<TensorIndex> list;
+  bool any_tensor = false;
+  for (const std::optional<Tensor> &entry : indices) {
+    any_tensor |= entry.has_value();
+    list.push_back(entry ? TensorIndex(*entry) : TensorIndex(Slice{}));
+  }
+  TT_CHECK(any_tensor, "index_put_: at least one index must be a tensor");
+  return index_put_impl(*this, list, values, accumulate, /*set_item=*/false);
+}
+
+Tensor Tensor::index_put_list(const std::vector<std::optional<Tensor>> &indices,
+                              const Tensor &values, bool accumulate) const {
+  return detail::functional_twin(*this, [&](Tensor &out) {
+    out.index_put_list_(indices, values, accumulate);
+  });
 }
 
 } // namespace torch_tidy::runtime

@@ -20,6 +20,32 @@ Tensor Tensor::masked_fill(const Tensor &mask, double value) const {
       *this, [&](Tensor &out) { out.masked_fill_(mask, value); });
 }
 
+Tensor &Tensor::masked_fill_(const Tensor &mask, const Tensor &value) {
+  TT_CHECK(value.dim() == 0,
+           "masked_fill_ only supports a 0-dimensional value tensor, but got "
+           "tensor with ",
+           value.dim(), " dimension(s).");
+  check_inplace(*this);
+  detail::Addresses at = detail::masked_addresses(*this, mask);
+  Tensor filler;
+  {
+    NoGradGuard no_grad;
+    filler = value.to(device()).to(dtype());
+  }
+  detail::scatter_at(*this, at, filler, false);
+  DType value_dtype = value.dtype();
+  record_inplace(*this, "MaskedFillBackward", {value}, [=](const Tensor &grad) {
+    return std::vector<Tensor>{grad.masked_fill(mask, 0),
+                               grad.masked_select(mask).sum().to(value_dtype)};
+  });
+  return *this;
+}
+
+Tensor Tensor::masked_fill(const Tensor &mask, const Tensor &value) const {
+  return detail::functional_twin(
+      *this, [&](Tensor &out) { out.masked_fill_(mask, value); });
+}
+
 Tensor &Tensor::masked_scatter_(const Tensor &mask, const Tensor &source) {
   check_inplace(*this);
   detail::check_no_internal_overlap(*this);

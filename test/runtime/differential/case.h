@@ -65,7 +65,8 @@ struct Case {
   Shape shape;
   DType dtype = DType::Float32; // of factories
   double scalar = 0;
-  bool flag = false;             // accumulate / keepdim
+  bool flag = false;     // accumulate / keepdim
+  bool raw_list = false; // index_put through at::index_put_'s optional list
   bool compare_values = true;    // false for empty/randn
   bool compare_layout = false;   // strides and offset, for views
   std::uint64_t weight_seed = 0; // loss = sum(result * weights(seed))

@@ -122,7 +122,8 @@ std::string describe(const Case &c) {
     }
   }
   out << " ints=" << shape_text(c.ints) << " shape=" << shape_text(c.shape)
-      << " scalar=" << c.scalar << " flag=" << c.flag;
+      << " scalar=" << c.scalar << " flag=" << c.flag
+      << " raw_list=" << c.raw_list;
   return out.str();
 }
 

@@ -117,7 +117,10 @@ Case CaseGenerator::index_put() {
   c.flag = chance(0.3); // accumulate: only tensor indices and full slices
   if (!in_place && chance(0.2))
     c.views = view_chain(self.shape, 1);
-  c.indices = index_expression(target_shape(c), c.flag);
+  // Without accumulate, a quarter use at::index_put_'s optional-tensor list
+  // (no setitem stripping of the value), like the accumulate form.
+  c.raw_list = !c.flag && chance(0.25);
+  c.indices = index_expression(target_shape(c), c.flag || c.raw_list);
   Case probe = c;
   probe.op = "index";
   probe.inputs[0].requires_grad = false;
@@ -175,6 +178,10 @@ Case CaseGenerator::index_copy_fill_select() {
     if (chance(0.05) && !source.empty())
       source.back() += 1;
     c.inputs.push_back(array(source, chance(0.92) ? self.dtype : any_dtype()));
+  } else if (op.rfind("index_fill", 0) == 0 && chance(0.35)) {
+    // A 0-dim value tensor (the form that carries a gradient).
+    c.inputs.push_back(array({}, chance(0.9) ? self.dtype : float_dtype(),
+                             runtime::is_floating(self.dtype)));
   }
   return c;
 }
@@ -251,6 +258,9 @@ Case CaseGenerator::masked() {
     Shape source = chance(0.7) || device_safe_ ? target : shape(1, 3);
     c.inputs.push_back(array(source, chance(0.92) ? self.dtype : any_dtype()));
   }
+  if (op.rfind("masked_fill", 0) == 0 && chance(0.35))
+    c.inputs.push_back(array({}, chance(0.9) ? self.dtype : float_dtype(),
+                             runtime::is_floating(self.dtype)));
   return c;
 }
 

@@ -113,15 +113,15 @@ struct LibTorchApi {
   }
 
   static void index_put_(Tensor &t, const Case &c, const Tensor &values) {
-    if (c.flag)
-      t.index_put_(optional_indices(c.indices), values, true);
+    if (c.flag || c.raw_list)
+      t.index_put_(optional_indices(c.indices), values, c.flag);
     else
       t.index_put_(indices(c.indices), values);
   }
   static Tensor index_put(const Tensor &t, const Case &c,
                           const Tensor &values) {
-    if (c.flag)
-      return t.index_put(optional_indices(c.indices), values, true);
+    if (c.flag || c.raw_list)
+      return t.index_put(optional_indices(c.indices), values, c.flag);
     return t.clone().index_put_(indices(c.indices), values);
   }
   static Tensor sum_dims(const Tensor &t, const Shape &dims, bool keepdim) {

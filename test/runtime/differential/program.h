@@ -99,6 +99,11 @@ typename Api::Tensor run_op(const Case &c,
     return in_place([&](T &t) { t.index_copy_(k[0], arg(1), arg(2)); });
   if (op == "index_copy")
     return self().index_copy(k[0], arg(1), arg(2));
+  // index_fill and masked_fill take a 0-dim value tensor when one is given.
+  if (op == "index_fill_" && in.size() > 2)
+    return in_place([&](T &t) { t.index_fill_(k[0], arg(1), arg(2)); });
+  if (op == "index_fill" && in.size() > 2)
+    return self().index_fill(k[0], arg(1), arg(2));
   if (op == "index_fill_")
     return in_place([&](T &t) { t.index_fill_(k[0], arg(1), c.scalar); });
   if (op == "index_fill")
@@ -115,6 +120,10 @@ typename Api::Tensor run_op(const Case &c,
     return self().scatter(k[0], arg(1), c.scalar);
   if (op == "gather")
     return self().gather(k[0], arg(1));
+  if (op == "masked_fill_" && in.size() > 2)
+    return in_place([&](T &t) { t.masked_fill_(arg(1), arg(2)); });
+  if (op == "masked_fill" && in.size() > 2)
+    return self().masked_fill(arg(1), arg(2));
   if (op == "masked_fill_")
     return in_place([&](T &t) { t.masked_fill_(arg(1), c.scalar); });
   if (op == "masked_fill")

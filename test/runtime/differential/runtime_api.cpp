@@ -52,11 +52,26 @@ struct RuntimeApi {
     return out;
   }
 
+  static std::vector<std::optional<Tensor>>
+  optional_indices(const std::vector<IndexSpec> &specs) {
+    std::vector<std::optional<Tensor>> out;
+    for (const IndexSpec &s : specs)
+      out.push_back(s.kind == IndexKind::Tensor
+                        ? std::optional<Tensor>(make(s.tensor))
+                        : std::nullopt);
+    return out;
+  }
+
   static void index_put_(Tensor &t, const Case &c, const Tensor &values) {
-    t.index_put_(indices(c.indices), values, c.flag);
+    if (c.raw_list)
+      t.index_put_list_(optional_indices(c.indices), values, c.flag);
+    else
+      t.index_put_(indices(c.indices), values, c.flag);
   }
   static Tensor index_put(const Tensor &t, const Case &c,
                           const Tensor &values) {
+    if (c.raw_list)
+      return t.index_put_list(optional_indices(c.indices), values, c.flag);
     return t.index_put(indices(c.indices), values, c.flag);
   }
   static Tensor sum_dims(const Tensor &t, const Shape &dims, bool keepdim) {

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <vector>
 
 namespace torch_tidy::runtime {
@@ -95,6 +96,14 @@ public:
                      const Tensor &values, bool accumulate = false);
   Tensor index_put(const std::vector<TensorIndex> &indices,
                    const Tensor &values, bool accumulate = false) const;
+  /// LibTorch's index_put_ with a c10::List<std::optional<Tensor>> (named
+  /// apart so braced index lists stay unambiguous): an empty entry is a
+  /// full slice, and unlike setitem the value is not stripped of leading
+  /// size-1 dims.
+  Tensor &index_put_list_(const std::vector<std::optional<Tensor>> &indices,
+                          const Tensor &values, bool accumulate = false);
+  Tensor index_put_list(const std::vector<std::optional<Tensor>> &indices,
+                        const Tensor &values, bool accumulate = false) const;
 
   // --- dimension-wise writes (write_ops.cpp) -------------------------------
   Tensor &index_copy_(std::int64_t dim, const Tensor &index,
@@ -103,6 +112,11 @@ public:
                     const Tensor &source) const;
   Tensor &index_fill_(std::int64_t dim, const Tensor &index, double value);
   Tensor index_fill(std::int64_t dim, const Tensor &index, double value) const;
+  /// The value is a 0-dim tensor; it gets the sum of the filled gradients.
+  Tensor &index_fill_(std::int64_t dim, const Tensor &index,
+                      const Tensor &value);
+  Tensor index_fill(std::int64_t dim, const Tensor &index,
+                    const Tensor &value) const;
   Tensor index_select(std::int64_t dim, const Tensor &index) const;
   Tensor &scatter_(std::int64_t dim, const Tensor &index, const Tensor &src);
   Tensor scatter(std::int64_t dim, const Tensor &index,
@@ -118,6 +132,9 @@ public:
   // --- mask writes (mask_ops.cpp) ------------------------------------------
   Tensor &masked_fill_(const Tensor &mask, double value);
   Tensor masked_fill(const Tensor &mask, double value) const;
+  /// The value is a 0-dim tensor; it gets the sum of the filled gradients.
+  Tensor &masked_fill_(const Tensor &mask, const Tensor &value);
+  Tensor masked_fill(const Tensor &mask, const Tensor &value) const;
   Tensor &masked_scatter_(const Tensor &mask, const Tensor &source);
   Tensor masked_scatter(const Tensor &mask, const Tensor &source) const;
   Tensor masked_select(const Tensor &mask) const;
