@@ -4,6 +4,7 @@
 
 #include "torch_tidy/analysis/FullStatement.h"
 #include "torch_tidy/analysis/LibTorchApi.h"
+#include "torch_tidy/rewrite/OutOfPlaceRewrite.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
@@ -36,15 +37,32 @@ StringRef sourceText(SourceRange R, const ASTContext &Ctx) {
 struct FixPlan {
   std::string Value;
   std::string NoFixReason;
+  /// A tensor value: copy_ casts it to the target's dtype (and device), and
+  /// index_put_ requires them equal, so the fix casts it.
+  bool CastTensor = false;
 };
 
 FixPlan planValue(const Expr *Write, const ASTContext &Ctx) {
   auto Text = [&](const Expr *E) {
     return sourceText(E->getSourceRange(), Ctx).str();
   };
+  // The value's text, ready for a member call when it is a tensor.
+  auto Value = [&](const Expr *E) {
+    FixPlan P{Text(E), ""};
+    if (libtorch::isTensorType(E->getType())) {
+      const Expr *Core = E->IgnoreImplicit();
+      bool Postfix = isa<DeclRefExpr>(Core) || isa<MemberExpr>(Core) ||
+                     isa<ParenExpr>(Core) || isa<CXXMemberCallExpr>(Core) ||
+                     (isa<CallExpr>(Core) && !isa<CXXOperatorCallExpr>(Core));
+      if (!Postfix)
+        P.Value = "(" + P.Value + ")";
+      P.CastTensor = true;
+    }
+    return P;
+  };
   if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Write)) {
     if (Op->getOperator() == OO_Equal)
-      return {Text(Op->getArg(1)), ""};
+      return Value(Op->getArg(1));
     return {"", "a compound assignment on the copy; 't.index_put_(I, x, "
                 "/*accumulate=*/true)' differs from it when indices repeat"};
   }
@@ -54,7 +72,7 @@ FixPlan planValue(const Expr *Write, const ASTContext &Ctx) {
     return !isa<CXXDefaultArgExpr>(A);
   });
   if ((Name == "copy_" || Name == "fill_") && ExplicitArgs == 1)
-    return {Text(Call->getArg(0)), ""};
+    return Value(Call->getArg(0));
   if (Name == "zero_" && ExplicitArgs == 0)
     return {"0", ""};
   return {"", ("'" + Name +
@@ -137,10 +155,15 @@ void IndexAssignToCopyCheck::check(const MatchFinder::MatchResult &Result) {
           CharSourceRange::getTokenRange(Write->getSourceRange()),
           ObjectText + ".index_put_(" +
               sourceText(IndexCall->getArg(0)->getSourceRange(), Ctx).str() +
-              ", " + Plan.Value + ")");
+              ", " + Plan.Value +
+              (Plan.CastTensor ? ".to(" + ObjectText + ".options())" : "") +
+              ")");
   }
   if (!Plan.NoFixReason.empty())
     diag(Loc, "no fix: %0", DiagnosticIDs::Note) << Plan.NoFixReason;
+  else
+    diag(Loc, "rule: %0", DiagnosticIDs::Note)
+        << findRewriteRule("index-put-into-copy")->Id;
 }
 
 } // namespace torch_tidy

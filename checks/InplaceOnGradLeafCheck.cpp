@@ -3,6 +3,7 @@
 #include "InplaceOnGradLeafCheck.h"
 
 #include "torch_tidy/analysis/GradLeafAnalysis.h"
+#include "torch_tidy/rewrite/OutOfPlaceRewrite.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
@@ -82,6 +83,9 @@ void InplaceOnGradLeafCheck::check(const MatchFinder::MatchResult &Result) {
     if (!W.Fixable)
       diag(W.Write->getBeginLoc(), "no fix: %0", DiagnosticIDs::Note)
           << W.NoFixReason;
+    else
+      diag(W.Write->getBeginLoc(), "rule: %0", DiagnosticIDs::Note)
+          << findRewriteRule("no-grad-guard")->Id;
   }
 }
 

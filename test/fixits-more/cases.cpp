@@ -35,6 +35,12 @@ void zero_idx(at::Tensor t, const at::Tensor &idx) {
 void fill_idx(at::Tensor t, const at::Tensor &idx) {
   t.index({idx}).fill_(2.5); // expect: torch-index-assign-to-copy
 }
+// A value of another dtype: copy_ casts it, so the fix casts it too
+// (index_put_ requires equal dtypes).
+void copy_idx_other_dtype(at::Tensor t, const at::Tensor &idx,
+                          const at::Tensor &v) {
+  t.index({idx}).copy_(v); // expect: torch-index-assign-to-copy
+}
 void assign_last_dim(at::Tensor t, const at::Tensor &idx, const at::Tensor &v) {
   t.index({Ellipsis, idx}) = v; // expect: torch-index-assign-to-copy
 }

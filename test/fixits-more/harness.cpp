@@ -130,6 +130,15 @@ int main() {
     indexCase(
         "fill_idx", [&](at::Tensor X) { original::fill_idx(X, Idx); },
         [&](at::Tensor X) { fixed::fill_idx(X, Idx); }, T, Ref2);
+    at::Tensor V = torch::randn({3}, torch::kDouble); // T is float
+    at::Tensor Ref3 = T.clone();
+    for (int K = 0; K < 3; ++K)
+      Ref3[Idx[K].item<int64_t>()].copy_(V);
+    indexCase(
+        "copy_idx_other_dtype",
+        [&](at::Tensor X) { original::copy_idx_other_dtype(X, Idx, V); },
+        [&](at::Tensor X) { fixed::copy_idx_other_dtype(X, Idx, V); }, T,
+        Ref3);
   }
   {
     at::Tensor U = torch::randn({2, 3, 5});

@@ -10,13 +10,13 @@ void forms(at::Tensor t, const at::Tensor &v, const at::Tensor &rows,
            const at::Tensor &idx) {
   t.index({Slice(), rows, cols}) = v;
   // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: assignment into the result of advanced indexing of 't' is lost: index() with a tensor or mask index returns a new tensor, not a view, so 't' is left unchanged; use index_put_ [torch-index-assign-to-copy]
-  // CHECK-FIXES: t.index_put_({Slice(), rows, cols}, v);
+  // CHECK-FIXES: t.index_put_({Slice(), rows, cols}, v.to(t.options()));
   t.index({mask}) = 0;
   // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: assignment into the result of advanced indexing of 't'
   // CHECK-FIXES: t.index_put_({mask}, 0);
   t.index({mask}).copy_(v);
   // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: copy_ into the result of advanced indexing of 't'
-  // CHECK-FIXES: t.index_put_({mask}, v);
+  // CHECK-FIXES: t.index_put_({mask}, v.to(t.options()));
   t.index({idx}).zero_();
   // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: zero_ into the result of advanced indexing of 't'
   // CHECK-FIXES: t.index_put_({idx}, 0);
@@ -25,16 +25,16 @@ void forms(at::Tensor t, const at::Tensor &v, const at::Tensor &rows,
   // CHECK-FIXES: t.index_put_({idx}, 2.5);
   t.index({idx}).fill_(v);
   // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: fill_ into the result of advanced indexing of 't'
-  // CHECK-FIXES: t.index_put_({idx}, v);
+  // CHECK-FIXES: t.index_put_({idx}, v.to(t.options()));
   t.index({Ellipsis, idx}) = v;
   // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: assignment into the result of advanced indexing of 't'
-  // CHECK-FIXES: t.index_put_({Ellipsis, idx}, v);
+  // CHECK-FIXES: t.index_put_({Ellipsis, idx}, v.to(t.options()));
   t.index({None, idx, 1}) = v;
   // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: assignment into the result of advanced indexing of 't'
-  // CHECK-FIXES: t.index_put_({None, idx, 1}, v);
+  // CHECK-FIXES: t.index_put_({None, idx, 1}, v.to(t.options()));
   t.index({Slice(0, 2), rows > 0}) = v;
   // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: assignment into the result of advanced indexing of 't'
-  // CHECK-FIXES: t.index_put_({Slice(0, 2), rows > 0}, v);
+  // CHECK-FIXES: t.index_put_({Slice(0, 2), rows > 0}, v.to(t.options()));
   t.index({idx}).add_(1);
   // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: add_ into the result of advanced indexing of 't'
   // CHECK-MESSAGES: :[[@LINE-2]]:3: note: no fix: 'add_' has no exact index_put_ form (index_put_ with accumulate=true differs from add_ when indices repeat); write the new values with index_put_ by hand

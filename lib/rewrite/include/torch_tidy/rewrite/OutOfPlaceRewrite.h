@@ -33,7 +33,7 @@ namespace torch_tidy {
 enum class FixStyle { IndexPut, Scatter };
 
 struct RewriteRule {
-  enum StyleKind { IndexPut, Scatter, Both };
+  enum StyleKind { IndexPut, Scatter, Both, Other };
   llvm::StringRef Id;
   StyleKind Style;
   llvm::StringRef Before;

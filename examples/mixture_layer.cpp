@@ -1,0 +1,26 @@
+// A mixture-of-experts style combine step, marked as running inside
+// torch.compile. Each in-place write fills a tensor created without gradient
+// tracking from values that require grad: torch.compile can lose
+// requires_grad after such writes. torch-tidy rewrites each one to its
+// out-of-place form.
+#include <torch/torch.h>
+#include <torch_tidy/compiled.h>
+
+using torch::indexing::Slice;
+
+TORCH_TIDY_COMPILED at::Tensor combine(const at::Tensor &expert_out,
+                                       const at::Tensor &slots,
+                                       const at::Tensor &mask,
+                                       const at::Tensor &bias) {
+  const int64_t tokens = expert_out.size(0);
+  auto out =
+      torch::zeros({tokens, 2 * expert_out.size(1)}, expert_out.options());
+  out.index_copy_(0, slots, expert_out.repeat({1, 2}));
+  auto gate = torch::zeros_like(expert_out);
+  gate.slice(1, 0, expert_out.size(1), 2).copy_(bias);
+  gate.masked_fill_(mask, bias.sum());
+  auto head = torch::empty({2, tokens}, expert_out.options());
+  head.select(0, 0).copy_(bias.mean() * torch::ones({tokens}));
+  head[1] = expert_out.select(1, 0);
+  return out.sum() + gate.sum() + head.sum();
+}

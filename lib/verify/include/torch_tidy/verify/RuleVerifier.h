@@ -1,0 +1,119 @@
+// The rule verifiers: for every rewrite rule of RewriteRules.def, a
+// generator of random instances of the rule (the in-place write the check
+// flags and the rewrite the rule makes of it, as reference-runtime programs)
+// and the runner that proves each instance (DESIGN.md section 6):
+//
+//   - the original runs in eager mode; the rewrite runs in eager and in
+//     compiled mode, and gives the same values and gradients, with
+//     requires_grad() true in both modes;
+//   - the original in compiled mode loses requires_grad (the bug).
+//
+// Rules of the other checks state their own property (Expectation).
+// Nothing here depends on LLVM, so the suite also builds where only the
+// runtime does (the GPU machine).
+#pragma once
+
+#include "torch_tidy/runtime/runtime.h"
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <random>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace torch_tidy::verify {
+
+namespace rt = torch_tidy::runtime;
+
+/// One input of an instance, made afresh on the device for every run.
+struct Input {
+  std::string name; // as the instance's text spells it
+  rt::Shape shape;
+  rt::DType dtype = rt::DType::Float32;
+  std::vector<double> values;
+  bool requires_grad = false;
+};
+
+/// What a rule's rewrite must do.
+enum class Expectation {
+  /// Out-of-place rewrites: same values and gradients as the original,
+  /// requires_grad() restored, and the original loses it when compiled.
+  SameAsOriginal,
+  /// The original writes into a copy and is lost; the rewrite writes what
+  /// the original meant to (torch-index-assign-to-copy).
+  OriginalLosesWrite,
+  /// The original throws autograd's leaf error; the rewrite writes under
+  /// NoGradGuard and the target stays a leaf (torch-inplace-on-grad-leaf).
+  OriginalThrowsLeafError,
+};
+
+using Program = std::function<rt::Tensor(rt::Tensor &target,
+                                         const std::vector<rt::Tensor> &in)>;
+
+/// A random instance of a rule: the target (zeros of target_shape, the
+/// tensor created without gradient tracking), the inputs, the original
+/// in-place program and the rule's rewrite of it.
+struct Instance {
+  std::string text; // the instance in LibTorch spelling, for reports
+  rt::Shape target_shape;
+  rt::DType target_dtype = rt::DType::Float32;
+  std::vector<Input> inputs;
+  Program original, rewrite;
+  Expectation expect = Expectation::SameAsOriginal;
+  /// OriginalLosesWrite: the write the original meant, applied to a fresh
+  /// target (the reference the rewrite must match).
+  Program intended;
+};
+
+class Random {
+public:
+  explicit Random(std::uint64_t seed) : engine_(seed) {}
+  std::int64_t uniform(std::int64_t lo, std::int64_t hi); // inclusive
+  bool chance(double p);
+  std::mt19937_64 &engine() { return engine_; }
+
+private:
+  std::mt19937_64 engine_;
+};
+
+struct RuleVerifier {
+  std::string rule_id;
+  /// What the instances vary, for reports and docs.
+  std::string varies;
+  /// One ECMAScript regular expression per replacement of the fix, in
+  /// order: the shape every replacement text of this rule has.
+  std::vector<std::string> fix_patterns;
+  std::function<Instance(Random &)> make_instance;
+};
+
+/// The verifiers, one per rule id.
+const std::vector<RuleVerifier> &rule_verifiers();
+const RuleVerifier *find_rule_verifier(std::string_view rule_id);
+/// Registers an extra verifier (tests compile in deliberately wrong rules).
+void add_rule_verifier(RuleVerifier verifier);
+
+/// The rule ids of RewriteRules.def, in table order: the ids the checks can
+/// emit.
+const std::vector<std::string> &rewrite_rule_ids();
+
+bool device_available(rt::Device device);
+
+struct RuleReport {
+  std::string rule_id;
+  rt::Device device = rt::Device::CPU;
+  int instances = 0; ///< run
+  int failed = 0;
+  std::string first_failure; ///< the instance's text and what differed
+};
+
+/// Runs `instances` random instances of the rule on the device.
+RuleReport verify_rule(const RuleVerifier &verifier, rt::Device device,
+                       int instances, std::uint64_t seed);
+
+/// Runs one instance; the failure, or nothing when it is proven.
+std::optional<std::string> check_instance(const Instance &instance,
+                                          rt::Device device);
+
+} // namespace torch_tidy::verify

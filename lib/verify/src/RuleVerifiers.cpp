@@ -1,0 +1,977 @@
+// One instance generator per rule of RewriteRules.def. Each draws a target
+// shape and dtype, the indices or views of the write, and a value that
+// requires grad, and returns the original write and the rule's rewrite of it
+// exactly as the check spells it (see lib/rewrite/src/OutOfPlaceRewrite.cpp),
+// as runtime programs.
+#include "torch_tidy/verify/RuleVerifier.h"
+
+#include <algorithm>
+#include <numeric>
+#include <sstream>
+
+namespace torch_tidy::verify {
+
+namespace {
+
+using rt::DType;
+using rt::Shape;
+using rt::Tensor;
+using rt::TensorIndex;
+
+// ---------------------------------------------------------------------------
+// Drawing inputs
+
+std::string shape_text(const Shape &s) {
+  std::ostringstream out;
+  out << '[';
+  for (std::size_t i = 0; i < s.size(); ++i)
+    out << (i ? "," : "") << s[i];
+  out << ']';
+  return out.str();
+}
+
+std::int64_t numel(const Shape &s) {
+  return std::accumulate(s.begin(), s.end(), std::int64_t(1),
+                         std::multiplies<>());
+}
+
+std::int64_t wrap(std::int64_t dim, std::int64_t ndim) {
+  return dim < 0 ? dim + ndim : dim;
+}
+
+/// Builds one instance: its inputs and its text.
+class Draw {
+public:
+  explicit Draw(Random &r) : r(r) {}
+
+  Random &r;
+  Instance inst;
+  std::vector<std::string> notes; // "i0 = int64[2]{0,-1}", ...
+
+  Shape shape(int min_dims, int max_dims, int max_size = 4) {
+    Shape s(std::size_t(r.uniform(min_dims, max_dims)));
+    for (auto &d : s)
+      d = r.uniform(1, max_size);
+    return s;
+  }
+  DType float_dtype() {
+    return r.chance(0.5) ? DType::Float32 : DType::Float64;
+  }
+
+  /// The target: zeros of a random shape, created without gradient tracking.
+  void target(int min_dims, int max_dims) {
+    inst.target_shape = shape(min_dims, max_dims);
+    inst.target_dtype = float_dtype();
+  }
+  const Shape &ts() const { return inst.target_shape; }
+  std::int64_t tdim() const { return std::int64_t(inst.target_shape.size()); }
+
+  int add(Input input) {
+    std::ostringstream note;
+    note << input.name << " = " << rt::name(input.dtype)
+         << shape_text(input.shape);
+    if (input.values.size() <= 8 && input.dtype != DType::Float32 &&
+        input.dtype != DType::Float64) {
+      note << '{';
+      for (std::size_t i = 0; i < input.values.size(); ++i)
+        note << (i ? "," : "") << input.values[i];
+      note << '}';
+    }
+    if (input.requires_grad)
+      note << " requires_grad";
+    notes.push_back(note.str());
+    inst.inputs.push_back(std::move(input));
+    return int(inst.inputs.size()) - 1;
+  }
+
+  /// A value that requires grad: small dyadic numbers, exact in float32.
+  int value(const std::string &name, const Shape &s, DType dtype,
+            bool requires_grad = true) {
+    Input in{name, s, dtype, {}, requires_grad};
+    for (std::int64_t i = 0; i < numel(s); ++i)
+      in.values.push_back(double(r.uniform(1, 16)) / 4 *
+                          (r.chance(0.5) ? 1 : -1));
+    return add(in);
+  }
+
+  /// An int64 index into a dim of `size`: distinct positions when unique,
+  /// negative spellings when allowed.
+  int index(const std::string &name, const Shape &s, std::int64_t size,
+            bool unique, bool negative) {
+    Input in{name, s, DType::Int64, {}, false};
+    std::int64_t n = numel(s);
+    std::vector<std::int64_t> pool(static_cast<std::size_t>(size));
+    std::iota(pool.begin(), pool.end(), 0);
+    std::shuffle(pool.begin(), pool.end(), r.engine());
+    for (std::int64_t i = 0; i < n; ++i) {
+      std::int64_t p =
+          unique ? pool.at(std::size_t(i)) : r.uniform(0, size - 1);
+      if (negative && r.chance(0.3))
+        p -= size;
+      in.values.push_back(double(p));
+    }
+    return add(in);
+  }
+
+  int mask(const std::string &name, const Shape &s) {
+    Input in{name, s, DType::Bool, {}, false};
+    for (std::int64_t i = 0; i < numel(s); ++i)
+      in.values.push_back(r.chance(0.5) ? 1 : 0);
+    return add(in);
+  }
+
+  /// A shape that broadcasts to `to` (same or fewer dims, some of size 1),
+  /// optionally with extra leading size-1 dims (setitem strips them).
+  Shape broadcastable(const Shape &to, bool extra_leading_ones) {
+    Shape s = to;
+    while (!s.empty() && r.chance(0.25))
+      s.erase(s.begin());
+    for (auto &d : s)
+      if (r.chance(0.25))
+        d = 1;
+    if (extra_leading_ones && r.chance(0.3))
+      s.insert(s.begin(), std::size_t(r.uniform(1, 2)), 1);
+    return s;
+  }
+
+  std::string text(const std::string &code) const {
+    std::ostringstream out;
+    out << "t = torch::zeros(" << shape_text(inst.target_shape) << ", "
+        << rt::name(inst.target_dtype) << "); " << code;
+    for (const std::string &n : notes)
+      out << "; " << n;
+    return out.str();
+  }
+
+  Instance finish(const std::string &code) {
+    inst.text = text(code);
+    return std::move(inst);
+  }
+};
+
+// Probes run on CPU without grad: the runtime as the oracle of shapes.
+Tensor probe_target(const Instance &inst) {
+  return rt::zeros(inst.target_shape, {inst.target_dtype});
+}
+std::vector<Tensor> probe_inputs(const Instance &inst) {
+  std::vector<Tensor> in;
+  for (const Input &i : inst.inputs)
+    in.push_back(rt::from_doubles(i.values, i.shape, {i.dtype}));
+  return in;
+}
+
+// ---------------------------------------------------------------------------
+// Index lists and view chains, with their LibTorch spelling
+
+struct Idx {
+  enum Kind { Int, Slice, None, Ellipsis, Tensor } kind;
+  std::int64_t integer = 0;
+  std::optional<std::int64_t> start, stop;
+  std::int64_t step = 1;
+  int input = -1; // Tensor: the instance input
+};
+
+bool full_slice(const Idx &i) {
+  return i.kind == Idx::Slice && !i.start && !i.stop && i.step == 1;
+}
+
+std::vector<TensorIndex> runtime_list(const std::vector<Idx> &list,
+                                      const std::vector<Tensor> &in) {
+  std::vector<TensorIndex> out;
+  for (const Idx &i : list) {
+    switch (i.kind) {
+    case Idx::Int:
+      out.emplace_back(i.integer);
+      break;
+    case Idx::Slice:
+      out.emplace_back(rt::Slice{i.start, i.stop, i.step});
+      break;
+    case Idx::None:
+      out.emplace_back(rt::NewAxis{});
+      break;
+    case Idx::Ellipsis:
+      out.emplace_back(rt::Ellipsis{});
+      break;
+    case Idx::Tensor:
+      out.emplace_back(in.at(std::size_t(i.input)));
+      break;
+    }
+  }
+  return out;
+}
+
+/// The c10::List<std::optional<Tensor>> form: full slices become nullopt.
+std::vector<std::optional<Tensor>>
+optional_list(const std::vector<Idx> &list, const std::vector<Tensor> &in) {
+  std::vector<std::optional<Tensor>> out;
+  for (const Idx &i : list)
+    out.push_back(i.kind == Idx::Tensor
+                      ? std::optional<Tensor>(in.at(std::size_t(i.input)))
+                      : std::nullopt);
+  return out;
+}
+
+std::string list_text(const std::vector<Idx> &list, const Instance &inst,
+                      bool nullopt_for_slices = false) {
+  std::ostringstream out;
+  out << '{';
+  for (std::size_t k = 0; k < list.size(); ++k) {
+    const Idx &i = list[k];
+    out << (k ? ", " : "");
+    switch (i.kind) {
+    case Idx::Int:
+      out << i.integer;
+      break;
+    case Idx::Slice:
+      if (nullopt_for_slices) {
+        out << "std::nullopt";
+        break;
+      }
+      out << "Slice(" << (i.start ? std::to_string(*i.start) : "None") << ", "
+          << (i.stop ? std::to_string(*i.stop) : "None") << ", " << i.step
+          << ')';
+      break;
+    case Idx::None:
+      out << "None";
+      break;
+    case Idx::Ellipsis:
+      out << "\"...\"";
+      break;
+    case Idx::Tensor:
+      out << inst.inputs.at(std::size_t(i.input)).name;
+      break;
+    }
+  }
+  out << '}';
+  return out.str();
+}
+
+struct ViewStep {
+  enum Kind { Slice, Narrow, Select, Transpose, Unsqueeze, Subscript } kind;
+  std::int64_t a = 0, b = 0, c = 0, d = 1;
+};
+
+Tensor apply_view(const Tensor &t, const ViewStep &s) {
+  switch (s.kind) {
+  case ViewStep::Slice:
+    return t.slice(s.a, s.b, s.c, s.d);
+  case ViewStep::Narrow:
+    return t.narrow(s.a, s.b, s.c);
+  case ViewStep::Select:
+    return t.select(s.a, s.b);
+  case ViewStep::Transpose:
+    return t.transpose(s.a, s.b);
+  case ViewStep::Unsqueeze:
+    return t.unsqueeze(s.a);
+  case ViewStep::Subscript:
+    return t.select(0, s.a);
+  }
+  return t;
+}
+
+Tensor apply_chain(Tensor t, const std::vector<ViewStep> &chain) {
+  for (const ViewStep &s : chain)
+    t = apply_view(t, s);
+  return t;
+}
+
+std::string chain_text(const std::vector<ViewStep> &chain) {
+  std::ostringstream out;
+  for (const ViewStep &s : chain) {
+    switch (s.kind) {
+    case ViewStep::Slice:
+      out << ".slice(" << s.a << ", " << s.b << ", " << s.c << ", " << s.d
+          << ')';
+      break;
+    case ViewStep::Narrow:
+      out << ".narrow(" << s.a << ", " << s.b << ", " << s.c << ')';
+      break;
+    case ViewStep::Select:
+      out << ".select(" << s.a << ", " << s.b << ')';
+      break;
+    case ViewStep::Transpose:
+      out << ".transpose(" << s.a << ", " << s.b << ')';
+      break;
+    case ViewStep::Unsqueeze:
+      out << ".unsqueeze(" << s.a << ')';
+      break;
+    case ViewStep::Subscript:
+      out << '[' << s.a << ']';
+      break;
+    }
+  }
+  return out.str();
+}
+
+/// A slice of a dim of `size`: bounds may be negative or past the end
+/// (slice clamps them), steps 1 to 3.
+ViewStep draw_slice(Random &r, std::int64_t dim, std::int64_t size) {
+  return {ViewStep::Slice, dim, r.uniform(-size, size),
+          r.uniform(-size, size + 1), r.uniform(1, 3)};
+}
+ViewStep draw_narrow(Random &r, std::int64_t dim, std::int64_t size,
+                     bool negative_start) {
+  if (size == 0)
+    return {ViewStep::Narrow, dim, 0, 0};
+  std::int64_t start = r.uniform(0, size - 1);
+  std::int64_t length = r.uniform(0, size - start);
+  if (negative_start && r.chance(0.3))
+    start -= size;
+  return {ViewStep::Narrow, dim, start, length};
+}
+
+/// A view step valid for `s`, or nothing (then the chain ends).
+std::optional<ViewStep> draw_view(Random &r, const Shape &s,
+                                  bool allow_subscript) {
+  std::int64_t n = std::int64_t(s.size());
+  for (int attempt = 0; attempt < 8; ++attempt) {
+    switch (r.uniform(0, allow_subscript ? 5 : 4)) {
+    case 0:
+      if (n > 0) {
+        std::int64_t d = r.uniform(-n, n - 1);
+        return draw_slice(r, d, s[std::size_t(wrap(d, n))]);
+      }
+      break;
+    case 1:
+      if (n > 0) {
+        std::int64_t d = r.uniform(-n, n - 1);
+        return draw_narrow(r, d, s[std::size_t(wrap(d, n))], true);
+      }
+      break;
+    case 2:
+      if (n > 1) {
+        std::int64_t d = r.uniform(-n, n - 1);
+        std::int64_t size = s[std::size_t(wrap(d, n))];
+        if (size > 0)
+          return ViewStep{ViewStep::Select, d, r.uniform(-size, size - 1)};
+      }
+      break;
+    case 3:
+      if (n > 1)
+        return ViewStep{ViewStep::Transpose, r.uniform(-n, n - 1),
+                        r.uniform(-n, n - 1)};
+      break;
+    case 4:
+      if (n < 4)
+        return ViewStep{ViewStep::Unsqueeze, r.uniform(-n - 1, n)};
+      break;
+    case 5:
+      if (n > 1 && s[0] > 0)
+        return ViewStep{ViewStep::Subscript, r.uniform(-s[0], s[0] - 1)};
+      break;
+    }
+  }
+  return std::nullopt;
+}
+
+std::vector<ViewStep> draw_chain(Random &r, const Shape &target, int max_steps,
+                                 bool allow_subscript) {
+  std::vector<ViewStep> chain;
+  Tensor probe = rt::zeros(target);
+  int steps = int(r.uniform(0, max_steps));
+  for (int i = 0; i < steps; ++i) {
+    std::optional<ViewStep> s = draw_view(r, probe.sizes(), allow_subscript);
+    if (!s)
+      break;
+    chain.push_back(*s);
+    probe = apply_view(probe, *s);
+  }
+  return chain;
+}
+
+/// An index list for a tensor of shape `s`. Basic: integers, slices with
+/// steps and negative bounds, None and one Ellipsis. Advanced: int64
+/// tensors (adjacent or separated, broadcasting: the first is duplicate
+/// free, so no position is written twice) and boolean masks.
+std::vector<Idx> draw_index_list_once(Draw &g, const Shape &s, bool basic,
+                                      bool advanced, bool unique) {
+  Random &r = g.r;
+  std::vector<Idx> list;
+  std::int64_t n = std::int64_t(s.size());
+  std::int64_t dim = 0; // next dim of s to index
+  std::int64_t block = r.uniform(1, 3);
+  bool have_tensor = false, have_mask = false;
+  int entries = int(r.uniform(1, std::max<std::int64_t>(1, n)));
+  for (int k = 0; k < entries; ++k) {
+    double pick = std::uniform_real_distribution<double>(0, 1)(r.engine());
+    if (basic && pick > 0.93) {
+      // An Ellipsis takes the dims left; nothing follows it here.
+      list.push_back({Idx::Ellipsis});
+      break;
+    }
+    if (basic && pick > 0.85) {
+      list.push_back({Idx::None});
+      continue;
+    }
+    if (dim >= n)
+      break;
+    std::int64_t size = s[std::size_t(dim)];
+    std::string name = "i" + std::to_string(g.inst.inputs.size());
+    if (size == 0) { // nothing to pick from: a full slice
+      list.push_back({Idx::Slice});
+      ++dim;
+      continue;
+    }
+    if (advanced && pick < 0.45 && !have_mask) {
+      if (!have_tensor && r.chance(0.2)) {
+        // A boolean mask over one or two dims; no tensor may follow it
+        // (its length is its number of true elements).
+        std::int64_t span = dim + 1 < n && r.chance(0.4) ? 2 : 1;
+        Shape ms(s.begin() + dim, s.begin() + dim + span);
+        list.push_back({Idx::Tensor, 0, {}, {}, 1, g.mask(name, ms)});
+        dim += span;
+        have_mask = have_tensor = true;
+        continue;
+      }
+      Shape is;
+      bool first_unique = unique && !have_tensor;
+      if (first_unique) {
+        block = std::min(block, size); // distinct positions need room
+        is = {block};
+      } else {
+        is = {r.chance(0.5) ? block : 1};
+      }
+      list.push_back({Idx::Tensor,
+                      0,
+                      {},
+                      {},
+                      1,
+                      g.index(name, is, size, first_unique, true)});
+      have_tensor = true;
+      ++dim;
+      continue;
+    }
+    if (!basic || pick < 0.45) {
+      list.push_back({Idx::Slice}); // a full slice
+    } else if (pick < 0.65) {
+      list.push_back({Idx::Int, r.uniform(-size, size - 1)});
+    } else {
+      Idx sl{Idx::Slice};
+      if (r.chance(0.6))
+        sl.start = r.uniform(-size, size);
+      if (r.chance(0.6))
+        sl.stop = r.uniform(-size, size + 1);
+      sl.step = r.uniform(1, 3);
+      list.push_back(sl);
+    }
+    ++dim;
+  }
+  return list;
+}
+
+bool has_tensor(const std::vector<Idx> &list);
+
+/// An index list for a tensor of shape `s`. Basic: integers, slices with
+/// steps and negative bounds, None and one Ellipsis. Advanced: int64
+/// tensors (adjacent or separated, broadcasting; with `unique` the first is
+/// duplicate free, so no position is written twice) and boolean masks.
+std::vector<Idx> draw_index_list(Draw &g, const Shape &s, bool basic,
+                                 bool advanced, bool need_tensor,
+                                 bool unique = true) {
+  for (;;) {
+    // A list without a tensor added no inputs, so it can be drawn again.
+    std::vector<Idx> list = draw_index_list_once(g, s, basic, advanced, unique);
+    if (!need_tensor || has_tensor(list))
+      return list;
+  }
+}
+
+bool has_tensor(const std::vector<Idx> &list) {
+  return std::any_of(list.begin(), list.end(),
+                     [](const Idx &i) { return i.kind == Idx::Tensor; });
+}
+
+Tensor strip_leading_ones(const Tensor &v) {
+  Shape s = v.sizes();
+  std::size_t lead = 0;
+  while (lead < s.size() && s[lead] == 1)
+    ++lead;
+  return v.view(Shape(s.begin() + std::ptrdiff_t(lead), s.end()));
+}
+
+/// t.to(u.options()): dtype and device.
+Tensor to_options(const Tensor &v, const Tensor &like) {
+  return v.to(like.dtype()).to(like.device());
+}
+
+/// torch::arange(t.numel(), t.options().dtype(torch::kLong)).view(t.sizes())
+Tensor positions(const Tensor &t) {
+  return rt::arange(t.numel(), {DType::Int64, t.device()}).view(t.sizes());
+}
+
+/// t = t.flatten().index_put({P}, value).view(t.sizes())
+Tensor via_positions(const Tensor &t, const Tensor &p, const Tensor &value) {
+  return t.reshape({t.numel()}).index_put_list({p}, value).view(t.sizes());
+}
+
+// ---------------------------------------------------------------------------
+// The rules
+
+Instance index_put_list(Random &r) {
+  Draw g(r);
+  g.target(1, 4);
+  bool accumulate = r.chance(0.35);
+  std::vector<Idx> list =
+      draw_index_list(g, g.ts(), /*basic=*/false, /*advanced=*/true,
+                      /*need_tensor=*/true, /*unique=*/!accumulate);
+  Shape result = probe_target(g.inst)
+                     .index(runtime_list(list, probe_inputs(g.inst)))
+                     .sizes();
+  int v = g.value("v", g.broadcastable(result, false), g.inst.target_dtype);
+  bool free_function = r.chance(0.3);
+  g.inst.original = [=](Tensor &t, const std::vector<Tensor> &in) {
+    return t.index_put_list_(optional_list(list, in), in[v], accumulate);
+  };
+  g.inst.rewrite = [=](Tensor &t, const std::vector<Tensor> &in) {
+    return t.index_put_list(optional_list(list, in), in[v], accumulate);
+  };
+  std::string args =
+      list_text(list, g.inst, true) + ", v" + (accumulate ? ", true" : "");
+  return g.finish(free_function ? "at::index_put_(t, " + args + ")"
+                                : "t.index_put_(" + args + ")");
+}
+
+Instance index_put_advanced(Random &r) {
+  Draw g(r);
+  g.target(1, 4);
+  std::vector<Idx> list = draw_index_list(g, g.ts(), /*basic=*/false,
+                                          /*advanced=*/true, true);
+  Shape result = probe_target(g.inst)
+                     .index(runtime_list(list, probe_inputs(g.inst)))
+                     .sizes();
+  int v = g.value("v", g.broadcastable(result, true), g.inst.target_dtype);
+  g.inst.original = [=](Tensor &t, const std::vector<Tensor> &in) {
+    return t.index_put_(runtime_list(list, in), in[v]);
+  };
+  // t = t.index_put({nullopt, rows, ...}, v.view(slicePrefix1sSize(...)))
+  g.inst.rewrite = [=](Tensor &t, const std::vector<Tensor> &in) {
+    return t.index_put_list(optional_list(list, in), strip_leading_ones(in[v]));
+  };
+  return g.finish("t.index_put_(" + list_text(list, g.inst) + ", v)");
+}
+
+Instance positions_setitem(Random &r) {
+  Draw g(r);
+  g.target(1, 4);
+  std::vector<ViewStep> chain = draw_chain(r, g.ts(), 2, false);
+  Shape view = apply_chain(probe_target(g.inst), chain).sizes();
+  std::vector<Idx> list =
+      draw_index_list(g, view, /*basic=*/true, /*advanced=*/r.chance(0.5),
+                      /*need_tensor=*/false);
+  Shape result = apply_chain(probe_target(g.inst), chain)
+                     .index(runtime_list(list, probe_inputs(g.inst)))
+                     .sizes();
+  // Basic indices only: setitem is copy_, which casts; tensor indices need
+  // the target's dtype.
+  DType dtype = has_tensor(list) ? g.inst.target_dtype : g.float_dtype();
+  int v = g.value("v", g.broadcastable(result, true), dtype);
+  g.inst.original = [=](Tensor &t, const std::vector<Tensor> &in) {
+    Tensor view = apply_chain(t, chain);
+    view.index_put_(runtime_list(list, in), in[v]);
+    return t;
+  };
+  g.inst.rewrite = [=](Tensor &t, const std::vector<Tensor> &in) {
+    Tensor p = apply_chain(positions(t), chain).index(runtime_list(list, in));
+    return via_positions(t, p, to_options(strip_leading_ones(in[v]), t));
+  };
+  return g.finish("t" + chain_text(chain) + ".index_put_(" +
+                  list_text(list, g.inst) + ", v)");
+}
+
+Instance positions_copy(Random &r) {
+  Draw g(r);
+  g.target(1, 4);
+  std::vector<ViewStep> chain = draw_chain(r, g.ts(), 3, true);
+  Shape view = apply_chain(probe_target(g.inst), chain).sizes();
+  // Optionally a basic index() at the end: t.index({...}) = v.
+  std::vector<Idx> list;
+  if (r.chance(0.3))
+    list = draw_index_list(g, view, true, false, false);
+  Shape written = list.empty() ? view
+                               : apply_chain(probe_target(g.inst), chain)
+                                     .index(runtime_list(list, {}))
+                                     .sizes();
+  int form = int(r.uniform(0, 2)); // copy_, fill_, assignment
+  Shape vs = form == 1 ? Shape{} : g.broadcastable(written, false);
+  int v = g.value("v", vs, g.float_dtype());
+  auto target_view = [=](const Tensor &t, const std::vector<Tensor> &in) {
+    Tensor w = apply_chain(t, chain);
+    return list.empty() ? w : w.index(runtime_list(list, in));
+  };
+  g.inst.original = [=](Tensor &t, const std::vector<Tensor> &in) {
+    Tensor w = target_view(t, in);
+    w.copy_(in[v]); // copy_, fill_(0-dim tensor) and operator= alike
+    return t;
+  };
+  g.inst.rewrite = [=](Tensor &t, const std::vector<Tensor> &in) {
+    Tensor p = apply_chain(positions(t), chain);
+    if (!list.empty())
+      p = p.index(runtime_list(list, in));
+    return via_positions(t, p, to_options(in[v], t));
+  };
+  std::string lhs =
+      "t" + chain_text(chain) +
+      (list.empty() ? "" : ".index(" + list_text(list, g.inst) + ")");
+  const char *forms[] = {".copy_(v)", ".fill_(v)", " = v"};
+  return g.finish(lhs + forms[form]);
+}
+
+Instance slice_scatter(Random &r) {
+  Draw g(r);
+  g.target(1, 4);
+  std::int64_t n = g.tdim();
+  std::int64_t d = r.uniform(-n, n - 1);
+  std::int64_t size = g.ts()[std::size_t(wrap(d, n))];
+  bool narrow = r.chance(0.35);
+  ViewStep step =
+      narrow ? draw_narrow(r, d, size, false) : draw_slice(r, d, size);
+  Shape view = apply_view(probe_target(g.inst), step).sizes();
+  bool fill = r.chance(0.2);
+  int v = g.value("v", fill ? Shape{} : g.broadcastable(view, false),
+                  g.float_dtype());
+  g.inst.original = [=](Tensor &t, const std::vector<Tensor> &in) {
+    apply_view(t, step).copy_(in[v]);
+    return t;
+  };
+  // t = t.slice_scatter(v.to(t.options()).expand_as(t.slice(...)), d, a, b, s)
+  // narrow(d, a, n) becomes slice_scatter(..., d, a, a + (n)).
+  g.inst.rewrite = [=](Tensor &t, const std::vector<Tensor> &in) {
+    Tensor src = to_options(in[v], t).expand(apply_view(t, step).sizes());
+    if (narrow)
+      return t.slice_scatter(src, step.a, step.b, step.b + step.c);
+    return t.slice_scatter(src, step.a, step.b, step.c, step.d);
+  };
+  return g.finish("t" + chain_text({step}) +
+                  (fill ? ".fill_(v)" : ".copy_(v)"));
+}
+
+Instance select_scatter(Random &r) {
+  Draw g(r);
+  g.target(1, 4);
+  std::int64_t n = g.tdim();
+  std::int64_t d = r.uniform(-n, n - 1);
+  std::int64_t size = g.ts()[std::size_t(wrap(d, n))];
+  ViewStep step{ViewStep::Select, d, r.uniform(-size, size - 1)};
+  Shape view = apply_view(probe_target(g.inst), step).sizes();
+  bool fill = r.chance(0.2);
+  int v = g.value("v", fill ? Shape{} : g.broadcastable(view, false),
+                  g.float_dtype());
+  g.inst.original = [=](Tensor &t, const std::vector<Tensor> &in) {
+    apply_view(t, step).copy_(in[v]);
+    return t;
+  };
+  g.inst.rewrite = [=](Tensor &t, const std::vector<Tensor> &in) {
+    Tensor src = to_options(in[v], t).expand(apply_view(t, step).sizes());
+    return t.select_scatter(src, step.a, step.b);
+  };
+  return g.finish("t" + chain_text({step}) +
+                  (fill ? ".fill_(v)" : ".copy_(v)"));
+}
+
+Instance index_copy(Random &r) {
+  Draw g(r);
+  g.target(1, 4);
+  std::int64_t n = g.tdim();
+  std::int64_t d = r.uniform(-n, n - 1);
+  std::int64_t size = g.ts()[std::size_t(wrap(d, n))];
+  std::int64_t len = r.chance(0.1) ? 0 : r.uniform(1, size);
+  int idx = g.index("idx", {len}, size, /*unique=*/true, /*negative=*/false);
+  Shape source = g.ts();
+  source[std::size_t(wrap(d, n))] = len;
+  int v = g.value("v", source, g.inst.target_dtype);
+  g.inst.original = [=](Tensor &t, const std::vector<Tensor> &in) {
+    return t.index_copy_(d, in[idx], in[v]);
+  };
+  g.inst.rewrite = [=](Tensor &t, const std::vector<Tensor> &in) {
+    return t.index_copy(d, in[idx], in[v]);
+  };
+  return g.finish("t.index_copy_(" + std::to_string(d) + ", idx, v)");
+}
+
+Instance masked_scatter(Random &r) {
+  Draw g(r);
+  g.target(1, 4);
+  int m = g.mask("mask", g.broadcastable(g.ts(), false));
+  std::int64_t count = numel(g.ts()); // enough for any mask
+  Shape source = r.chance(0.5) ? g.ts() : Shape{count + r.uniform(0, 2)};
+  int v = g.value("v", source, g.inst.target_dtype);
+  g.inst.original = [=](Tensor &t, const std::vector<Tensor> &in) {
+    return t.masked_scatter_(in[m], in[v]);
+  };
+  g.inst.rewrite = [=](Tensor &t, const std::vector<Tensor> &in) {
+    return t.masked_scatter(in[m], in[v]);
+  };
+  return g.finish("t.masked_scatter_(mask, v)");
+}
+
+Instance scatter(Random &r) {
+  Draw g(r);
+  g.target(1, 3);
+  std::int64_t n = g.tdim();
+  std::int64_t d = r.uniform(-n, n - 1);
+  std::int64_t wd = wrap(d, n);
+  Shape is = g.ts();
+  for (std::size_t k = 0; k < is.size(); ++k)
+    is[k] = r.uniform(1, is[k]);
+  // Distinct positions along d in every fiber: each write lands once.
+  Input idx{"idx", is, DType::Int64,
+            std::vector<double>(std::size_t(numel(is))), false};
+  std::int64_t inner = 1;
+  for (std::size_t k = std::size_t(wd) + 1; k < is.size(); ++k)
+    inner *= is[k];
+  std::int64_t len = is[std::size_t(wd)],
+               outer = numel(is) / std::max<std::int64_t>(len * inner, 1);
+  std::int64_t size = g.ts()[std::size_t(wd)];
+  for (std::int64_t o = 0; o < outer; ++o)
+    for (std::int64_t i = 0; i < inner; ++i) {
+      std::vector<std::int64_t> pool(static_cast<std::size_t>(size));
+      std::iota(pool.begin(), pool.end(), 0);
+      std::shuffle(pool.begin(), pool.end(), r.engine());
+      for (std::int64_t k = 0; k < len; ++k)
+        idx.values[std::size_t((o * len + k) * inner + i)] =
+            double(pool[std::size_t(k)]);
+    }
+  int ix = g.add(idx);
+  int v = g.value("v", is, g.inst.target_dtype);
+  g.inst.original = [=](Tensor &t, const std::vector<Tensor> &in) {
+    return t.scatter_(d, in[ix], in[v]);
+  };
+  g.inst.rewrite = [=](Tensor &t, const std::vector<Tensor> &in) {
+    return t.scatter(d, in[ix], in[v]);
+  };
+  return g.finish("t.scatter_(" + std::to_string(d) + ", idx, v)");
+}
+
+Instance masked_fill(Random &r) {
+  Draw g(r);
+  g.target(1, 4);
+  int m = g.mask("mask", g.broadcastable(g.ts(), false));
+  int v = g.value("v", {}, g.inst.target_dtype);
+  g.inst.original = [=](Tensor &t, const std::vector<Tensor> &in) {
+    return t.masked_fill_(in[m], in[v]);
+  };
+  g.inst.rewrite = [=](Tensor &t, const std::vector<Tensor> &in) {
+    return t.masked_fill(in[m], in[v]);
+  };
+  return g.finish("t.masked_fill_(mask, v)");
+}
+
+Instance index_fill(Random &r) {
+  Draw g(r);
+  g.target(1, 4);
+  std::int64_t n = g.tdim();
+  std::int64_t d = r.uniform(-n, n - 1);
+  std::int64_t size = g.ts()[std::size_t(wrap(d, n))];
+  // Non-negative: LibTorch's backward rejects negative indices.
+  int idx = g.index("idx", {r.uniform(0, 4)}, size, false, false);
+  int v = g.value("v", {}, g.inst.target_dtype);
+  g.inst.original = [=](Tensor &t, const std::vector<Tensor> &in) {
+    return t.index_fill_(d, in[idx], in[v]);
+  };
+  g.inst.rewrite = [=](Tensor &t, const std::vector<Tensor> &in) {
+    return t.index_fill(d, in[idx], in[v]);
+  };
+  return g.finish("t.index_fill_(" + std::to_string(d) + ", idx, v)");
+}
+
+// torch-index-assign-to-copy: t.index({I}) = v -> t.index_put_({I}, v).
+Instance index_assign(Random &r) {
+  Draw g(r);
+  g.target(1, 4);
+  std::vector<Idx> list =
+      draw_index_list(g, g.ts(), true, true, /*need_tensor=*/true);
+  Shape result = probe_target(g.inst)
+                     .index(runtime_list(list, probe_inputs(g.inst)))
+                     .sizes();
+  int form = int(r.uniform(0, 3)); // = v, .copy_(v), .fill_(s), .zero_()
+  double scalar = form == 3 ? 0 : double(r.uniform(-8, 8)) / 4;
+  int v = -1;
+  if (form < 2)
+    v = g.value("v", g.broadcastable(result, false),
+                r.chance(0.8) ? g.inst.target_dtype : g.float_dtype(),
+                r.chance(0.7));
+  auto value = [=](const Tensor &t, const std::vector<Tensor> &in) {
+    return v >= 0 ? in[v] : rt::full({}, scalar, {t.dtype(), t.device()});
+  };
+  g.inst.expect = Expectation::OriginalLosesWrite;
+  g.inst.original = [=](Tensor &t, const std::vector<Tensor> &in) {
+    Tensor copy = t.index(runtime_list(list, in));
+    copy.copy_(value(t, in));
+    return t;
+  };
+  // What the original meant: the value written at the indexed positions.
+  g.inst.intended = [=](Tensor &t, const std::vector<Tensor> &in) {
+    Tensor p = positions(t).index(runtime_list(list, in));
+    return via_positions(t, p, to_options(value(t, in), t));
+  };
+  g.inst.rewrite = [=](Tensor &t, const std::vector<Tensor> &in) {
+    if (v >= 0)
+      return t.index_put_(runtime_list(list, in), to_options(in[v], t));
+    // index_put_(indices, Scalar) makes the value with t's options.
+    return t.index_put_(runtime_list(list, in), value(t, in));
+  };
+  std::string lhs = "t.index(" + list_text(list, g.inst) + ")";
+  const std::string forms[] = {" = v", ".copy_(v)",
+                               ".fill_(" + std::to_string(scalar) + ")",
+                               ".zero_()"};
+  return g.finish(lhs + forms[form]);
+}
+
+// torch-inplace-on-grad-leaf: w.<write> -> { torch::NoGradGuard no_grad;
+// w.<write>; }, for a leaf w that requires grad.
+Instance no_grad_guard(Random &r) {
+  Draw g(r);
+  g.target(1, 4);
+  g.inst.expect = Expectation::OriginalThrowsLeafError;
+  int form = int(r.uniform(0, 3));
+  std::string code;
+  if (form == 0) { // w.copy_(v)
+    int v =
+        g.value("v", g.broadcastable(g.ts(), false), g.float_dtype(), false);
+    g.inst.original = [=](Tensor &t, const std::vector<Tensor> &in) {
+      return t.copy_(in[v]);
+    };
+    code = "w.copy_(v)";
+  } else if (form == 1) { // w.fill_(s)
+    double s = double(r.uniform(-8, 8)) / 4;
+    g.inst.original = [=](Tensor &t, const std::vector<Tensor> &) {
+      return t.fill_(s);
+    };
+    code = "w.fill_(" + std::to_string(s) + ")";
+  } else if (form == 2) { // w.slice(...).copy_(v): a view of the leaf
+    std::int64_t n = g.tdim();
+    std::int64_t d = r.uniform(-n, n - 1);
+    ViewStep step = draw_slice(r, d, g.ts()[std::size_t(wrap(d, n))]);
+    Shape view = apply_view(probe_target(g.inst), step).sizes();
+    int v = g.value("v", g.broadcastable(view, false), g.float_dtype(), false);
+    g.inst.original = [=](Tensor &t, const std::vector<Tensor> &in) {
+      apply_view(t, step).copy_(in[v]);
+      return t;
+    };
+    code = "w" + chain_text({step}) + ".copy_(v)";
+  } else { // w.index_put_({...}, v)
+    std::vector<Idx> list = draw_index_list(g, g.ts(), true, true, false);
+    Shape result = probe_target(g.inst)
+                       .index(runtime_list(list, probe_inputs(g.inst)))
+                       .sizes();
+    int v =
+        g.value("v", g.broadcastable(result, true), g.inst.target_dtype, false);
+    g.inst.original = [=](Tensor &t, const std::vector<Tensor> &in) {
+      return t.index_put_(runtime_list(list, in), in[v]);
+    };
+    code = "w.index_put_(" + list_text(list, g.inst) + ", v)";
+  }
+  Program write = g.inst.original;
+  g.inst.rewrite = [=](Tensor &t, const std::vector<Tensor> &in) {
+    rt::NoGradGuard no_grad;
+    write(t, in);
+    return t;
+  };
+  Instance inst = g.finish(code);
+  inst.text.replace(0, 1, "w"); // the leaf is w
+  return inst;
+}
+
+// Fix texts, as OutOfPlaceRewrite.cpp and the checks spell them (\1 is the
+// target's name).
+const char *kPositions =
+    R"(\1\.flatten\(\)\.index_put\(\{torch::arange\(\1\.numel\(\), )"
+    R"(\1\.options\(\)\.dtype\(torch::kLong\)\)\.view\(\1\.sizes\(\)\))";
+const char *kStrip =
+    R"(\.view(_symint)?\(at::indexing::slicePrefix1sSize\(.*\)\))";
+
+std::vector<RuleVerifier> make_verifiers() {
+  auto pattern = [](const std::string &body) {
+    return std::vector<std::string>{"^(\\w+) = " + body + "$"};
+  };
+  return {
+      {"index-put-list",
+       "at::index_put_ with a List of optional tensors: full slices "
+       "(nullopt), int64 tensors (negative, broadcasting, adjacent or "
+       "separated), boolean masks over 1-2 dims, accumulate on and off, "
+       "values broadcast",
+       pattern(R"((\1\.|(at|torch)::)index_put\(.*\))"), index_put_list},
+      {"index-put-advanced",
+       "setitem with full slices and int64 tensors or masks only, values "
+       "broadcast and with leading size-1 dims",
+       pattern(R"(\1\.index_put\(\{.*\}, .*)" + std::string(kStrip) + R"(\))"),
+       index_put_advanced},
+      {"index-put-positions-setitem",
+       "setitem on a chain of up to two views (slice with steps and negative "
+       "bounds, narrow, select, transpose, unsqueeze) with integers, "
+       "slices, None, Ellipsis, int64 tensors and masks; values broadcast, "
+       "with leading size-1 dims, cast when only basic indices",
+       pattern(std::string(kPositions) + R"(.*\}, .*)" + kStrip +
+               R"(\.to\(\1\.options\(\)\)\)\.view\(\1\.sizes\(\)\))"),
+       positions_setitem},
+      {"index-put-positions-copy",
+       "copy_, fill_ (0-dim tensor) and assignment into a chain of up to "
+       "three views (incl. subscripts) and a basic index(); values "
+       "broadcast and cast",
+       pattern(std::string(kPositions) +
+               R"(.*\}, .*\.to\(\1\.options\(\)\)\)\.view\(\1\.sizes\(\)\))"),
+       positions_copy},
+      {"slice-scatter",
+       "slice(d, a, b, step) with negative and out-of-range bounds, "
+       "narrow(d, a, n); copy_ and fill_, values broadcast and cast",
+       pattern(R"(\1\.slice_scatter\(.*\.to\(\1\.options\(\)\)\.expand_as\()"
+               R"(\1\.(slice|narrow)\(.*\)\), .*\))"),
+       slice_scatter},
+      {"select-scatter",
+       "select(d, i) with negative d and i; copy_ and fill_, values "
+       "broadcast and cast",
+       pattern(R"(\1\.select_scatter\(.*\.to\(\1\.options\(\)\)\.expand_as\()"
+               R"(\1\.select\(.*\)\), .*\))"),
+       select_scatter},
+      {"index-copy", "negative dims, empty and permuted indices",
+       pattern(R"(\1\.index_copy\(.*\))"), index_copy},
+      {"masked-scatter", "masks broadcast to the target, larger sources",
+       pattern(R"(\1\.masked_scatter\(.*\))"), masked_scatter},
+      {"scatter", "index shapes smaller than the target, distinct positions",
+       pattern(R"(\1\.scatter\(.*\))"), scatter},
+      {"masked-fill", "masks broadcast to the target, 0-dim value tensors",
+       pattern(R"(\1\.masked_fill\(.*\))"), masked_fill},
+      {"index-fill", "negative dims, repeated indices, 0-dim value tensors",
+       pattern(R"(\1\.index_fill\(.*\))"), index_fill},
+      {"index-put-into-copy",
+       "t.index({...}) = v, .copy_(v), .fill_(s), .zero_() with tensor or "
+       "mask indices and basic ones; values broadcast and of other dtypes",
+       {R"(^.+\.index_put_\(\{.*\}, .+\)$)"},
+       index_assign},
+      {"no-grad-guard",
+       "copy_, fill_, index_put_ and a slice's copy_ into a leaf that "
+       "requires grad",
+       {R"(^\{ torch::NoGradGuard no_grad; $)", R"(^ \}$)"},
+       no_grad_guard},
+  };
+}
+
+std::vector<RuleVerifier> &registry() {
+  static std::vector<RuleVerifier> verifiers = make_verifiers();
+  return verifiers;
+}
+
+} // namespace
+
+const std::vector<RuleVerifier> &rule_verifiers() { return registry(); }
+
+const RuleVerifier *find_rule_verifier(std::string_view rule_id) {
+  for (const RuleVerifier &v : registry())
+    if (v.rule_id == rule_id)
+      return &v;
+  return nullptr;
+}
+
+void add_rule_verifier(RuleVerifier verifier) {
+  registry().push_back(std::move(verifier));
+}
+
+const std::vector<std::string> &rewrite_rule_ids() {
+  static const std::vector<std::string> ids = {
+#define TORCH_TIDY_REWRITE_RULE(Id, Style, Before, After) Id,
+#include "torch_tidy/rewrite/RewriteRules.def"
+  };
+  return ids;
+}
+
+} // namespace torch_tidy::verify

@@ -1,0 +1,5 @@
+#include "TorchTidyVerify.h"
+
+int main(int argc, const char **argv) {
+  return torch_tidy::verify::torchTidyVerifyMain(argc, argv);
+}
