@@ -1,6 +1,9 @@
 """Runs every reproducer under one torch (the interpreter's) and prints JSON rows.
 
 Run with a venv's python: `python measure.py [--out FILE] [--only PATH]`.
+`--device cuda` (GPU machines) makes every tensor a CUDA tensor (the default
+device), so the C++ operator runs with CUDA tensors; the CPU-key control
+path has no CUDA kernel and is left out, and rows carry "device": "cuda".
 One row per (path, form, backend); see ground_truth.py for the columns.
 
 Every case returns the same four things from inside the region:
@@ -134,7 +137,7 @@ def grads_equal(a, b):
     return a.shape == b.shape and torch.allclose(a, b, rtol=1e-5, atol=1e-6)
 
 
-def measure(paths):
+def measure(paths, device="cpu"):
     version = torch.__version__.split("+")[0]
     rows = []
     for path in paths:
@@ -146,6 +149,8 @@ def measure(paths):
                 row = {"torch": version, "path": path, "form": form, "backend": backend,
                        "rg_inside": None, "rg_output": None, "wrong_branch": None,
                        "grads_equal": None, "error": None}
+                if device != "cpu":
+                    row["device"] = device
                 try:
                     flag, branch, rg_out, grad = run_once(path, form, backend)
                 except Exception as e:  # a graph break, compile error, ...: record it
@@ -176,11 +181,19 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", help="write the JSON rows here (default: stdout)")
     ap.add_argument("--only", action="append", choices=PATHS, help="measure only these paths")
+    ap.add_argument("--device", choices=["cpu", "cuda"], default="cpu",
+                    help="where the tensors live (default: cpu)")
     args = ap.parse_args()
+    paths = args.only or PATHS
+    if args.device == "cuda":
+        if not torch.cuda.is_available():
+            sys.exit("measure: --device cuda, but torch %s sees no CUDA device" % torch.__version__)
+        torch.set_default_device("cuda")
+        paths = [p for p in paths if p != "cpp_cpu_autograd"]
     quiet()
     with contextlib.redirect_stdout(io.StringIO()):  # the extension build chatters
         cpp_ops.load(cache_root())
-    result = {"torch": torch.__version__.split("+")[0], "rows": measure(args.only or PATHS)}
+    result = {"torch": torch.__version__.split("+")[0], "rows": measure(paths, args.device)}
     text = json.dumps(result, indent=1)
     if args.out:
         with open(args.out, "w") as f:

@@ -1,0 +1,216 @@
+#!/usr/bin/env python3
+"""Tests of torch-tidy-verify (build/bin/torch-tidy-verify).
+
+  run_verify_tool.py --verify BIN --verify-wrong BIN --clang-tidy BIN
+                     --module SO --source-dir REPO --out DIR
+                     [--include DIR ...]
+
+1. The bundled examples: clang-tidy --export-fixes on each file of
+   examples/, then torch-tidy-verify: every fix verified, exit 0; --json
+   says the same.
+2. Every rule: the exported fixes of the fix-it cases (test/fixits/cases.cpp
+   in both FixStyles, test/fixits-more/cases.cpp) name every rule of
+   RewriteRules.def, and all are verified.
+3. Hand-written fixtures (Inputs/): a deliberately wrong rule compiled only
+   into torch-tidy-verify-wrong-rule, an unknown rule, a fix without a rule
+   note and a fix not of its rule's form are unverified (exit 1); a fix of
+   another check is skipped (exit 0); unreadable, empty, malformed and
+   wrongly shaped input and bad options exit 2 with a clear message.
+
+Exit 0 when all pass, 1 otherwise.
+"""
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+failures = []
+
+
+def check(cond, what):
+    print(("PASS " if cond else "FAIL ") + what)
+    if not cond:
+        failures.append(what)
+
+
+def run(cmd, **kw):
+    return subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          text=True, **kw)
+
+
+def export_fixes(args, source, out_yaml, checks, config=None):
+    cmd = [args.clang_tidy, f"--load={args.module}", f"-checks=-*,{checks}",
+           f"--export-fixes={out_yaml}"]
+    if config:
+        cmd.append(f"--config={config}")
+    cmd += [source, "--", "-std=c++17", "-D_GLIBCXX_USE_CXX11_ABI=1",
+            "-I", os.path.join(args.source_dir, "include")]
+    for d in args.include:
+        cmd += ["-isystem", d]
+    res = run(cmd)
+    if res.returncode != 0 or not os.path.exists(out_yaml):
+        print(res.stdout[-2000:], res.stderr[-2000:])
+    return res.returncode == 0 and os.path.exists(out_yaml)
+
+
+def verify_json(args, yaml, binary=None):
+    res = run([binary or args.verify, "--json", yaml])
+    try:
+        return res.returncode, json.loads(res.stdout)
+    except json.JSONDecodeError:
+        return res.returncode, None
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("--verify", required=True)
+    p.add_argument("--verify-wrong", required=True)
+    p.add_argument("--clang-tidy", required=True)
+    p.add_argument("--module", required=True)
+    p.add_argument("--source-dir", required=True)
+    p.add_argument("--include", action="append", default=[])
+    p.add_argument("--out", required=True)
+    args = p.parse_args()
+    os.makedirs(args.out, exist_ok=True)
+    inputs = os.path.join(os.path.dirname(os.path.abspath(__file__)), "Inputs")
+    table = os.path.join(args.source_dir, "lib", "rewrite", "include",
+                         "torch_tidy", "rewrite", "RewriteRules.def")
+    all_rules = set(re.findall(r'TORCH_TIDY_REWRITE_RULE\("([^"]+)"',
+                               open(table).read()))
+
+    # 1. The bundled examples.
+    examples = os.path.join(args.source_dir, "examples")
+    total = 0
+    for name in sorted(os.listdir(examples)):
+        if not name.endswith(".cpp"):
+            continue
+        yaml = os.path.join(args.out, name + ".yaml")
+        check(export_fixes(args, os.path.join(examples, name), yaml,
+                           "torch-*"), f"examples/{name}: fixes exported")
+        res = run([args.verify, yaml])
+        m = re.search(r"(\d+) torch-tidy fix\(es\): (\d+) verified, "
+                      r"(\d+) unverified", res.stdout)
+        check(res.returncode == 0 and m and m.group(1) == m.group(2) and
+              int(m.group(1)) > 0 and m.group(3) == "0",
+              f"examples/{name}: every fix verified, exit 0 "
+              f"(exit {res.returncode}: {m.group(0) if m else res.stdout!r})")
+        total += int(m.group(1)) if m else 0
+        code, doc = verify_json(args, yaml)
+        check(code == 0 and doc is not None and doc["fixes"] and
+              all(f["status"] == "verified" and f["runs"] and
+                  all(r["failed"] == 0 and r["instances"] >= 1000
+                      for r in f["runs"]) for f in doc["fixes"]),
+              f"examples/{name}: --json reports every fix verified on "
+              f">= 1000 instances")
+    print(f"examples: {total} fixes")
+
+    # 2. Every rule, through the fix-it cases.
+    seen = set()
+    cases = [
+        ("fixits/cases.cpp", "torch-compile-requires-grad-propagation",
+         "{CheckOptions: {torch-compile-requires-grad-propagation.FixStyle: "
+         "index_put}}"),
+        ("fixits/cases.cpp", "torch-compile-requires-grad-propagation",
+         "{CheckOptions: {torch-compile-requires-grad-propagation.FixStyle: "
+         "scatter}}"),
+        ("fixits-more/cases.cpp",
+         "torch-index-assign-to-copy,torch-inplace-on-grad-leaf", None),
+    ]
+    for k, (path, checks, config) in enumerate(cases):
+        yaml = os.path.join(args.out, f"cases-{k}.yaml")
+        source = os.path.join(args.source_dir, "test", path)
+        if not export_fixes(args, source, yaml, checks, config):
+            check(False, f"test/{path}: fixes exported")
+            continue
+        code, doc = verify_json(args, yaml)
+        ok = code == 0 and doc is not None
+        if doc:
+            bad = [f for f in doc["fixes"] if f["status"] != "verified"]
+            for f in bad[:5]:
+                print("  unverified:", f.get("rule"), f.get("reason"))
+            ok = ok and not bad
+            seen |= {f["rule"] for f in doc["fixes"]}
+        check(ok, f"test/{path} ({config or checks}): every fix verified")
+    check(seen == all_rules,
+          f"the exported fixes name every rule of RewriteRules.def "
+          f"(missing: {sorted(all_rules - seen)}, extra: "
+          f"{sorted(seen - all_rules)})")
+
+    # 3. Fixtures.
+    def fixture(name):
+        return os.path.join(inputs, name)
+
+    res = run([args.verify_wrong, fixture("wrong-rule.yaml")])
+    check(res.returncode == 1 and "UNVERIFIED" in res.stdout and
+          "test-slice-scatter-drops-step" in res.stdout and
+          "failed on cpu" in res.stdout,
+          "a deliberately wrong rule is reported unverified, exit 1")
+    res = run([args.verify_wrong, fixture("right-rule.yaml")])
+    check(res.returncode == 0, "the wrong-rule build still verifies right rules")
+    res = run([args.verify, fixture("wrong-rule.yaml")])
+    check(res.returncode == 1 and "no verifier for rule" in res.stdout,
+          "without the test rule compiled in, its id has no verifier, exit 1")
+    for name, text in [("unknown-rule.yaml", "no verifier for rule"),
+                       ("no-rule-note.yaml", "no 'rule: <id>' note"),
+                       ("pattern-mismatch.yaml",
+                        "does not have the form of rule 'index-copy'")]:
+        res = run([args.verify, fixture(name)])
+        check(res.returncode == 1 and text in res.stdout,
+              f"{name}: unverified ({text}), exit 1")
+    code, doc = verify_json(args, fixture("pattern-mismatch.yaml"))
+    check(code == 1 and doc and doc["summary"]["unverified"] == 1 and
+          doc["fixes"][0]["reason"], "--json carries the reason, exit 1")
+    res = run([args.verify, fixture("other-check.yaml")])
+    check(res.returncode == 0 and "0 torch-tidy fix(es)" in res.stdout and
+          "1 diagnostic(s) of other checks skipped" in res.stdout,
+          "fixes of other checks are skipped, exit 0")
+
+    empty = os.path.join(args.out, "empty.yaml")
+    open(empty, "w").close()
+    unreadable = os.path.join(args.out, "unreadable.yaml")
+    with open(unreadable, "w") as f:
+        f.write("---\n")
+    os.chmod(unreadable, 0)
+    readable_anyway = os.access(unreadable, os.R_OK)  # root reads it anyway
+    for argv, text, what in [
+        ([os.path.join(args.out, "missing.yaml")], "cannot read",
+         "a missing file"),
+        ([args.out], "cannot read", "a directory"),
+        ([empty], "is empty", "an empty file"),
+        ([fixture("malformed.yaml")], "is not a clang-tidy export-fixes file",
+         "malformed YAML"),
+        ([fixture("wrong-shape.yaml")], "is not a clang-tidy export-fixes file",
+         "YAML of the wrong shape"),
+        (["--instances", "0", fixture("right-rule.yaml")], "--instances",
+         "--instances 0"),
+        (["--device", "tpu", fixture("right-rule.yaml")], "--device",
+         "an unknown device"),
+        (["--no-such-option", fixture("right-rule.yaml")], "no-such-option",
+         "an unknown option"),
+    ] + ([] if readable_anyway else
+         [([unreadable], "cannot read", "an unreadable file")]):
+        res = run([args.verify] + argv)
+        check(res.returncode == 2 and text in res.stderr and
+              "Stack dump" not in res.stderr,
+              f"{what}: exit 2 with a clear message ({res.stderr.strip()[:120]!r})")
+    os.chmod(unreadable, 0o644)
+    if readable_anyway:
+        print("NOTE the unreadable-file case is not checked: this user reads "
+              "files without permission bits (root)")
+    res = run([args.verify, "--device", "cuda", fixture("right-rule.yaml")])
+    if res.returncode == 2:
+        check("CUDA" in res.stderr or "cuda" in res.stderr,
+              "--device cuda without a GPU: exit 2 and says why")
+    else:
+        check(res.returncode == 0 and "on cuda" in res.stdout,
+              "--device cuda verifies on the GPU")
+
+    print(f"{len(failures)} failure(s)")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
