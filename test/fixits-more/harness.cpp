@@ -137,8 +137,7 @@ int main() {
     indexCase(
         "copy_idx_other_dtype",
         [&](at::Tensor X) { original::copy_idx_other_dtype(X, Idx, V); },
-        [&](at::Tensor X) { fixed::copy_idx_other_dtype(X, Idx, V); }, T,
-        Ref3);
+        [&](at::Tensor X) { fixed::copy_idx_other_dtype(X, Idx, V); }, T, Ref3);
   }
   {
     at::Tensor U = torch::randn({2, 3, 5});

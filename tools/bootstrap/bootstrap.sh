@@ -57,8 +57,29 @@ make_venv() {
     rm -rf "$dir"
   fi
 }
+# The tools venv: independent consumers and hosts of our outputs (a SARIF
+# 2.1.0 model and reader, pre-commit), pinned.
+TOOLS_SPEC=(sarif-pydantic==0.6.2 sarif-tools==3.0.5 pre-commit==4.0.1)
+make_tools_venv() {
+  local dir="$CACHE_DIR/venv-tools"
+  if [ -f "$dir/.torch-tidy-ok" ] && "$dir/bin/python" -c 'import sarif_pydantic, sarif' >/dev/null 2>&1 &&
+    [ -x "$dir/bin/pre-commit" ]; then
+    return 0
+  fi
+  log "creating $dir with ${TOOLS_SPEC[*]} (cached afterwards)"
+  rm -rf "$dir"
+  if "$PY" -m venv "$dir" >>"$CACHE_DIR/pip.log" 2>&1 &&
+    "$dir/bin/pip" install -q "${TOOLS_SPEC[@]}" >>"$CACHE_DIR/pip.log" 2>&1 &&
+    "$dir/bin/python" -c 'import sarif_pydantic, sarif' >>"$CACHE_DIR/pip.log" 2>&1; then
+    touch "$dir/.torch-tidy-ok"
+  else
+    log "WARNING: could not install ${TOOLS_SPEC[*]} from PyPI into $dir (see $CACHE_DIR/pip.log); the SARIF and pre-commit tests will print a skip line"
+    rm -rf "$dir"
+  fi
+}
 if [ "${TORCH_TIDY_NO_PYPI:-0}" != 1 ]; then
   make_venv venv-torch-2.8.0 torch==2.8.0
   make_venv venv-torch-latest torch
+  make_tools_venv
 fi
 exit 0
