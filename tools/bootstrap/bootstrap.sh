@@ -16,6 +16,7 @@ DEB_PACKAGES=(
   clang-19 clang-tidy-19 clangd-19 clang-format-19 libclang-19-dev llvm-19-dev llvm-19-tools
   clang-22 clang-tidy-22 clangd-22 libclang-22-dev llvm-22-dev llvm-22-tools
   libtorch-dev libgtest-dev libgmock-dev
+  libgrpc++-dev  # torch-clangd links clangd's remote-index client, as Debian's clangd does
 )
 missing=()
 for p in "${DEB_PACKAGES[@]}"; do
