@@ -1,0 +1,335 @@
+#!/usr/bin/env python3
+"""Where users work: each documented workflow run on a small sample project
+(test/workflows/sample, a CMake project with compile_commands.json built
+against the lit suite's mock LibTorch headers).
+
+  run_workflows.py CASE --source-dir REPO --build-dir BUILD --llvm-bin DIR
+                   --out DIR [--tools-python PY]
+
+CASE is one of:
+  torch-tidy      build/bin/torch-tidy --list-checks names every check of
+                  checks/Checks.def, and finds the bundled example's warning
+                  without --load;
+  pre-commit      the hook of .pre-commit-hooks.yaml through pre-commit
+                  try-repo: a staged file with the bug fails the commit with
+                  the warning, a clean staged file and a commit with no C++
+                  files pass, and the hook's script alone with zero files is
+                  success;
+  sarif           torch-tidy-sarif on torch-tidy's output and --export-fixes
+                  YAML, read back by two independent SARIF 2.1.0 consumers
+                  from PyPI (the sarif-pydantic model and sarif-tools);
+  ci-diff         docs/ci.md "changed lines only": clang-tidy-diff reports the
+                  finding on a changed line and not the one on an unchanged
+                  line;
+  ci-project      docs/ci.md "whole project": run-clang-tidy -j 2 with -load;
+  ci-build        docs/ci.md "inside the build": CMAKE_CXX_CLANG_TIDY fails
+                  the build on the finding and passes a clean project;
+  ci-fix-verify   docs/ci.md "fix and verify": --export-fixes, apply with
+                  clang-apply-replacements, torch-tidy-verify, re-lint clean.
+
+Exit 0 on success, 1 on failure, 77 (one SKIPPED line naming the case and
+why) when a needed PyPI tool is missing.
+"""
+import argparse
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+CHECK = "torch-compile-requires-grad-propagation"
+failures = []
+
+
+def check(cond, what):
+    print(("PASS " if cond else "FAIL ") + what)
+    if not cond:
+        failures.append(what)
+
+
+def run(cmd, cwd=None, env=None, shell=False):
+    res = subprocess.run(cmd, cwd=cwd, env=env, shell=shell, text=True,
+                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                         executable="/bin/bash" if shell else None)
+    return res.returncode, res.stdout
+
+
+class Ctx:
+    def __init__(self, args):
+        self.args = args
+        self.src = os.path.abspath(args.source_dir)
+        self.build = os.path.abspath(args.build_dir)
+        self.bin = os.path.join(self.build, "bin")
+        self.llvm = args.llvm_bin
+        self.out = os.path.abspath(args.out)
+        self.mock = os.path.join(self.src, "test", "lit", "Inputs",
+                                 "mock-libtorch")
+        self.module = os.path.join(self.build, "lib", "TorchTidyModule.so")
+        self.ver = re.search(r"llvm-(\d+)", self.llvm).group(1)
+
+    def project(self, name, configure=True, git=False):
+        """A fresh copy of the sample project, configured with
+        compile_commands.json."""
+        d = os.path.join(self.out, name)
+        shutil.rmtree(d, ignore_errors=True)
+        shutil.copytree(os.path.join(self.src, "test", "workflows", "sample"),
+                        d)
+        if git:
+            for cmd in (["git", "init", "-q"],
+                        ["git", "config", "user.email", "t@example.com"],
+                        ["git", "config", "user.name", "t"]):
+                run(cmd, cwd=d)
+        if configure:
+            rc, out = self.configure(d)
+            if rc != 0:
+                print(out)
+        return d
+
+    def configure(self, d, extra=()):
+        return run(["cmake", "-S", d, "-B", os.path.join(d, "build"),
+                    "-G", "Ninja", f"-DCMAKE_CXX_COMPILER={self.llvm}/clang++",
+                    f"-DTORCH_INCLUDE={self.mock}",
+                    f"-DTORCH_TIDY_INCLUDE={self.src}/include", *extra])
+
+
+def case_torch_tidy(c):
+    table = open(os.path.join(c.src, "checks", "Checks.def")).read()
+    names = set(re.findall(r'"(torch-[a-z0-9-]+)"', table))
+    rc, out = run([os.path.join(c.bin, "torch-tidy"), "--list-checks",
+                   "-checks=torch-*"])
+    listed = set(re.findall(r"^\s+(torch-[a-z0-9-]+)$", out, re.M))
+    check(rc == 0 and names and listed == names,
+          f"torch-tidy --list-checks -checks='torch-*' lists {sorted(listed)}"
+          f" (Checks.def: {sorted(names)})")
+    rc, out = run([os.path.join(c.bin, "torch-tidy"), "--list-checks",
+                   "-checks=*"])
+    check("bugprone-use-after-move" in out and "modernize-use-nullptr" in out,
+          "torch-tidy also has the upstream checks")
+    example = os.path.join(c.src, "examples", "skew_symmetric.cpp")
+    rc, out = run([os.path.join(c.bin, "torch-tidy"), "-checks=-*,torch-*",
+                   example, "--", "-std=c++17", "-isystem", c.mock])
+    check(rc == 0 and f"skew_symmetric.cpp:20:3: warning:" in out and
+          f"[{CHECK}]" in out,
+          "torch-tidy finds the bundled example's warning without --load")
+
+
+def case_pre_commit(c):
+    pc = os.path.join(os.path.dirname(c.args.tools_python or ""), "pre-commit")
+    if not c.args.tools_python or not os.path.exists(pc):
+        print("SKIPPED workflow-pre-commit: pre-commit is not installed (the "
+              "tools venv from tools/bootstrap is missing)")
+        return 77
+    hook = os.path.join(c.src, "tools", "pre-commit", "torch-tidy-hook")
+    rc, out = run([hook])
+    check(rc == 0 and "no C++ files" in out,
+          "the hook script with zero files: success")
+    d = c.project("pre-commit", git=True)
+    env = dict(os.environ, TORCH_TIDY_BIN=os.path.join(c.bin, "torch-tidy"),
+               PRE_COMMIT_HOME=os.path.join(c.out, "pre-commit-home"))
+    # try-repo runs the hook of the torch-tidy checkout (with its working
+    # tree) on the staged files, as `git commit` would.
+    try_repo = [pc, "try-repo", c.src, "torch-tidy", "--verbose"]
+    with open(os.path.join(d, "README.md"), "w") as f:
+        f.write("sample\n")
+    run(["git", "add", "README.md"], cwd=d)
+    rc, out = run(try_repo, cwd=d, env=env)
+    check(rc == 0 and "Skipped" in out,
+          f"no staged C++ files: the hook is skipped, exit 0 (exit {rc})")
+    run(["git", "add", "src/clean.cpp"], cwd=d)
+    rc, out = run(try_repo, cwd=d, env=env)
+    check(rc == 0 and "Passed" in out,
+          f"a clean staged C++ file passes (exit {rc})")
+    run(["git", "add", "src/layers.cpp"], cwd=d)
+    rc, out = run(try_repo, cwd=d, env=env)
+    check(rc != 0 and f"[{CHECK}" in out and "layers.cpp:11:3" in out,
+          f"a staged file with the pattern fails the hook with the warning "
+          f"(exit {rc})")
+    if failures:
+        print(out[-3000:])
+    env_nobin = dict(env, TORCH_TIDY_BIN="", PATH="/usr/bin:/bin")
+    rc, out = run([hook, "-p", os.path.join(d, "build"), "src/layers.cpp"],
+                  cwd=d, env=env_nobin)
+    check(rc == 1 and "no torch-tidy binary" in out,
+          "without a binary the hook says how to get one, exit 1")
+
+
+def tidy_output(c, d, extra=()):
+    files = [os.path.join(d, "src", f) for f in ("layers.cpp", "clean.cpp")]
+    return run([os.path.join(c.bin, "torch-tidy"), "-p",
+                os.path.join(d, "build"), "-checks=-*,torch-*", *extra,
+                *files])
+
+
+def case_sarif(c):
+    py = c.args.tools_python
+    if not py or not os.path.exists(py):
+        print("SKIPPED workflow-sarif: the SARIF consumers (sarif-pydantic, "
+              "sarif-tools) are not installed (the tools venv from "
+              "tools/bootstrap is missing)")
+        return 77
+    d = c.project("sarif")
+    fixes = os.path.join(d, "fixes.yaml")
+    rc, log = tidy_output(c, d, [f"--export-fixes={fixes}"])
+    with open(os.path.join(d, "tidy.log"), "w") as f:
+        f.write(log)
+    sarif_bin = os.path.join(c.bin, "torch-tidy-sarif")
+    outs = {}
+    for name, argv in [("both", [os.path.join(d, "tidy.log"), "--fixes",
+                                 fixes]),
+                       ("log", [os.path.join(d, "tidy.log")]),
+                       ("fixes", ["--fixes", fixes]),
+                       ("relative", [os.path.join(d, "tidy.log"), "--fixes",
+                                     fixes, "--source-root", d])]:
+        path = os.path.join(d, name + ".sarif")
+        rc, out = run([sarif_bin, *argv, "-o", path])
+        check(rc == 0 and os.path.exists(path),
+              f"torch-tidy-sarif ({name}) writes SARIF")
+        outs[name] = path
+    consumer = r'''
+import json, sys
+from sarif_pydantic import Sarif
+from sarif import loader
+path, expect_fixes = sys.argv[1], sys.argv[2] == "1"
+log = Sarif.model_validate(json.load(open(path)))
+assert log.version == "2.1.0", log.version
+run = log.runs[0]
+rules = [r.id for r in run.tool.driver.rules]
+results = run.results
+assert len(results) == 2, len(results)
+for r in results:
+    assert r.rule_id == "torch-compile-requires-grad-propagation", r.rule_id
+    assert rules[r.rule_index] == r.rule_id
+    loc = r.locations[0].physical_location
+    assert loc.artifact_location.uri.endswith("src/layers.cpp"), loc.artifact_location.uri
+    assert loc.region.start_line in (11, 18), loc.region.start_line
+    assert "requires_grad" in r.message.text
+    if expect_fixes:
+        assert r.fixes, "no fixes"
+        rep = r.fixes[0].artifact_changes[0].replacements[0]
+        assert "index_" in rep.inserted_content.text, rep
+        assert r.fixes[0].description.text.startswith("rule: ")
+sf = loader.load_sarif_file(path)
+assert sf.get_result_count() == 2, sf.get_result_count()
+assert sf.get_distinct_tool_names() == ["torch-tidy"], sf.get_distinct_tool_names()
+assert len(sf.get_records()) == 2
+print("consumers accept", path, "with", len(results), "results")
+'''
+    for name, path in outs.items():
+        rc, out = run([py, "-c", consumer, path,
+                       "0" if name == "log" else "1"])
+        check(rc == 0, f"sarif-pydantic and sarif-tools accept the {name} "
+              f"SARIF: {out.strip()[-300:]}")
+    # Malformed input: a clear error, exit 2.
+    bad = os.path.join(d, "bad.yaml")
+    with open(bad, "w") as f:
+        f.write("Diagnostics: [\n")
+    rc, out = run([sarif_bin, "--fixes", bad])
+    check(rc == 2 and "not a clang-tidy export-fixes file" in out,
+          "torch-tidy-sarif on malformed YAML: exit 2 and says why")
+    rc, out = run([sarif_bin, os.path.join(d, "missing.log")])
+    check(rc == 2 and "cannot read" in out, "missing log: exit 2")
+
+
+def case_ci_diff(c):
+    d = c.project("ci-diff", git=True)
+    layers = os.path.join(d, "src", "layers.cpp")
+    text = open(layers).read()
+    # Commit the file without the index_copy_ write, then add it back: only
+    # that line changes; the index_put_ finding is on an unchanged line.
+    before = text.replace("  out.index_copy_(0, idx, src);\n", "")
+    with open(layers, "w") as f:
+        f.write(before)
+    run(["git", "add", "-A"], cwd=d)
+    run(["git", "commit", "-qm", "base"], cwd=d)
+    with open(layers, "w") as f:
+        f.write(text)
+    # The recipe of docs/ci.md, verbatim but for paths.
+    recipe = (f"git diff -U0 HEAD | clang-tidy-diff-{c.ver}.py -p1 -path build "
+              f"-clang-tidy-binary {c.bin}/torch-tidy -checks='-*,torch-*'")
+    rc, out = run(recipe, cwd=d, shell=True)
+    check("layers.cpp:18:3: warning" in out and f"[{CHECK}]" in out,
+          "clang-tidy-diff reports the finding on the changed line")
+    check("layers.cpp:11:3" not in out,
+          "and not the one on an unchanged line")
+
+
+def case_ci_project(c):
+    d = c.project("ci-project")
+    rc, out = run([f"run-clang-tidy-{c.ver}", "-p", "build", "-j", "2",
+                   f"-clang-tidy-binary={c.llvm}/clang-tidy",
+                   f"-load={c.module}", "-checks=-*,torch-*", "-quiet"],
+                  cwd=d)
+    found = re.findall(r"layers\.cpp:(\d+):3: warning: .*\[" + CHECK, out)
+    check(sorted(found) == ["11", "18"],
+          f"run-clang-tidy -j 2 -load finds both findings ({found})")
+    check("clean.cpp" not in "".join(re.findall(r".*warning.*", out)),
+          "and nothing in the clean file")
+
+
+def case_ci_build(c):
+    d = c.project("ci-build", configure=False)
+    tidy = (f"{c.llvm}/clang-tidy;--load={c.module};-checks=-*,torch-*;"
+            f"--warnings-as-errors=torch-*")
+    rc, out = c.configure(d, [f"-DCMAKE_CXX_CLANG_TIDY={tidy}"])
+    check(rc == 0, "configure with CMAKE_CXX_CLANG_TIDY")
+    rc, out = run(["cmake", "--build", os.path.join(d, "build")])
+    check(rc != 0 and "layers.cpp:11:3: error:" in out and
+          f"[{CHECK},-warnings-as-errors]" in out,
+          f"the build fails on the finding (exit {rc})")
+    # The fixed project builds.
+    layers = os.path.join(d, "src", "layers.cpp")
+    os.remove(layers)
+    shutil.copy(os.path.join(d, "src", "clean.cpp"), layers)
+    text = open(layers).read().replace("skew_fixed", "skew_fixed2")
+    open(layers, "w").write(text)
+    rc, out = run(["cmake", "--build", os.path.join(d, "build")])
+    check(rc == 0, f"a clean project builds with the check on (exit {rc})")
+
+
+def case_ci_fix_verify(c):
+    d = c.project("ci-fix-verify")
+    fixes_dir = os.path.join(d, "fixes")
+    os.makedirs(fixes_dir)
+    fixes = os.path.join(fixes_dir, "layers.yaml")
+    rc, out = tidy_output(c, d, [f"--export-fixes={fixes}"])
+    check(os.path.exists(fixes), "--export-fixes writes the fixes")
+    rc, out = run([os.path.join(c.bin, "torch-tidy-verify"), fixes])
+    check(rc == 0 and "2 torch-tidy fix(es): 2 verified" in out,
+          f"torch-tidy-verify: every fix verified (exit {rc})")
+    rc, out = run([f"{c.llvm}/clang-apply-replacements", fixes_dir])
+    check(rc == 0, "clang-apply-replacements applies them")
+    text = open(os.path.join(d, "src", "layers.cpp")).read()
+    check("matrix = matrix.index_put(" in text and
+          "out = out.index_copy(" in text, "the file holds the rewrites")
+    rc, out = tidy_output(c, d)
+    check("warning" not in out, "re-linting finds nothing")
+    rc, out = run(["cmake", "--build", os.path.join(d, "build")])
+    check(rc == 0, "the fixed project still compiles")
+
+
+CASES = {"torch-tidy": case_torch_tidy, "pre-commit": case_pre_commit,
+         "sarif": case_sarif, "ci-diff": case_ci_diff,
+         "ci-project": case_ci_project, "ci-build": case_ci_build,
+         "ci-fix-verify": case_ci_fix_verify}
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("case", choices=sorted(CASES))
+    p.add_argument("--source-dir", required=True)
+    p.add_argument("--build-dir", required=True)
+    p.add_argument("--llvm-bin", required=True)
+    p.add_argument("--out", required=True)
+    p.add_argument("--tools-python", default="")
+    args = p.parse_args()
+    os.makedirs(args.out, exist_ok=True)
+    code = CASES[args.case](Ctx(args))
+    if code == 77:
+        return 77
+    print(f"{len(failures)} failure(s)")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
