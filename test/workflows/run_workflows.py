@@ -142,7 +142,7 @@ def case_pre_commit(c):
           f"a clean staged C++ file passes (exit {rc})")
     run(["git", "add", "src/layers.cpp"], cwd=d)
     rc, out = run(try_repo, cwd=d, env=env)
-    check(rc != 0 and f"[{CHECK}" in out and "layers.cpp:11:3" in out,
+    check(rc != 0 and f"[{CHECK}" in out and "layers.cpp:10:3" in out,
           f"a staged file with the pattern fails the hook with the warning "
           f"(exit {rc})")
     if failures:
@@ -202,7 +202,7 @@ for r in results:
     assert rules[r.rule_index] == r.rule_id
     loc = r.locations[0].physical_location
     assert loc.artifact_location.uri.endswith("src/layers.cpp"), loc.artifact_location.uri
-    assert loc.region.start_line in (11, 18), loc.region.start_line
+    assert loc.region.start_line in (10, 17), loc.region.start_line
     assert "requires_grad" in r.message.text
     if expect_fixes:
         assert r.fixes, "no fixes"
@@ -248,9 +248,9 @@ def case_ci_diff(c):
     recipe = (f"git diff -U0 HEAD | clang-tidy-diff-{c.ver}.py -p1 -path build "
               f"-clang-tidy-binary {c.bin}/torch-tidy -checks='-*,torch-*'")
     rc, out = run(recipe, cwd=d, shell=True)
-    check("layers.cpp:18:3: warning" in out and f"[{CHECK}]" in out,
+    check("layers.cpp:17:3: warning" in out and f"[{CHECK}]" in out,
           "clang-tidy-diff reports the finding on the changed line")
-    check("layers.cpp:11:3" not in out,
+    check("layers.cpp:10:3" not in out,
           "and not the one on an unchanged line")
 
 
@@ -261,7 +261,7 @@ def case_ci_project(c):
                    f"-load={c.module}", "-checks=-*,torch-*", "-quiet"],
                   cwd=d)
     found = re.findall(r"layers\.cpp:(\d+):3: warning: .*\[" + CHECK, out)
-    check(sorted(found) == ["11", "18"],
+    check(sorted(found) == ["10", "17"],
           f"run-clang-tidy -j 2 -load finds both findings ({found})")
     check("clean.cpp" not in "".join(re.findall(r".*warning.*", out)),
           "and nothing in the clean file")
@@ -274,7 +274,7 @@ def case_ci_build(c):
     rc, out = c.configure(d, [f"-DCMAKE_CXX_CLANG_TIDY={tidy}"])
     check(rc == 0, "configure with CMAKE_CXX_CLANG_TIDY")
     rc, out = run(["cmake", "--build", os.path.join(d, "build")])
-    check(rc != 0 and "layers.cpp:11:3: error:" in out and
+    check(rc != 0 and "layers.cpp:10:3: error:" in out and
           f"[{CHECK},-warnings-as-errors]" in out,
           f"the build fails on the finding (exit {rc})")
     # The fixed project builds.

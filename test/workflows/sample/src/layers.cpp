@@ -4,9 +4,8 @@
 
 using torch::indexing::Slice;
 
-TORCH_TIDY_COMPILED at::Tensor skew(const at::Tensor &vec,
-                                    const at::Tensor &rows,
-                                    const at::Tensor &cols) {
+TORCH_TIDY_COMPILED at::Tensor
+skew(const at::Tensor &vec, const at::Tensor &rows, const at::Tensor &cols) {
   auto matrix = torch::zeros({2, 4, 4});
   matrix.index_put_({Slice(), rows, cols}, vec);
   return matrix;
