@@ -6,7 +6,7 @@ BUILD_DIR    ?= build
 CACHE_DIR    ?= $(or $(TORCH_TIDY_CACHE),$(or $(XDG_CACHE_HOME),$(HOME)/.cache)/torch-tidy)
 CTEST_ARGS   ?=
 
-.PHONY: all bootstrap configure build demo test format ground-truth clean
+.PHONY: all bootstrap configure build demo test bench format ground-truth clean
 
 all: build
 
@@ -31,6 +31,10 @@ ground-truth: bootstrap
 
 test: build
 	@cd $(BUILD_DIR) && ctest --output-on-failure --timeout 1500 $(CTEST_ARGS)
+
+# The performance harness: prints the table, writes docs/performance.md.
+bench: build
+	@python3 tools/bench/run_bench.py --build $(BUILD_DIR)
 
 format:
 	@git ls-files '*.cpp' '*.h' '*.cu' '*.cuh' | grep -v "^test/lit/" | xargs clang-format-19 -i

@@ -20,6 +20,7 @@
 Exit 0 when all pass, 1 otherwise.
 """
 import argparse
+import concurrent.futures
 import json
 import os
 import re
@@ -81,15 +82,33 @@ def main():
     all_rules = set(re.findall(r'TORCH_TIDY_REWRITE_RULE\("([^"]+)"',
                                open(table).read()))
 
-    # 1. The bundled examples.
+    # Every clang-tidy run first, two at a time (most of this test's time).
     examples = os.path.join(args.source_dir, "examples")
+    names = sorted(n for n in os.listdir(examples) if n.endswith(".cpp"))
+    cases = [
+        ("fixits/cases.cpp", "torch-compile-requires-grad-propagation",
+         "{CheckOptions: {torch-compile-requires-grad-propagation.FixStyle: "
+         "index_put}}"),
+        ("fixits/cases.cpp", "torch-compile-requires-grad-propagation",
+         "{CheckOptions: {torch-compile-requires-grad-propagation.FixStyle: "
+         "scatter}}"),
+        ("fixits-more/cases.cpp",
+         "torch-index-assign-to-copy,torch-inplace-on-grad-leaf", None),
+    ]
+    jobs = [(os.path.join(examples, n), os.path.join(args.out, n + ".yaml"),
+             "torch-*", None) for n in names]
+    jobs += [(os.path.join(args.source_dir, "test", path),
+              os.path.join(args.out, f"cases-{k}.yaml"), checks, config)
+             for k, (path, checks, config) in enumerate(cases)]
+    with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
+        exported = list(pool.map(lambda j: export_fixes(args, *j), jobs))
+    exported = dict(zip([j[1] for j in jobs], exported))
+
+    # 1. The bundled examples.
     total = 0
-    for name in sorted(os.listdir(examples)):
-        if not name.endswith(".cpp"):
-            continue
+    for name in names:
         yaml = os.path.join(args.out, name + ".yaml")
-        check(export_fixes(args, os.path.join(examples, name), yaml,
-                           "torch-*"), f"examples/{name}: fixes exported")
+        check(exported[yaml], f"examples/{name}: fixes exported")
         res = run([args.verify, yaml])
         m = re.search(r"(\d+) torch-tidy fix\(es\): (\d+) verified, "
                       r"(\d+) unverified", res.stdout)
@@ -109,20 +128,9 @@ def main():
 
     # 2. Every rule, through the fix-it cases.
     seen = set()
-    cases = [
-        ("fixits/cases.cpp", "torch-compile-requires-grad-propagation",
-         "{CheckOptions: {torch-compile-requires-grad-propagation.FixStyle: "
-         "index_put}}"),
-        ("fixits/cases.cpp", "torch-compile-requires-grad-propagation",
-         "{CheckOptions: {torch-compile-requires-grad-propagation.FixStyle: "
-         "scatter}}"),
-        ("fixits-more/cases.cpp",
-         "torch-index-assign-to-copy,torch-inplace-on-grad-leaf", None),
-    ]
     for k, (path, checks, config) in enumerate(cases):
         yaml = os.path.join(args.out, f"cases-{k}.yaml")
-        source = os.path.join(args.source_dir, "test", path)
-        if not export_fixes(args, source, yaml, checks, config):
+        if not exported[yaml]:
             check(False, f"test/{path}: fixes exported")
             continue
         code, doc = verify_json(args, yaml)

@@ -17,6 +17,7 @@ DEB_PACKAGES=(
   clang-22 clang-tidy-22 clangd-22 libclang-22-dev llvm-22-dev llvm-22-tools
   libtorch-dev libgtest-dev libgmock-dev
   libgrpc++-dev  # torch-clangd links clangd's remote-index client, as Debian's clangd does
+  gnuplot-nox    # the performance harness's plot (tools/bench)
 )
 missing=()
 for p in "${DEB_PACKAGES[@]}"; do

@@ -7,32 +7,10 @@ import sys
 
 tidy, module, mock, tmp = sys.argv[1:5]
 os.makedirs(tmp, exist_ok=True)
-
-
-def long_function(groups):
-    """One function, 5 statements a group, each group a fresh local written
-    in a branch, a loop with a nested branch, and a reassignment."""
-    body = ["#include <torch/torch.h>",
-            "at::Tensor big(const at::Tensor &v, bool c, int k) {",
-            "  auto m = torch::zeros({4, 4});"]
-    for i in range(groups):
-        body += [f"  auto t{i} = torch::zeros({{4}});",
-                 f"  if (c) {{ t{i}.index_put_({{0}}, v.detach()); }} else {{ m = m * 2; }}",
-                 "  for (int j = 0; j < k; ++j) {",
-                 f"    if (j % 2) {{ m.index_put_({{{i % 4}}}, v.detach()); }}",
-                 "  }"]
-    body += ["  return m;", "}"]
-    return "\n".join(body) + "\n"
-
-
-def many_functions(n):
-    parts = ["#include <torch/torch.h>"]
-    for i in range(n):
-        parts.append(f"at::Tensor f{i}(const at::Tensor &v, bool c) {{\n"
-                     f"  auto m = torch::zeros({{4}});\n"
-                     f"  if (c)\n    m.index_put_({{0}}, v.detach());\n"
-                     f"  return m;\n}}")
-    return "\n".join(parts) + "\n"
+# The generators are shared with the scaling benchmark (tools/bench).
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "..", "..", "tools", "bench"))
+from scaling_inputs import long_function, many_functions  # noqa: E402
 
 
 def stats(name, text):
