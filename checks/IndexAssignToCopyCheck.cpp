@@ -4,9 +4,12 @@
 
 #include "torch_tidy/analysis/FullStatement.h"
 #include "torch_tidy/analysis/LibTorchApi.h"
+#include "torch_tidy/analysis/UserCode.h"
 #include "torch_tidy/rewrite/OutOfPlaceRewrite.h"
 
 #include "clang/AST/ASTContext.h"
+#include "clang/AST/ParentMap.h"
+#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/Lex/Lexer.h"
 
@@ -16,15 +19,53 @@ using namespace clang::ast_matchers;
 namespace torch_tidy {
 
 void IndexAssignToCopyCheck::registerMatchers(MatchFinder *F) {
-  // The AST answers which index lists are advanced; the matchers only pick
-  // the candidate writes in the user's (non-system, non-instantiated) code.
-  auto UserCode = allOf(unless(isExpansionInSystemHeader()),
-                        unless(isInTemplateInstantiation()));
-  F->addMatcher(cxxOperatorCallExpr(UserCode).bind("op"), this);
-  F->addMatcher(
-      cxxMemberCallExpr(UserCode, callee(cxxMethodDecl(matchesName("_$"))))
-          .bind("call"),
-      this);
+  // One match per translation unit; the candidate writes are then found in
+  // the user's functions only (template patterns included, instantiations
+  // not), each function with its own ParentMap (docs/performance.md).
+  F->addMatcher(translationUnitDecl().bind("tu"), this);
+}
+
+namespace {
+/// The candidate writes of one function body: operator calls and calls of
+/// methods whose name ends in '_'. Lambdas and local classes are functions
+/// of their own (forEachUserFunction visits them), so they are skipped here.
+class CandidateFinder : public RecursiveASTVisitor<CandidateFinder> {
+public:
+  bool TraverseLambdaExpr(LambdaExpr *) { return true; }
+  bool TraverseCXXRecordDecl(CXXRecordDecl *) { return true; }
+  bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *E) {
+    Found.push_back(E);
+    return true;
+  }
+  bool VisitCXXMemberCallExpr(CXXMemberCallExpr *E) {
+    const CXXMethodDecl *MD = E->getMethodDecl();
+    if (MD && MD->getIdentifier() && MD->getName().ends_with("_"))
+      Found.push_back(E);
+    return true;
+  }
+  std::vector<const Expr *> Found;
+};
+} // namespace
+
+void IndexAssignToCopyCheck::check(const MatchFinder::MatchResult &Result) {
+  const auto *TU = Result.Nodes.getNodeAs<TranslationUnitDecl>("tu");
+  if (!TU)
+    return;
+  ASTContext &Ctx = *Result.Context;
+  const SourceManager &SM = Ctx.getSourceManager();
+  forEachUserFunction(
+      TU,
+      [&](const FunctionDecl *FD) {
+        CandidateFinder Finder;
+        Finder.TraverseStmt(FD->getBody());
+        if (Finder.Found.empty())
+          return;
+        ParentMap PM(FD->getBody());
+        for (const Expr *E : Finder.Found)
+          if (!SM.isInSystemHeader(SM.getExpansionLoc(E->getBeginLoc())))
+            checkWrite(E, Ctx, PM);
+      },
+      /*IncludeDependent=*/true);
 }
 
 namespace {
@@ -83,12 +124,12 @@ FixPlan planValue(const Expr *Write, const ASTContext &Ctx) {
 }
 } // namespace
 
-void IndexAssignToCopyCheck::check(const MatchFinder::MatchResult &Result) {
-  ASTContext &Ctx = *Result.Context;
+void IndexAssignToCopyCheck::checkWrite(const Expr *Candidate, ASTContext &Ctx,
+                                        const ParentMap &PM) {
   const Expr *Write = nullptr;
   const Expr *Indexed = nullptr; // the t.index({...}) call
   StringRef Form;
-  if (const auto *Op = Result.Nodes.getNodeAs<CXXOperatorCallExpr>("op")) {
+  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Candidate)) {
     const auto *MD = dyn_cast_or_null<CXXMethodDecl>(Op->getDirectCallee());
     bool IntoTemporary = Op->getOperator() == OO_Equal && MD &&
                          MD->getRefQualifier() == RQ_RValue;
@@ -97,8 +138,7 @@ void IndexAssignToCopyCheck::check(const MatchFinder::MatchResult &Result) {
     Write = Op;
     Indexed = Op->getArg(0);
     Form = Op->getOperator() == OO_Equal ? "assignment" : "compound assignment";
-  } else if (const auto *Call =
-                 Result.Nodes.getNodeAs<CXXMemberCallExpr>("call")) {
+  } else if (const auto *Call = dyn_cast<CXXMemberCallExpr>(Candidate)) {
     if (!libtorch::isInPlaceValueMethod(Call))
       return;
     Write = Call;
@@ -136,7 +176,7 @@ void IndexAssignToCopyCheck::check(const MatchFinder::MatchResult &Result) {
                          "needs a non-const tensor";
     else if (!libtorch::indexListElements(IndexCall->getArg(0)))
       Plan.NoFixReason = "the index list is not a braced list";
-    else if (!enclosingBlockOfStatement(Write, Ctx))
+    else if (!enclosingBlockOfStatement(Write, PM))
       Plan.NoFixReason = "the write's value is used";
     else if (Write->getBeginLoc().isMacroID() || Write->getEndLoc().isMacroID())
       Plan.NoFixReason = "the write is in a macro";

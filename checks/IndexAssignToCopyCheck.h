@@ -3,6 +3,7 @@
 #define TORCH_TIDY_CHECKS_INDEXASSIGNTOCOPYCHECK_H
 
 #include "clang-tidy/ClangTidyCheck.h"
+#include "clang/AST/ParentMap.h"
 
 namespace torch_tidy {
 
@@ -22,6 +23,10 @@ public:
   void registerMatchers(clang::ast_matchers::MatchFinder *Finder) override;
   void
   check(const clang::ast_matchers::MatchFinder::MatchResult &Result) override;
+
+private:
+  void checkWrite(const clang::Expr *Candidate, clang::ASTContext &Ctx,
+                  const clang::ParentMap &PM);
 };
 
 } // namespace torch_tidy

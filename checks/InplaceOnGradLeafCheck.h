@@ -23,6 +23,9 @@ public:
   void registerMatchers(clang::ast_matchers::MatchFinder *Finder) override;
   void
   check(const clang::ast_matchers::MatchFinder::MatchResult &Result) override;
+
+private:
+  void checkFunction(const clang::FunctionDecl *FD, clang::ASTContext &Ctx);
 };
 
 } // namespace torch_tidy

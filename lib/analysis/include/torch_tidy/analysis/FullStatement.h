@@ -8,26 +8,27 @@
 #ifndef TORCH_TIDY_ANALYSIS_FULLSTATEMENT_H
 #define TORCH_TIDY_ANALYSIS_FULLSTATEMENT_H
 
-#include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
-#include "clang/AST/ParentMapContext.h"
+#include "clang/AST/ParentMap.h"
 #include "clang/AST/Stmt.h"
 
 namespace torch_tidy {
 
 /// The compound statement E is a direct statement of, looking through the
 /// ExprWithCleanups around it; null if E is part of a larger expression or
-/// statement.
+/// statement. Parents come from the enclosing function's ParentMap: the
+/// ASTContext's parent map would be built for the whole translation unit,
+/// LibTorch's headers included (seconds per file).
 inline const clang::CompoundStmt *
-enclosingBlockOfStatement(const clang::Expr *E, clang::ASTContext &Ctx) {
+enclosingBlockOfStatement(const clang::Expr *E, const clang::ParentMap &PM) {
   const clang::Stmt *S = E;
   for (int Depth = 0; Depth < 4; ++Depth) {
-    auto Parents = Ctx.getParents(*S);
-    if (Parents.size() != 1)
+    const clang::Stmt *P = PM.getParent(S);
+    if (!P)
       return nullptr;
-    if (const auto *Block = Parents[0].get<clang::CompoundStmt>())
+    if (const auto *Block = llvm::dyn_cast<clang::CompoundStmt>(P))
       return Block;
-    const auto *Cleanups = Parents[0].get<clang::ExprWithCleanups>();
+    const auto *Cleanups = llvm::dyn_cast<clang::ExprWithCleanups>(P);
     if (!Cleanups)
       return nullptr;
     S = Cleanups;
