@@ -77,9 +77,13 @@ static std::optional<int> macroInt(Preprocessor &PP, StringRef Name) {
   if (!MI || MI->getNumTokens() != 1 ||
       !MI->getReplacementToken(0).is(tok::numeric_constant))
     return std::nullopt;
-  const Token &T = MI->getReplacementToken(0);
+  // Through the preprocessor, not Token::getLiteralData(): a macro read from
+  // a precompiled preamble (clangd) has tokens without literal data.
+  SmallString<16> Buffer;
+  bool Invalid = false;
+  StringRef Text = PP.getSpelling(MI->getReplacementToken(0), Buffer, &Invalid);
   int Value = 0;
-  if (StringRef(T.getLiteralData(), T.getLength()).getAsInteger(10, Value))
+  if (Invalid || Text.getAsInteger(10, Value))
     return std::nullopt;
   return Value;
 }

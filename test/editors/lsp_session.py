@@ -24,7 +24,11 @@ import sys
 import threading
 import time
 
-SOURCE = """#include <torch/torch.h>
+# torch/version.h lands in clangd's precompiled preamble: the check reads
+# TORCH_VERSION_MAJOR from it (LibTorchVersion: auto), which once crashed
+# torch-clangd (preamble tokens have no literal data).
+SOURCE = """#include <torch/version.h>
+#include <torch/torch.h>
 #include <torch_tidy/compiled.h>
 using torch::indexing::Slice;
 
@@ -157,9 +161,9 @@ def main():
             120, f"publishDiagnostics with {CHECK}")
         diag = next(d for d in msg["params"]["diagnostics"]
                     if d.get("code") == CHECK)
-        step(diag["range"]["start"]["line"] == 8 and
+        step(diag["range"]["start"]["line"] == 9 and
              "requires_grad" in diag["message"],
-             f"publishDiagnostics carries {CHECK} on line 9: "
+             f"publishDiagnostics carries {CHECK} on line 10: "
              f"{diag['message'][:80]!r}")
 
         actions = c.request("textDocument/codeAction", {
