@@ -91,11 +91,7 @@ FixPlan planValue(const Expr *Write, const ASTContext &Ctx) {
   auto Value = [&](const Expr *E) {
     FixPlan P{Text(E), ""};
     if (libtorch::isTensorType(E->getType())) {
-      const Expr *Core = E->IgnoreImplicit();
-      bool Postfix = isa<DeclRefExpr>(Core) || isa<MemberExpr>(Core) ||
-                     isa<ParenExpr>(Core) || isa<CXXMemberCallExpr>(Core) ||
-                     (isa<CallExpr>(Core) && !isa<CXXOperatorCallExpr>(Core));
-      if (!Postfix)
+      if (!canTakeMemberCall(E))
         P.Value = "(" + P.Value + ")";
       P.CastTensor = true;
     }

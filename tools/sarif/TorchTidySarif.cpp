@@ -16,8 +16,10 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ExportFixes.h"
+
 #include "clang/Tooling/Core/Diagnostic.h"
-#include "clang/Tooling/DiagnosticsYaml.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
@@ -25,8 +27,6 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Regex.h"
-#include "llvm/Support/SourceMgr.h"
-#include "llvm/Support/YAMLTraits.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <map>
@@ -83,39 +83,12 @@ std::string error(const Twine &Message) {
   return "";
 }
 
-/// Line starts of files read once; line/column of an offset and back.
-class Files {
-public:
-  const std::vector<unsigned> *lineStarts(StringRef Path) {
-    auto It = Cache.find(Path);
-    if (It != Cache.end())
-      return It->second ? &*It->second : nullptr;
-    std::optional<std::vector<unsigned>> Starts;
-    if (auto Buffer = MemoryBuffer::getFile(Path)) {
-      Starts.emplace();
-      Starts->push_back(0);
-      StringRef Text = (*Buffer)->getBuffer();
-      for (size_t I = 0; I < Text.size(); ++I)
-        if (Text[I] == '\n')
-          Starts->push_back(unsigned(I + 1));
-    }
-    auto &Slot = Cache[Path];
-    Slot = std::move(Starts);
-    return Slot ? &*Slot : nullptr;
-  }
-  void fillLineColumn(Loc &L) {
-    if (!L.Offset || L.Line)
-      return;
-    if (const auto *Starts = lineStarts(L.File)) {
-      auto It = std::upper_bound(Starts->begin(), Starts->end(), *L.Offset);
-      L.Line = unsigned(It - Starts->begin());
-      L.Column = *L.Offset - *(It - 1) + 1;
-    }
-  }
-
-private:
-  StringMap<std::optional<std::vector<unsigned>>> Cache;
-};
+/// Line and column of a location known by offset (from the YAML).
+void fillLineColumn(torch_tidy::SourceLines &Lines, Loc &L) {
+  if (!L.Offset || L.Line)
+    return;
+  std::tie(L.Line, L.Column) = Lines.lineColumn(L.File, *L.Offset);
+}
 
 std::string levelOf(StringRef Severity) {
   if (Severity == "error" || Severity == "fatal error")
@@ -300,44 +273,19 @@ int main(int argc, const char **argv) {
   }
   std::vector<Finding> FromFixes;
   if (!FixesPath.empty()) {
-    auto Buffer = MemoryBuffer::getFile(FixesPath, /*IsText=*/true);
-    if (!Buffer) {
-      error("cannot read '" + FixesPath + "': " + Buffer.getError().message());
+    auto Docs = torch_tidy::readExportFixes(FixesPath);
+    if (!Docs) {
+      error(toString(Docs.takeError()));
       return 2;
     }
-    std::string ParseError;
-    auto OnDiag = [](const SMDiagnostic &D, void *Context) {
-      auto &E = *static_cast<std::string *>(Context);
-      if (D.getKind() == SourceMgr::DK_Error && E.empty())
-        E = (Twine(D.getLineNo()) + ":" + Twine(D.getColumnNo() + 1) + ": " +
-             D.getMessage())
-                .str();
-    };
-    yaml::Input YIn((*Buffer)->getBuffer(), nullptr, OnDiag, &ParseError);
-    YIn.setAllowUnknownKeys(true);
-    std::vector<tooling::TranslationUnitDiagnostics> Docs;
-    if ((*Buffer)->getBuffer().trim().empty()) {
-      error("'" + FixesPath + "' is empty; expected --export-fixes YAML");
-      return 2;
-    }
-    do {
-      tooling::TranslationUnitDiagnostics TU;
-      YIn >> TU;
-      if (YIn.error()) {
-        error("'" + FixesPath + "' is not a clang-tidy export-fixes file: " +
-              (ParseError.empty() ? YIn.error().message() : ParseError));
-        return 2;
-      }
-      Docs.push_back(std::move(TU));
-    } while (YIn.nextDocument());
-    FromFixes = fromYaml(Docs);
+    FromFixes = fromYaml(*Docs);
   }
 
-  Files Sources;
+  torch_tidy::SourceLines Lines;
   for (Finding &F : FromFixes) {
-    Sources.fillLineColumn(F.Where);
+    fillLineColumn(Lines, F.Where);
     for (Note &N : F.Notes)
-      Sources.fillLineColumn(N.Where);
+      fillLineColumn(Lines, N.Where);
   }
   if (Findings.empty() && LogPath.empty()) {
     Findings = std::move(FromFixes);

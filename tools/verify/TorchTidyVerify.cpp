@@ -17,17 +17,15 @@
 
 #include "TorchTidyVerify.h"
 
+#include "ExportFixes.h"
+
 #include "torch_tidy/runtime/backend.h"
 #include "torch_tidy/verify/RuleVerifier.h"
 
 #include "clang/Tooling/Core/Diagnostic.h"
-#include "clang/Tooling/DiagnosticsYaml.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/JSON.h"
-#include "llvm/Support/MemoryBuffer.h"
-#include "llvm/Support/SourceMgr.h"
-#include "llvm/Support/YAMLTraits.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <map>
@@ -64,19 +62,6 @@ struct Fix {
   std::string Reason;
   std::vector<RuleReport> Runs;
 };
-
-/// Line and column of Offset in File, when the file can be read.
-std::pair<unsigned, unsigned> lineColumn(StringRef File, unsigned Offset) {
-  auto Buffer = MemoryBuffer::getFile(File);
-  if (!Buffer || Offset > (*Buffer)->getBufferSize())
-    return {0, 0};
-  StringRef Text = (*Buffer)->getBuffer().take_front(Offset);
-  unsigned Line = 1 + Text.count('\n');
-  size_t LastNewline = Text.rfind('\n');
-  unsigned Column =
-      LastNewline == StringRef::npos ? Offset + 1 : Offset - LastNewline;
-  return {Line, Column};
-}
 
 void collect(const tooling::DiagnosticMessage &Message,
              std::vector<tooling::Replacement> &Out) {
@@ -134,45 +119,13 @@ int torchTidyVerifyMain(int argc, const char **argv) {
     }
   }
 
-  auto Buffer = MemoryBuffer::getFileOrSTDIN(InputPath, /*IsText=*/true);
-  if (!Buffer) {
-    errs() << "torch-tidy-verify: error: cannot read '" << InputPath
-           << "': " << Buffer.getError().message() << "\n";
+  auto Read = readExportFixes(InputPath);
+  if (!Read) {
+    errs() << "torch-tidy-verify: error: " << toString(Read.takeError())
+           << "\n";
     return 2;
   }
-  StringRef Text = (*Buffer)->getBuffer();
-  if (Text.trim().empty()) {
-    errs() << "torch-tidy-verify: error: '" << InputPath
-           << "' is empty; expected the YAML of clang-tidy --export-fixes\n";
-    return 2;
-  }
-
-  // Parse every document; YAML errors are collected, not printed raw.
-  std::string ParseErrors;
-  auto OnDiag = [](const SMDiagnostic &D, void *Context) {
-    if (D.getKind() != SourceMgr::DK_Error)
-      return; // unknown keys of newer clang-tidy versions are fine
-    auto &Errors = *static_cast<std::string *>(Context);
-    if (Errors.empty())
-      Errors = (Twine(D.getLineNo()) + ":" + Twine(D.getColumnNo() + 1) + ": " +
-                D.getMessage())
-                   .str();
-  };
-  yaml::Input YIn(Text, nullptr, OnDiag, &ParseErrors);
-  YIn.setAllowUnknownKeys(true);
-  std::vector<tooling::TranslationUnitDiagnostics> Documents;
-  do {
-    tooling::TranslationUnitDiagnostics TU;
-    YIn >> TU;
-    if (YIn.error()) {
-      errs() << "torch-tidy-verify: error: '" << InputPath
-             << "' is not a clang-tidy export-fixes file: "
-             << (ParseErrors.empty() ? YIn.error().message() : ParseErrors)
-             << "\n";
-      return 2;
-    }
-    Documents.push_back(std::move(TU));
-  } while (YIn.nextDocument());
+  const std::vector<tooling::TranslationUnitDiagnostics> &Documents = *Read;
 
   // The fixes of torch-tidy checks.
   std::vector<Fix> Fixes;
@@ -251,6 +204,7 @@ int torchTidyVerifyMain(int argc, const char **argv) {
     F.Verified = F.Reason.empty();
   }
 
+  SourceLines Lines;
   unsigned Verified =
       llvm::count_if(Fixes, [](const Fix &F) { return F.Verified; });
   unsigned Unverified = unsigned(Fixes.size()) - Verified;
@@ -269,7 +223,7 @@ int torchTidyVerifyMain(int argc, const char **argv) {
       J.attributeArray("fixes", [&] {
         for (const Fix &F : Fixes)
           J.object([&] {
-            auto [Line, Column] = lineColumn(F.File, F.Offset);
+            auto [Line, Column] = Lines.lineColumn(F.File, F.Offset);
             J.attribute("check", F.Check);
             J.attribute("file", F.File);
             J.attribute("offset", int64_t(F.Offset));
@@ -312,7 +266,7 @@ int torchTidyVerifyMain(int argc, const char **argv) {
     outs() << "\n";
   } else {
     for (const Fix &F : Fixes) {
-      auto [Line, Column] = lineColumn(F.File, F.Offset);
+      auto [Line, Column] = Lines.lineColumn(F.File, F.Offset);
       outs() << F.File << ":";
       if (Line)
         outs() << Line << ":" << Column;

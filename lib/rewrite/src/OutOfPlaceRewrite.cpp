@@ -101,14 +101,7 @@ private:
   }
   /// The text of E, parenthesised unless a member call can follow it.
   std::string postfixOperand(const Expr *E) const {
-    const Expr *Core = E->IgnoreImplicit();
-    bool Postfix = isa<DeclRefExpr>(Core) || isa<MemberExpr>(Core) ||
-                   isa<ParenExpr>(Core) || isa<CXXMemberCallExpr>(Core) ||
-                   (isa<CallExpr>(Core) && !isa<CXXOperatorCallExpr>(Core));
-    if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Core))
-      Postfix =
-          Op->getOperator() == OO_Subscript || Op->getOperator() == OO_Call;
-    return Postfix ? text(E) : "(" + text(E) + ")";
+    return canTakeMemberCall(E) ? text(E) : "(" + text(E) + ")";
   }
 
   RewritePlan planTwin(StringRef RuleId);
@@ -479,6 +472,14 @@ RewritePlan Planner::plan() {
 }
 
 } // namespace
+
+bool canTakeMemberCall(const Expr *E) {
+  const Expr *Core = E->IgnoreImplicit();
+  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Core))
+    return Op->getOperator() == OO_Subscript || Op->getOperator() == OO_Call;
+  return isa<DeclRefExpr>(Core) || isa<MemberExpr>(Core) ||
+         isa<ParenExpr>(Core) || isa<CallExpr>(Core);
+}
 
 FunctionRewriteContext::FunctionRewriteContext(const FunctionDecl *Function)
     : Function(Function),

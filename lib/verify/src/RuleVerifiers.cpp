@@ -21,15 +21,6 @@ using rt::TensorIndex;
 // ---------------------------------------------------------------------------
 // Drawing inputs
 
-std::string shape_text(const Shape &s) {
-  std::ostringstream out;
-  out << '[';
-  for (std::size_t i = 0; i < s.size(); ++i)
-    out << (i ? "," : "") << s[i];
-  out << ']';
-  return out.str();
-}
-
 std::int64_t numel(const Shape &s) {
   return std::accumulate(s.begin(), s.end(), std::int64_t(1),
                          std::multiplies<>());

@@ -29,6 +29,15 @@ bool device_available(rt::Device device) {
   }
 }
 
+std::string shape_text(const rt::Shape &s) {
+  std::ostringstream out;
+  out << '[';
+  for (std::size_t i = 0; i < s.size(); ++i)
+    out << (i ? "," : "") << s[i];
+  out << ']';
+  return out.str();
+}
+
 namespace {
 
 /// What one program run produced, read back to the host.
@@ -43,15 +52,6 @@ struct Run {
   /// leaf target, the target first); empty when the result has no history.
   std::vector<std::vector<double>> grads;
 };
-
-std::string shape_text(const rt::Shape &s) {
-  std::ostringstream out;
-  out << '[';
-  for (std::size_t i = 0; i < s.size(); ++i)
-    out << (i ? "," : "") << s[i];
-  out << ']';
-  return out.str();
-}
 
 double weight(std::size_t i) { return double(std::int64_t(i * 7 % 9) - 4) / 4; }
 

@@ -40,6 +40,10 @@ struct RewriteRule {
   llvm::StringRef After;
 };
 
+/// Whether `E.method()` can be written after E's text without parentheses
+/// (names, members, calls, subscripts, parenthesised expressions).
+bool canTakeMemberCall(const clang::Expr *E);
+
 /// Every rule, in the order of RewriteRules.def.
 llvm::ArrayRef<RewriteRule> rewriteRules();
 const RewriteRule *findRewriteRule(llvm::StringRef Id);

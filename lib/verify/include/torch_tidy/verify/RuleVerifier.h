@@ -100,6 +100,9 @@ const std::vector<std::string> &rewrite_rule_ids();
 
 bool device_available(rt::Device device);
 
+/// "[2,3]", as instance texts and reports spell shapes.
+std::string shape_text(const rt::Shape &shape);
+
 struct RuleReport {
   std::string rule_id;
   rt::Device device = rt::Device::CPU;
