@@ -126,23 +126,7 @@ Tensor Tensor::index_copy(std::int64_t dim, const Tensor &index,
 
 Tensor &Tensor::index_fill_(std::int64_t dim, const Tensor &index,
                             double value) {
-  if (this->dim() == 0) { // PyTorch treats a scalar as a 1-element vector
-    wrap_dim(dim, 0);
-    unsqueeze(0).index_fill_(0, index, value);
-    return *this;
-  }
-  check_inplace(*this);
-  dim = wrap_dim(dim, this->dim());
-  check_vector_index(index, "index_fill_");
-  Tensor positions = index.reshape({index.numel()});
-  auto resolved =
-      detail::resolve_index(*this, detail::index_at_dim(dim, positions));
-  detail::scatter_at(*this, resolved.at, full({}, value, {dtype(), device()}),
-                     false);
-  record_inplace(*this, "IndexFillBackward", {}, [=](const Tensor &grad) {
-    return std::vector<Tensor>{grad.index_fill(dim, positions, 0)};
-  });
-  return *this;
+  return index_fill_(dim, index, full({}, value, {dtype(), device()}));
 }
 
 Tensor Tensor::index_fill(std::int64_t dim, const Tensor &index,
@@ -174,6 +158,13 @@ Tensor &Tensor::index_fill_(std::int64_t dim, const Tensor &index,
     filler = value.to(device()).to(dtype());
   }
   detail::scatter_at(*this, resolved.at, filler, false);
+  DType value_dtype = value.dtype();
+  if (!any_requires_grad({value})) {
+    record_inplace(*this, "IndexFillBackward", {}, [=](const Tensor &grad) {
+      return std::vector<Tensor>{grad.index_fill(dim, positions, 0)};
+    });
+    return *this;
+  }
   // The value's gradient counts every filled slice once, however often the
   // index names it (PyTorch selects with the unique indices). PyTorch 2.8's
   // backward passes the indices to index_select unwrapped, so a negative
@@ -192,11 +183,7 @@ Tensor &Tensor::index_fill_(std::int64_t dim, const Tensor &index,
   }
   Tensor unique_positions = from_doubles(unique, {std::int64_t(unique.size())},
                                          {DType::Int64, device()});
-  DType value_dtype = value.dtype();
-  bool value_needs_grad = any_requires_grad({value});
   record_inplace(*this, "IndexFillBackward", {value}, [=](const Tensor &grad) {
-    if (!value_needs_grad)
-      return std::vector<Tensor>{grad.index_fill(dim, positions, 0), Tensor()};
     TT_CHECK(!any_negative, "index out of range in self");
     return std::vector<Tensor>{
         grad.index_fill(dim, positions, 0),

@@ -6,13 +6,7 @@ namespace torch_tidy::runtime {
 using detail::backend_of;
 
 Tensor &Tensor::masked_fill_(const Tensor &mask, double value) {
-  check_inplace(*this);
-  detail::Addresses at = detail::masked_addresses(*this, mask);
-  detail::scatter_at(*this, at, full({}, value, {dtype(), device()}), false);
-  record_inplace(*this, "MaskedFillBackward", {}, [=](const Tensor &grad) {
-    return std::vector<Tensor>{grad.masked_fill(mask, 0)};
-  });
-  return *this;
+  return masked_fill_(mask, full({}, value, {dtype(), device()}));
 }
 
 Tensor Tensor::masked_fill(const Tensor &mask, double value) const {
@@ -34,6 +28,12 @@ Tensor &Tensor::masked_fill_(const Tensor &mask, const Tensor &value) {
   }
   detail::scatter_at(*this, at, filler, false);
   DType value_dtype = value.dtype();
+  if (!any_requires_grad({value})) {
+    record_inplace(*this, "MaskedFillBackward", {}, [=](const Tensor &grad) {
+      return std::vector<Tensor>{grad.masked_fill(mask, 0)};
+    });
+    return *this;
+  }
   record_inplace(*this, "MaskedFillBackward", {value}, [=](const Tensor &grad) {
     return std::vector<Tensor>{grad.masked_fill(mask, 0),
                                grad.masked_select(mask).sum().to(value_dtype)};
