@@ -3,6 +3,8 @@
 #include "CompileRequiresGradPropagationCheck.h"
 
 #include "torch_tidy/analysis/GradFlowAnalysis.h"
+#include "torch_tidy/analysis/GroundTruth.h"
+#include "torch_tidy/analysis/LibTorchApi.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
@@ -42,7 +44,8 @@ CompileRequiresGradPropagationCheck::CompileRequiresGradPropagationCheck(
       Mode(Options.get("RegionMode", RegionMode::Auto)),
       CompiledFunctions(Options.get("CompiledFunctions", "")),
       Style(Options.get("FixStyle", FixStyle::IndexPut)),
-      LibTorchVersionOption(Options.get("LibTorchVersion", "auto")) {
+      LibTorchVersionOption(Options.get("LibTorchVersion", "auto")),
+      FreshTargetsInKernels(boolOption("FreshTargetsInKernels", false)) {
   if (LibTorchVersionOption != "auto" &&
       !llvm::Regex("^[0-9]+\\.[0-9]+$").match(LibTorchVersionOption))
     configurationDiag("invalid value '%0' for option 'LibTorchVersion': "
@@ -59,12 +62,31 @@ CompileRequiresGradPropagationCheck::CompileRequiresGradPropagationCheck(
 CompileRequiresGradPropagationCheck::~CompileRequiresGradPropagationCheck() =
     default;
 
+// Read as a string: OptionsView::get<bool> is a template specialisation whose
+// mangled name differs between the compiler that built clang-tidy and g++,
+// so a module built with g++ could not link against it.
+bool CompileRequiresGradPropagationCheck::boolOption(StringRef Name,
+                                                     bool Default) {
+  std::string Value = Options.get(Name, Default ? "true" : "false").str();
+  StringRef V = StringRef(Value).trim();
+  if (V.equals_insensitive("true") || V == "1")
+    return true;
+  if (V.equals_insensitive("false") || V == "0")
+    return false;
+  configurationDiag("invalid configuration value '%0' for option '%1'; "
+                    "expected a bool (true or false); using '%2'")
+      << Value << Name << (Default ? "true" : "false");
+  return Default;
+}
+
 void CompileRequiresGradPropagationCheck::storeOptions(
     tidy::ClangTidyOptions::OptionMap &Opts) {
   Options.store(Opts, "RegionMode", Mode);
   Options.store(Opts, "CompiledFunctions", CompiledFunctions);
   Options.store(Opts, "FixStyle", Style);
   Options.store(Opts, "LibTorchVersion", LibTorchVersionOption);
+  Options.store(Opts, "FreshTargetsInKernels",
+                FreshTargetsInKernels ? "true" : "false");
 }
 
 void CompileRequiresGradPropagationCheck::registerPPCallbacks(
@@ -112,14 +134,46 @@ void CompileRequiresGradPropagationCheck::registerMatchers(MatchFinder *F) {
   F->addMatcher(translationUnitDecl().bind("tu"), this);
 }
 
+/// A diagnostic and its notes, emitted after all are collected so that they
+/// come out in source order.
+struct CompileRequiresGradPropagationCheck::Report {
+  SourceLocation Loc;
+  std::function<void()> Emit;
+};
+
 void CompileRequiresGradPropagationCheck::check(
     const MatchFinder::MatchResult &Result) {
   const auto *TU = Result.Nodes.getNodeAs<TranslationUnitDecl>("tu");
   if (!TU)
     return;
-  CompiledRegionFinder Finder(Mode, CompiledFunctions);
+  CompiledRegionFinder Finder(Mode, CompiledFunctions, FreshTargetsInKernels);
   Finder.collect(TU);
-  reportRegions(Finder, *Result.Context);
+  ASTContext &Context = *Result.Context;
+  GradFlowAnalysis Flow(Context);
+  std::vector<Report> Reports;
+  reportRegions(Finder, Flow, Context, Reports);
+  reportMutableArguments(Finder.operators(), Flow, Context, Reports);
+  reportSchemaProblems(Finder.operators(), Context, Reports);
+  // TORCH_TIDY_STATS=1 prints the analysis's work counters (used by the
+  // scaling regression test, which needs counts, not timings).
+  if (const char *Env = std::getenv("TORCH_TIDY_STATS"); Env && *Env == '1') {
+    const FlowStats &S = Flow.stats();
+    llvm::errs() << "torch-tidy-stats: functions-analysed="
+                 << S.FunctionsAnalysed
+                 << " functions-skipped=" << S.FunctionsSkipped
+                 << " cfg-blocks=" << S.CFGBlocks
+                 << " blocks-visited=" << S.BlocksVisited
+                 << " elements-visited=" << S.ElementsVisited
+                 << " state-entries=" << S.StateEntries
+                 << " max-state=" << S.MaxStateSize << "\n";
+  }
+  const SourceManager &SM = Context.getSourceManager();
+  std::stable_sort(Reports.begin(), Reports.end(),
+                   [&](const Report &A, const Report &B) {
+                     return SM.isBeforeInTranslationUnit(A.Loc, B.Loc);
+                   });
+  for (const Report &Rep : Reports)
+    Rep.Emit();
 }
 
 namespace {
@@ -153,47 +207,106 @@ std::string describeRegion(const FunctionDecl *FD, const RegionReason &Why) {
     return "";
   }
 }
+
+/// Whether a write into a fresh local lands in a view of it beyond the
+/// write's own indexing: t.narrow(...).copy_(v), a named view, t[0][1] = v.
+/// Python's setitem (t[...] = v) and in-place ops on the tensor itself keep
+/// requires_grad on the newest torch; writes through a view do not.
+bool writesThroughView(const InPlaceWrite &W, const VarDecl *Target) {
+  const Expr *E = libtorch::ignoreTensorWrappers(W.Receiver);
+  if (W.Kind == WriteKind::IndexAssign || W.Kind == WriteKind::SubscriptAssign)
+    E = libtorch::ignoreTensorWrappers(libtorch::viewObject(E));
+  if (!E)
+    return false;
+  if (libtorch::isViewProducingCall(E))
+    return true;
+  const auto *Ref = dyn_cast<DeclRefExpr>(E);
+  const auto *V = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+  return V && V != Target && !V->getType()->isReferenceType();
+}
+
+/// What was measured for a fresh-local write of this form, for messages.
+std::string freshWriteMeasurement(const InPlaceWrite &W, const VarDecl *Target,
+                                  bool InKernel) {
+  if (InKernel)
+    return "enabled by FreshTargetsInKernels: in Python this write loses "
+           "requires_grad under torch.compile on torch " +
+           ground_truth::ReferenceVersion.str() +
+           ", while in this C++ kernel the flag was measured right on " +
+           ground_truth::BothVersions.str() +
+           "; the out-of-place form keeps it everywhere";
+  std::string Versions =
+      ground_truth::newestLosesFreshWrite(W.Kind, writesThroughView(W, Target))
+          ? ground_truth::BothVersions.str()
+          : "torch " + ground_truth::ReferenceVersion.str() + " (torch " +
+                ground_truth::NewestVersion.str() + " keeps it for this form)";
+  return "torch.compile loses requires_grad after such writes (measured in "
+         "Python on " +
+         Versions +
+         "), and code that branches on it drops gradients; the out-of-place "
+         "form keeps it";
+}
+
+/// The functional variant to suggest for an operator that writes into its
+/// mutable arguments: the same name without a trailing '_' (or with
+/// "_functional" appended when it has none), the arguments
+/// without '(a!)', returning a tensor.
+std::string functionalSchemaSuggestion(const RegisteredOperator &Op) {
+  const OperatorSchema &S = *Op.Schema;
+  std::string Name = S.Name;
+  if (Name.size() > 1 && Name.back() == '_')
+    Name.pop_back();
+  else
+    Name += "_functional";
+  std::string Out = Name + "(";
+  bool KeywordOnly = false;
+  for (size_t I = 0; I < S.Arguments.size(); ++I) {
+    const SchemaArgument &A = S.Arguments[I];
+    if (I)
+      Out += ", ";
+    if (A.KeywordOnly && !KeywordOnly) {
+      Out += "*, ";
+      KeywordOnly = true;
+    }
+    Out += A.Type + " " + A.Name;
+  }
+  return Out + ") -> Tensor";
+}
 } // namespace
 
 void CompileRequiresGradPropagationCheck::reportRegions(
-    CompiledRegionFinder &Finder, ASTContext &Context) {
+    CompiledRegionFinder &Finder, GradFlowAnalysis &Flow, ASTContext &Context,
+    std::vector<Report> &Out) {
   ASTContext *Ctx = &Context;
-  GradFlowAnalysis Flow(Context);
   const LibTorchVersion Version = libTorchVersion();
-  const SourceManager &SM = Context.getSourceManager();
-
-  struct Report {
-    SourceLocation Loc;
-    std::function<void()> Emit;
-  };
-  std::vector<Report> Reports;
 
   for (const auto &[FD, Why] : Finder.computeRegions()) {
     const FunctionFlowResult &R = Flow.analyse(FD);
     auto Rewrites = R.Writes.empty()
                         ? nullptr
                         : std::make_shared<FunctionRewriteContext>(FD);
-    auto RegionNote = [&, FD = FD, Why = Why] {
+    // A kernel region (or one reached from a kernel) exists only with
+    // FreshTargetsInKernels; its message says what was measured there.
+    bool InKernel = Why.RootKind == RegionReason::Registered;
+    auto RegionNote = [this, FD = FD, Why = Why] {
       std::string Text = describeRegion(FD, Why);
       if (!Text.empty() && Why.Site)
         diag(Why.Site->getBeginLoc(), Text, DiagnosticIDs::Note);
     };
     for (const HazardousWrite &W : R.Writes)
-      Reports.push_back(
-          {W.Write.Write->getBeginLoc(), [&, W, RegionNote, Rewrites] {
+      Out.push_back(
+          {W.Write.Write->getBeginLoc(),
+           [this, Ctx, Version, W, RegionNote, Rewrites, InKernel] {
              RewritePlan Plan = planRewrite(W.Write, W.Target, *Rewrites, *Ctx,
                                             Style, Version);
              {
                auto D = diag(W.Write.Write->getBeginLoc(),
                              "in-place %0 into '%1', which was created "
                              "without gradient tracking, from '%2', "
-                             "which may require grad: torch.compile "
-                             "can lose requires_grad after such "
-                             "writes, and code that branches on it "
-                             "drops gradients; the out-of-place form "
-                             "keeps it")
-                        << writeKindName(W.Write.Kind) << W.Target->getName()
+                             "which may require grad: %3")
+                        << writeName(W.Write) << W.Target->getName()
                         << spelling(W.Write.Source, *Ctx)
+                        << freshWriteMeasurement(W.Write, W.Target, InKernel)
                         << W.Write.Write->getSourceRange();
                if (Plan.Rule)
                  D << FixItHint::CreateReplacement(Plan.Range,
@@ -214,53 +327,120 @@ void CompileRequiresGradPropagationCheck::reportRegions(
                    << Plan.NoFixReason;
            }});
     for (const HazardousCall &C : R.Calls)
-      Reports.push_back({C.Call->getBeginLoc(), [&, C, RegionNote] {
-                           diag(C.Call->getBeginLoc(),
-                                "'%0' writes in place (%1) into '%2', which "
-                                "was created without gradient tracking, from "
-                                "a value that may require grad: torch.compile "
-                                "can lose requires_grad after such writes, "
-                                "and code that branches on it drops "
-                                "gradients; the out-of-place form keeps it")
-                               << C.Callee->getQualifiedNameAsString()
-                               << writeKindName(C.Inner.Write.Kind)
-                               << C.Target->getName()
-                               << C.Call->getSourceRange();
-                           diag(C.Inner.Write.Write->getBeginLoc(),
-                                "the in-place write from '%0' is here",
-                                DiagnosticIDs::Note)
-                               << spelling(C.Inner.Write.Source, *Ctx);
-                           diag(C.TargetOrigin->getBeginLoc(),
-                                "'%0' is created here without requires_grad",
-                                DiagnosticIDs::Note)
-                               << C.Target->getName();
-                           RegionNote();
-                           diag(C.Call->getBeginLoc(),
-                                "no fix: the write is in '%0'; rewrite it "
-                                "there to the out-of-place form",
-                                DiagnosticIDs::Note)
-                               << C.Callee->getQualifiedNameAsString();
-                         }});
+      Out.push_back(
+          {C.Call->getBeginLoc(), [this, Ctx, C, RegionNote, InKernel] {
+             diag(C.Call->getBeginLoc(),
+                  "'%0' writes in place (%1) into '%2', which "
+                  "was created without gradient tracking, from "
+                  "a value that may require grad: %3")
+                 << C.Callee->getQualifiedNameAsString()
+                 << writeName(C.Inner.Write) << C.Target->getName()
+                 << freshWriteMeasurement(C.Inner.Write, C.Target, InKernel)
+                 << C.Call->getSourceRange();
+             diag(C.Inner.Write.Write->getBeginLoc(),
+                  "the in-place write from '%0' is here", DiagnosticIDs::Note)
+                 << spelling(C.Inner.Write.Source, *Ctx);
+             diag(C.TargetOrigin->getBeginLoc(),
+                  "'%0' is created here without requires_grad",
+                  DiagnosticIDs::Note)
+                 << C.Target->getName();
+             RegionNote();
+             diag(C.Call->getBeginLoc(),
+                  "no fix: the write is in '%0'; rewrite it "
+                  "there to the out-of-place form",
+                  DiagnosticIDs::Note)
+                 << C.Callee->getQualifiedNameAsString();
+           }});
   }
-  // TORCH_TIDY_STATS=1 prints the analysis's work counters (used by the
-  // scaling regression test, which needs counts, not timings).
-  if (const char *Env = std::getenv("TORCH_TIDY_STATS"); Env && *Env == '1') {
-    const FlowStats &S = Flow.stats();
-    llvm::errs() << "torch-tidy-stats: functions-analysed="
-                 << S.FunctionsAnalysed
-                 << " functions-skipped=" << S.FunctionsSkipped
-                 << " cfg-blocks=" << S.CFGBlocks
-                 << " blocks-visited=" << S.BlocksVisited
-                 << " elements-visited=" << S.ElementsVisited
-                 << " state-entries=" << S.StateEntries
-                 << " max-state=" << S.MaxStateSize << "\n";
+}
+
+void CompileRequiresGradPropagationCheck::reportMutableArguments(
+    const OperatorModel &Operators, GradFlowAnalysis &Flow, ASTContext &Context,
+    std::vector<Report> &Out) {
+  ASTContext *Ctx = &Context;
+  llvm::DenseSet<const Expr *> Reported;
+  for (const RegisteredOperator &Op : Operators.operators()) {
+    if (!Op.Schema || Op.Schema->NameOnly)
+      continue;
+    const OperatorSchema &Schema = *Op.Schema;
+    if (llvm::none_of(Schema.Arguments, [](const SchemaArgument &A) {
+          return A.isTensor() && A.isMutable();
+        }))
+      continue;
+    for (const KernelRegistration &K : Op.Kernels) {
+      if (Mode != RegionMode::All &&
+          !ground_truth::mutableArgumentLossMeasured(K.DispatchKey))
+        continue;
+      const FunctionDecl *Def = GradFlowAnalysis::analysedDefinition(K.Kernel);
+      if (!Def)
+        continue;
+      for (const ParamWrite &PW : Flow.analyse(Def).ParamWrites) {
+        std::optional<unsigned> ArgIndex =
+            Op.schemaArgumentOf(K, PW.ParamIndex);
+        if (!ArgIndex)
+          continue;
+        const SchemaArgument &Arg = Schema.Arguments[*ArgIndex];
+        if (!Arg.isTensor() || !Arg.isMutable())
+          continue;
+        const Expr *Site =
+            PW.Via ? static_cast<const Expr *>(PW.Via) : PW.Write.Write;
+        if (!Reported.insert(Site).second)
+          continue;
+        Out.push_back(
+            {Site->getBeginLoc(), [&, Ctx, PW, Site, K, Op = &Op, ArgIndex] {
+               const SchemaArgument &Arg = Op->Schema->Arguments[*ArgIndex];
+               diag(Site->getBeginLoc(),
+                    "in-place %0 into %select{|a view of }1mutable "
+                    "argument '%2' of operator '%3' from '%4', "
+                    "which may require grad: a torch.compile'd "
+                    "caller keeps reading requires_grad() == false "
+                    "for the tensor it passed (measured on %5), and "
+                    "code that branches on it drops gradients")
+                   << writeName(PW.Write) << PW.ThroughView << Arg.Name
+                   << Op->qualifiedName() << spelling(PW.Write.Source, *Ctx)
+                   << ground_truth::BothVersions << Site->getSourceRange();
+               if (PW.Via)
+                 diag(PW.Write.Write->getBeginLoc(),
+                      "the in-place %0 is here, in '%1'", DiagnosticIDs::Note)
+                     << writeName(PW.Write)
+                     << PW.WriteFunction->getQualifiedNameAsString();
+               if (Op->SchemaLiteral && Arg.Alias)
+                 diag(OperatorModel::locationInLiteral(Op->SchemaLiteral,
+                                                       Arg.Alias->Begin, *Ctx),
+                      "'%0' is declared mutable here", DiagnosticIDs::Note)
+                     << Arg.Name;
+               diag(K.Site->getBeginLoc(),
+                    "'%0' is registered here as the %1 kernel of "
+                    "'%2'",
+                    DiagnosticIDs::Note)
+                   << K.Kernel->getQualifiedNameAsString() << K.DispatchKey
+                   << Op->qualifiedName();
+               diag(Site->getBeginLoc(),
+                    "no fix: make a functional variant that returns "
+                    "the written tensor, such as '%0', and have "
+                    "callers use its result",
+                    DiagnosticIDs::Note)
+                   << functionalSchemaSuggestion(*Op);
+             }});
+      }
+    }
   }
-  std::stable_sort(Reports.begin(), Reports.end(),
-                   [&](const Report &A, const Report &B) {
-                     return SM.isBeforeInTranslationUnit(A.Loc, B.Loc);
-                   });
-  for (const Report &Rep : Reports)
-    Rep.Emit();
+}
+
+void CompileRequiresGradPropagationCheck::reportSchemaProblems(
+    const OperatorModel &Operators, ASTContext &Context,
+    std::vector<Report> &Out) {
+  ASTContext *Ctx = &Context;
+  for (const SchemaProblem &P : Operators.schemaProblems()) {
+    SourceLocation Loc =
+        OperatorModel::locationInLiteral(P.Literal, P.Error.Offset, *Ctx);
+    Out.push_back({Loc, [this, Loc, P] {
+                     diag(Loc, "cannot parse the operator schema: %0; "
+                               "torch-tidy does not check this operator's "
+                               "kernels")
+                         << P.Error.Message;
+                   }});
+  }
 }
 
 } // namespace torch_tidy

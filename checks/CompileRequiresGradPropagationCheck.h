@@ -7,13 +7,17 @@
 
 #include "clang-tidy/ClangTidyCheck.h"
 #include <memory>
+#include <vector>
 
 namespace torch_tidy {
 
-/// Finds in-place sliced or indexed writes, inside code that torch.compile
-/// traces, from a value that may require grad into a tensor created without
-/// gradient tracking: torch.compile can keep reporting requires_grad() ==
-/// false for it.
+class GradFlowAnalysis;
+
+/// Finds in-place writes, from a value that may require grad, that leave
+/// torch.compile reporting requires_grad() == false: writes into an
+/// operator's mutable (`Tensor(a!)`) argument, which a compiled caller owns,
+/// and sliced or indexed writes into a tensor created without gradient
+/// tracking in code the user marks as compiled.
 ///
 /// For the user-facing documentation see:
 /// docs/checks/torch-compile-requires-grad-propagation.md
@@ -35,7 +39,17 @@ public:
   void storeOptions(clang::tidy::ClangTidyOptions::OptionMap &Opts) override;
 
 private:
-  void reportRegions(CompiledRegionFinder &Finder, clang::ASTContext &Context);
+  struct Report;
+  bool boolOption(llvm::StringRef Name, bool Default);
+  void reportRegions(CompiledRegionFinder &Finder, GradFlowAnalysis &Flow,
+                     clang::ASTContext &Context, std::vector<Report> &Out);
+  void reportMutableArguments(const OperatorModel &Operators,
+                              GradFlowAnalysis &Flow,
+                              clang::ASTContext &Context,
+                              std::vector<Report> &Out);
+  void reportSchemaProblems(const OperatorModel &Operators,
+                            clang::ASTContext &Context,
+                            std::vector<Report> &Out);
 
   /// The LibTorch version whose spellings fixes use: the option, or what
   /// torch/version.h says, or 2.8.
@@ -45,6 +59,7 @@ private:
   const std::string CompiledFunctions;
   const FixStyle Style;
   const std::string LibTorchVersionOption;
+  const bool FreshTargetsInKernels;
   clang::Preprocessor *PP = nullptr;
 };
 

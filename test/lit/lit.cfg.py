@@ -26,6 +26,12 @@ config.environment["PATH"] = os.pathsep.join(
 
 runner = os.path.join(config.test_source_root, "check_torch_tidy.py")
 config.substitutions.append(("%check_torch_tidy", f"{config.python} {runner}"))
+# The fresh-local suites exercise the analysis inside registered kernels,
+# which are regions only with FreshTargetsInKernels (off by default).
+config.substitutions.append(
+    ("%fresh_in_kernels",
+     "--config=\"{CheckOptions: {torch-compile-requires-grad-propagation."
+     "FreshTargetsInKernels: true}}\""))
 config.substitutions.append(("%clang_tidy", config.clang_tidy))
 config.substitutions.append(("%torch_tidy_module", config.torch_tidy_module))
 config.substitutions.append(("%python", config.python))

@@ -15,7 +15,12 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 
 
 def load(cache_root):
-    """Loads the ops into torch.ops.tt_gt and torch.ops.tt_gt_cpu."""
+    """Loads the ops into torch.ops.tt_gt*; returns the registration errors.
+
+    The result maps "ns::op" to the class name of the error that
+    torch.library raised while completing it (register_autograd refuses
+    operators with a mutable argument), for the table's error column.
+    """
     build = os.path.join(cache_root, "ground-truth-build", "torch-" + torch.__version__)
     os.makedirs(build, exist_ok=True)
     torch.utils.cpp_extension.load(
@@ -27,6 +32,15 @@ def load(cache_root):
     )
     for form in forms.FORMS:
         _complete_cpu_op(form)
+    errors = {}
+    for form in forms.MUTABLE_FORMS:
+        _complete_mutable_cpu_op("tt_gt_mut_cpu", form, with_autograd=False)
+        _complete_mutable_cpu_op("tt_gt_mut_cea", form, with_autograd=False)
+        try:
+            _complete_mutable_cpu_op("tt_gt_mut_cpu_ag", form, with_autograd=True)
+        except RuntimeError as e:
+            errors["tt_gt_mut_cpu_ag::" + forms.op_name(form)] = type(e).__name__
+    return errors
 
 
 def _complete_cpu_op(form):
@@ -55,4 +69,38 @@ def _complete_cpu_op(form):
         return read(gm)
 
     torch.library.register_fake(qualname)(fake)
+    torch.library.register_autograd(qualname, backward, setup_context=setup_context)
+
+
+def _complete_mutable_cpu_op(namespace, form, with_autograd):
+    """Gives a mutable-argument CPU op (or its functional twin) a fake kernel
+    and, with_autograd, a formula: the gradient of src is the written
+    positions of the output's gradient read back."""
+    qualname = namespace + "::" + forms.op_name(form)
+    _, read, call = forms.MUTABLE_FORMS[form]
+
+    if call == "functional":
+        def fake(m, src):
+            return torch.empty_like(m)
+    elif call == "kwonly":
+        def fake(src, *, out):
+            return None
+    elif form == "returns_alias_":
+        def fake(m, src):
+            return m
+    else:
+        def fake(m, src):
+            return None
+
+    torch.library.register_fake(qualname)(fake)
+    if not with_autograd:
+        return
+
+    def setup_context(ctx, inputs, output):
+        pass
+
+    def backward(ctx, *grads):
+        g = grads[0]
+        return (None, read(g)) if call != "kwonly" else (read(g), None)
+
     torch.library.register_autograd(qualname, backward, setup_context=setup_context)

@@ -160,6 +160,27 @@ FORMS = {
     "scatter": (scatter, (3, 2), _read_scatter),
 }
 
+# --- operators with a mutable argument (tt_gt_ops.cpp: tt_gt_mut*) ---------
+# The compiled caller makes the target, m = zeros(target_shape(id)), and calls
+# the operator, which writes src into it; then it reads m.requires_grad.
+# id -> (source shape, read, call):
+#   "mutable"     op(m, src), schema (Tensor(a!) m, Tensor src) -> ()
+#   "kwonly"      op(src, out=m), schema (Tensor src, *, Tensor(a!) out) -> ()
+#   "functional"  m = op(m, src), schema (Tensor m, Tensor src) -> Tensor: the
+#                 functional twin, which returns the written copy
+MUTABLE_FORMS = {
+    **{f: (FORMS[f][1], FORMS[f][2], "mutable") for f in FORMS if f.endswith("_")},
+    "copy_": ((3, 4), lambda g: g, "mutable"),  # m.copy_(src), the whole tensor
+    "fill_": ((), lambda g: g.sum(), "mutable"),  # m.fill_(src), src 0-dim
+    "add_": ((3, 4), lambda g: g, "mutable"),  # m.add_(src)
+    # out.narrow(0, 1, 2).copy_(src) into a keyword-only argument
+    "kwonly_out_": ((2, 4), _read_rows_1_3, "kwonly"),
+    # the narrow write, schema (Tensor(a!) m, Tensor src) -> Tensor(a!)
+    "returns_alias_": ((2, 4), _read_rows_1_3, "mutable"),
+    **{f: (FORMS[f][1], FORMS[f][2], "functional") for f in FORMS if not f.endswith("_")},
+}
+
+
 def target_shape(form):
     return (2, 4, 4) if form in ("setitem_adv_", "index_put") else (3, 4)
 

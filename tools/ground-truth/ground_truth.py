@@ -78,6 +78,8 @@ def verdict(cases):
     """One summary cell for one (version, path, form): what compiling changed."""
     by_backend = {r["backend"]: r for r in cases}
     base = by_backend.get("none", {})
+    if (base.get("error") or "").endswith("@register_autograd"):
+        return "torch.library.register_autograd refuses the operator"
     if base.get("error"):
         return f"eager error: {base['error']}"
     parts = []
@@ -116,6 +118,24 @@ def summary_table(table):
     return "\n".join(lines)
 
 
+INFERRED_SIGNATURES = {
+    "ref_arg": "void ref_arg(at::Tensor &, const at::Tensor &)",
+    "const_ref_arg": "void const_ref_arg(const at::Tensor &, const at::Tensor &)",
+    "returns_ref": "at::Tensor &returns_ref(at::Tensor &, const at::Tensor &)",
+}
+
+
+def inferred_table(table):
+    schemas = table.get("inferred_schemas", {})
+    versions = list(schemas)
+    lines = ["| C++ kernel | " + " | ".join(f"torch {v}" for v in versions) + " |",
+             "|---|" + "---|" * len(versions)]
+    for op, signature in INFERRED_SIGNATURES.items():
+        cells = [f"`{schemas[v].get(op, '-')}`" for v in versions]
+        lines.append(f"| `{signature}` | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
 def generated_markdown(table):
     versions = ", ".join(f"{lab} = torch {v}" for lab, v in table["versions"].items())
     return "\n".join([
@@ -125,6 +145,11 @@ def generated_markdown(table):
         "A cell summarises the compiled backends against the uncompiled run of the same code.",
         "",
         summary_table(table),
+        "",
+        "Schemas that LibTorch infers for `m.def(name, fn)` from the kernel's C++ signature "
+        "(`tt_gt_infer` in `tools/ground-truth/tt_gt_ops.cpp`):",
+        "",
+        inferred_table(table),
         "",
         "<details><summary>Full table (every observation)</summary>",
         "",
@@ -182,6 +207,7 @@ def cmd_write(pythons):
             old = json.load(f)
         table["versions"] = dict(old.get("versions", {}))
         table["rows"] = list(old.get("rows", []))
+        table["inferred_schemas"] = dict(old.get("inferred_schemas", {}))
     for label in LABELS:
         python = pythons.get(label)
         if not usable(python):
@@ -194,8 +220,11 @@ def cmd_write(pythons):
         table["rows"] = [r for r in table["rows"] if r["torch"] != old_version]
         table["versions"][label] = result["torch"]
         table["rows"].extend(result["rows"])
+        table.setdefault("inferred_schemas", {})[result["torch"]] = result["inferred_schemas"]
     # Versions in label order; within one, measure.py's order (path, form, backend).
     order = [table["versions"][lab] for lab in LABELS if lab in table["versions"]]
+    table["inferred_schemas"] = {v: table["inferred_schemas"][v] for v in order
+                                 if v in table.get("inferred_schemas", {})}
     table["rows"].sort(key=lambda r: order.index(r["torch"]) if r["torch"] in order else len(order))
     with open(JSON_PATH, "w") as f:
         json.dump(table, f, indent=1)
@@ -242,6 +271,11 @@ def cmd_check(pythons):
         print(f"ground-truth: note: {label} is now torch {result['torch']}, "
               f"the committed table has {committed_version}; comparing observations")
     problems = diff_rows(committed, result["rows"])
+    committed_schemas = table.get("inferred_schemas", {}).get(committed_version, {})
+    for op, schema in sorted(result["inferred_schemas"].items()):
+        if committed_schemas.get(op) != schema:
+            problems.append(f"inferred schema of {op}: committed {committed_schemas.get(op)}, "
+                            f"now {schema}")
     if problems:
         print(f"ground-truth: torch {result['torch']} differs from docs/ground-truth.json "
               f"in {len(problems)} cell(s):")

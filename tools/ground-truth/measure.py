@@ -59,7 +59,16 @@ import cpp_ops  # noqa: E402
 import forms  # noqa: E402
 
 BACKENDS = ["none", "eager", "aot_eager", "inductor"]
-PATHS = ["python", "cpp_composite", "cpp_cpu_autograd", "autograd_function"]
+PATHS = ["python", "cpp_composite", "cpp_cpu_autograd", "autograd_function",
+         "cpp_mutable_composite", "cpp_mutable_cpu_autograd", "cpp_mutable_cpu",
+         "cpp_mutable_explicit"]
+# The mutable-argument paths and the namespace of their operators.
+MUTABLE_PATHS = {"cpp_mutable_composite": "tt_gt_mut",
+                 "cpp_mutable_cpu_autograd": "tt_gt_mut_cpu_ag",
+                 "cpp_mutable_cpu": "tt_gt_mut_cpu",
+                 "cpp_mutable_explicit": "tt_gt_mut_cea"}
+# Registration errors by "ns::op" (cpp_ops.load fills it).
+REGISTRATION_ERRORS = {}
 
 
 def branch_on_flag(m):
@@ -93,8 +102,43 @@ class FlagProbe(torch.autograd.Function):
         return gy * 2
 
 
+def mutable_region(namespace, form):
+    """A compiled caller that owns a fresh buffer, hands it to a C++ operator
+    that writes into it (or, for a functional twin, takes the result), and
+    then reads the buffer's requires_grad."""
+    op = getattr(getattr(torch.ops, namespace), forms.op_name(form))
+    shape = forms.target_shape(form)
+    call = forms.MUTABLE_FORMS[form][2]
+
+    def region(src):
+        m = torch.zeros(shape)
+        if call == "functional":
+            m = op(m, src)
+        elif call == "kwonly":
+            op(src, out=m)
+        else:
+            op(m, src)
+        return branch_on_flag(m)
+    return region
+
+
+def forms_of(path):
+    if path in MUTABLE_PATHS:
+        return list(forms.MUTABLE_FORMS)
+    if path == "autograd_function":
+        return ["setitem_adv_", "index_put"]  # the Function's shape needs only these
+    return list(forms.FORMS)
+
+
+def source_shape(path, form):
+    table = forms.MUTABLE_FORMS if path in MUTABLE_PATHS else forms.FORMS
+    return table[form][1] if table is forms.FORMS else table[form][0]
+
+
 def region_for(path, form):
     """The function that torch.compile sees, for one path and form."""
+    if path in MUTABLE_PATHS:
+        return mutable_region(MUTABLE_PATHS[path], form)
     write = forms.FORMS[form][0]
     if path == "python":
         return lambda src: branch_on_flag(write(src))
@@ -116,7 +160,7 @@ def run_once(path, form, backend):
     """Returns (flag, branch, y.requires_grad, src.grad or None)."""
     torch._dynamo.reset()
     torch.manual_seed(0)
-    src = torch.randn(forms.FORMS[form][1], requires_grad=True)
+    src = torch.randn(source_shape(path, form), requires_grad=True)
     fn = region_for(path, form)
     if backend != "none":
         fn = torch.compile(fn, backend=backend)
@@ -141,16 +185,22 @@ def measure(paths, device="cpu"):
     version = torch.__version__.split("+")[0]
     rows = []
     for path in paths:
-        for form in forms.FORMS:
-            if path == "autograd_function" and form not in ("setitem_adv_", "index_put"):
-                continue  # the Function's shape only needs the seed and its fix
+        for form in forms_of(path):
             eager = None
+            registration_error = None
+            if path in MUTABLE_PATHS:
+                registration_error = REGISTRATION_ERRORS.get(
+                    MUTABLE_PATHS[path] + "::" + forms.op_name(form))
             for backend in BACKENDS:
                 row = {"torch": version, "path": path, "form": form, "backend": backend,
                        "rg_inside": None, "rg_output": None, "wrong_branch": None,
                        "grads_equal": None, "error": None}
                 if device != "cpu":
                     row["device"] = device
+                if registration_error:  # torch.library refused the operator
+                    row["error"] = registration_error + "@register_autograd"
+                    rows.append(row)
+                    continue
                 try:
                     flag, branch, rg_out, grad = run_once(path, form, backend)
                 except Exception as e:  # a graph break, compile error, ...: record it
@@ -168,6 +218,13 @@ def measure(paths, device="cpu"):
                 rows.append(row)
                 print(f"{path:18} {form:20} {backend:10} {row}", file=sys.stderr, flush=True)
     return rows
+
+
+def inferred_schemas():
+    """What LibTorch infers for m.def(name, fn) from C++ signatures
+    (tt_gt_ops.cpp's tt_gt_infer): which arguments it declares mutable."""
+    return {name: str(getattr(torch.ops.tt_gt_infer, name).default._schema)
+            for name in ("ref_arg", "const_ref_arg", "returns_ref")}
 
 
 def quiet():
@@ -189,11 +246,14 @@ def main():
         if not torch.cuda.is_available():
             sys.exit("measure: --device cuda, but torch %s sees no CUDA device" % torch.__version__)
         torch.set_default_device("cuda")
-        paths = [p for p in paths if p != "cpp_cpu_autograd"]
+        paths = [p for p in paths if p not in ("cpp_cpu_autograd", "cpp_mutable_cpu_autograd",
+                                               "cpp_mutable_cpu")]
     quiet()
     with contextlib.redirect_stdout(io.StringIO()):  # the extension build chatters
-        cpp_ops.load(cache_root())
-    result = {"torch": torch.__version__.split("+")[0], "rows": measure(paths, args.device)}
+        REGISTRATION_ERRORS.update(cpp_ops.load(cache_root()))
+    result = {"torch": torch.__version__.split("+")[0],
+              "inferred_schemas": inferred_schemas(),
+              "rows": measure(paths, args.device)}
     text = json.dumps(result, indent=1)
     if args.out:
         with open(args.out, "w") as f:

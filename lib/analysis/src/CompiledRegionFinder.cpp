@@ -15,8 +15,9 @@ using namespace clang;
 namespace torch_tidy {
 
 CompiledRegionFinder::CompiledRegionFinder(RegionMode Mode,
-                                           StringRef CompiledFunctions)
-    : Mode(Mode) {
+                                           StringRef CompiledFunctions,
+                                           bool KernelsAreRegions)
+    : Mode(Mode), KernelsAreRegions(KernelsAreRegions) {
   if (CompiledFunctions.empty())
     return;
   llvm::Regex R(("^(" + CompiledFunctions + ")$").str());
@@ -25,71 +26,6 @@ CompiledRegionFinder::CompiledRegionFinder(RegionMode Mode,
 }
 
 namespace {
-/// Collects the references a TorchLibraryInit construction makes: the init
-/// function and the dispatch key (inside lambdas too, as 1.13's macro hides
-/// the function pointer in one).
-class LibraryInitVisitor : public RecursiveASTVisitor<LibraryInitVisitor> {
-public:
-  bool VisitDeclRefExpr(DeclRefExpr *Ref) {
-    if (const auto *FD = dyn_cast<FunctionDecl>(Ref->getDecl())) {
-      if (!libtorch::isInTorchNamespace(FD) && !FD->isInStdNamespace())
-        Functions.push_back(FD);
-    } else if (const auto *EC = dyn_cast<EnumConstantDecl>(Ref->getDecl())) {
-      const auto *Enum = dyn_cast<EnumDecl>(EC->getDeclContext());
-      if (Enum && Enum->getIdentifier() && Enum->getName() == "DispatchKey")
-        Key = EC->getName().str();
-    }
-    return true;
-  }
-  std::vector<const FunctionDecl *> Functions;
-  std::optional<std::string> Key;
-};
-
-/// Finds the kernels a def/impl argument names.
-class KernelVisitor : public RecursiveASTVisitor<KernelVisitor> {
-public:
-  bool shouldVisitLambdaBody() const { return false; }
-  bool VisitLambdaExpr(LambdaExpr *L) {
-    Kernels.push_back(L->getCallOperator());
-    return true;
-  }
-  bool VisitDeclRefExpr(DeclRefExpr *Ref) {
-    if (const auto *FD = dyn_cast<FunctionDecl>(Ref->getDecl()))
-      if (!libtorch::isInTorchNamespace(FD) && !FD->isInStdNamespace())
-        Kernels.push_back(FD);
-    return true;
-  }
-  bool VisitExpr(Expr *E) {
-    // TORCH_FN(f) is c10::CompileTimeFunctionPointer<Sig, f>.
-    const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
-        E->getType()->getAsCXXRecordDecl());
-    if (Spec && Spec->getName() == "CompileTimeFunctionPointer")
-      for (const TemplateArgument &A : Spec->getTemplateArgs().asArray())
-        if (A.getKind() == TemplateArgument::Declaration)
-          if (const auto *FD = dyn_cast<FunctionDecl>(A.getAsDecl()))
-            Kernels.push_back(FD);
-    return true;
-  }
-  std::vector<const FunctionDecl *> Kernels;
-};
-
-/// The dispatch key named in a def/impl argument (torch::dispatch(key, f)
-/// or an explicit key argument), if any.
-class ExplicitKeyVisitor : public RecursiveASTVisitor<ExplicitKeyVisitor> {
-public:
-  bool shouldVisitLambdaBody() const { return false; }
-  bool VisitDeclRefExpr(DeclRefExpr *Ref) {
-    if (const auto *EC = dyn_cast<EnumConstantDecl>(Ref->getDecl())) {
-      const auto *Enum = dyn_cast<EnumDecl>(EC->getDeclContext());
-      if (Enum && Enum->getIdentifier() &&
-          (Enum->getName() == "DispatchKey" || Enum->getName() == "DeviceType"))
-        Key = EC->getName().str();
-    }
-    return true;
-  }
-  std::optional<std::string> Key;
-};
-
 /// Collects the same-TU functions a region function reaches: direct callees
 /// and lambdas defined in its body.
 class CalleeVisitor : public RecursiveASTVisitor<CalleeVisitor> {
@@ -143,12 +79,13 @@ public:
   bool VisitVarDecl(VarDecl *V) {
     const auto *RD = V->getType().getCanonicalType()->getAsCXXRecordDecl();
     if (RD && RD->getIdentifier() && RD->getName() == "TorchLibraryInit")
-      Finder.addLibraryInit(V);
+      Finder.operators().addLibraryInit(V);
     return true;
   }
   bool VisitCXXMemberCallExpr(CXXMemberCallExpr *C) {
     if (libtorch::classifyLibraryCall(C) != libtorch::LibraryCall::None)
-      Finder.addLibraryCall(C, Enclosing.empty() ? nullptr : Enclosing.back());
+      Finder.operators().addLibraryCall(
+          C, Enclosing.empty() ? nullptr : Enclosing.back());
     return true;
   }
 
@@ -175,23 +112,7 @@ void CompiledRegionFinder::collect(const TranslationUnitDecl *TU) {
       continue;
     Collector.TraverseDecl(D);
   }
-}
-
-void CompiledRegionFinder::addLibraryInit(const VarDecl *InitVar) {
-  if (!InitVar->hasInit())
-    return;
-  LibraryInitVisitor V;
-  V.TraverseStmt(const_cast<Expr *>(InitVar->getInit()));
-  for (const FunctionDecl *FD : V.Functions) {
-    LibraryInfo &Info = InitFunctions[FD->getFirstDecl()];
-    Info.HasKey = V.Key.has_value();
-    Info.Key = V.Key.value_or("");
-  }
-}
-
-void CompiledRegionFinder::addLibraryCall(const CXXMemberCallExpr *Call,
-                                          const FunctionDecl *Enclosing) {
-  LibraryCalls.push_back({Call, Enclosing});
+  Operators.finish();
 }
 
 void CompiledRegionFinder::addFunction(const FunctionDecl *Definition) {
@@ -199,31 +120,6 @@ void CompiledRegionFinder::addFunction(const FunctionDecl *Definition) {
   if (Mode == RegionMode::All || NameFilter ||
       Definition->hasAttr<AnnotateAttr>())
     Functions.push_back(Definition);
-}
-
-std::vector<const FunctionDecl *>
-CompiledRegionFinder::kernelsIn(const Expr *Arg) {
-  KernelVisitor V;
-  V.TraverseStmt(const_cast<Expr *>(Arg));
-  return V.Kernels;
-}
-
-bool CompiledRegionFinder::isRegisteredAsTraced(
-    const CXXMemberCallExpr *Call, const FunctionDecl *InitFn) const {
-  // A key given at the call (torch::dispatch(k, f), impl(name, k, f)) wins
-  // over the library's key; a library without a key registers catch-all
-  // kernels, which are CompositeImplicitAutograd.
-  for (unsigned I = 1; I < Call->getNumArgs(); ++I) {
-    ExplicitKeyVisitor V;
-    V.TraverseStmt(const_cast<Expr *>(Call->getArg(I)));
-    if (V.Key)
-      return libtorch::isTracedDispatchKey(*V.Key);
-  }
-  auto It =
-      InitFn ? InitFunctions.find(InitFn->getFirstDecl()) : InitFunctions.end();
-  if (It == InitFunctions.end() || !It->second.HasKey)
-    return true;
-  return libtorch::isTracedDispatchKey(It->second.Key);
 }
 
 llvm::MapVector<const FunctionDecl *, RegionReason>
@@ -234,15 +130,12 @@ CompiledRegionFinder::computeRegions() {
       Regions.insert({Def, Why});
   };
 
-  for (const auto &[Call, InitFn] : LibraryCalls) {
-    libtorch::LibraryCall Kind = libtorch::classifyLibraryCall(Call);
-    if (Kind == libtorch::LibraryCall::None || Call->getNumArgs() < 2 ||
-        !isRegisteredAsTraced(Call, InitFn))
-      continue;
-    for (unsigned I = 1; I < Call->getNumArgs(); ++I)
-      for (const FunctionDecl *K : kernelsIn(Call->getArg(I)))
-        Add(K, {RegionReason::Registered, Call, nullptr});
-  }
+  // (a): CompositeImplicitAutograd kernels, when they count as regions.
+  if (KernelsAreRegions)
+    for (const RegisteredOperator &Op : Operators.operators())
+      for (const KernelRegistration &K : Op.Kernels)
+        if (libtorch::isTracedDispatchKey(K.DispatchKey))
+          Add(K.Kernel, {RegionReason::Registered, K.Site, nullptr});
   for (const FunctionDecl *FD : Functions) {
     if (Mode == RegionMode::All) {
       Add(FD, {RegionReason::AllFunctions});
@@ -260,8 +153,9 @@ CompiledRegionFinder::computeRegions() {
     const FunctionDecl *Caller = Regions.begin()[I].first;
     CalleeVisitor V;
     V.TraverseStmt(const_cast<Stmt *>(Caller->getBody()));
+    RegionReason::Kind Root = Regions.begin()[I].second.RootKind;
     for (const auto &[Callee, Site] : V.Reached)
-      Add(Callee, {RegionReason::CalledFrom, Site, Caller});
+      Add(Callee, {RegionReason::CalledFrom, Site, Caller, Root});
   }
   return Regions;
 }

@@ -283,21 +283,28 @@ void GradFlowAnalysis::FunctionRun::assign(const VarDecl *V, TensorFact F,
 void GradFlowAnalysis::FunctionRun::handleWrite(const InPlaceWrite &W,
                                                 FlowState &St) {
   Target T = resolveTarget(W.Receiver, St);
-  if (!T.Var || (W.NeedsView && !T.ThroughView))
+  if (!T.Var)
     return;
   TensorFact TF = factOf(T.Var, St);
   if (TF.K != TensorFact::Fresh && TF.K != TensorFact::Param)
     return;
-  if (!mayRequireGrad(classify(W.Source, St)) || underNoGrad(W.Write))
+  bool SourceMayRequireGrad =
+      mayRequireGrad(classify(W.Source, St)) ||
+      (W.OtherSource && mayRequireGrad(classify(W.OtherSource, St)));
+  if (!SourceMayRequireGrad || underNoGrad(W.Write))
     return;
+  ParamWrite PW{W, TF.ParamIndex, FD, T.ThroughView};
   if (TF.K == TensorFact::Fresh) {
-    if (Recording && Recorded.insert(W.Write).second)
+    // Any such write makes the tensor require grad in eager mode; only a
+    // sliced or indexed one is reported for a fresh local.
+    if (PW.countsForFreshTarget() && Recording &&
+        Recorded.insert(W.Write).second)
       Out.Writes.push_back({W, T.Var, TF.Origin});
     St[T.Var].Written = true;
     return;
   }
   if (Recording && Recorded.insert(W.Write).second)
-    Out.ParamWrites.push_back({W, TF.ParamIndex, FD});
+    Out.ParamWrites.push_back(PW);
 }
 
 void GradFlowAnalysis::FunctionRun::handleCall(const CallExpr *Call,
@@ -327,20 +334,27 @@ void GradFlowAnalysis::FunctionRun::handleCall(const CallExpr *Call,
     return;
   }
   const FunctionFlowResult &Summary = Owner.analyse(Def);
-  for (const ParamWrite &PW : Summary.ParamWrites) {
-    const Expr *Arg = ArgFor(PW.ParamIndex);
+  for (const ParamWrite &Inner : Summary.ParamWrites) {
+    const Expr *Arg = ArgFor(Inner.ParamIndex);
     if (!Arg)
       continue;
     Target T = resolveTarget(Arg, St);
     if (!T.Var)
       continue;
+    // Seen from here, the write goes through this call, and through a view
+    // if the argument is one.
+    ParamWrite PW = Inner;
+    PW.ThroughView = Inner.ThroughView || T.ThroughView;
+    PW.Via = Call;
     TensorFact TF = factOf(T.Var, St);
     if (TF.K == TensorFact::Fresh) {
-      if (!underNoGrad(Call) && Recording && Recorded.insert(Call).second)
-        Out.Calls.push_back({Call, Callee, T.Var, TF.Origin, PW});
+      if (PW.countsForFreshTarget() && !underNoGrad(Call) && Recording &&
+          Recorded.insert(Call).second)
+        Out.Calls.push_back({Call, Callee, T.Var, TF.Origin, Inner});
       St[T.Var].Written = true;
     } else if (TF.K == TensorFact::Param && Recording && !underNoGrad(Call)) {
-      Out.ParamWrites.push_back({PW.Write, TF.ParamIndex, PW.WriteFunction});
+      PW.ParamIndex = TF.ParamIndex;
+      Out.ParamWrites.push_back(PW);
     }
   }
   for (unsigned I : Summary.ReassignedParams.set_bits())

@@ -35,8 +35,46 @@ StringRef writeKindName(WriteKind K) {
     return "masked_scatter_";
   case WriteKind::Scatter:
     return "scatter_";
+  case WriteKind::OtherInPlaceOp:
+    return "in-place op";
   }
   llvm_unreachable("unknown write kind");
+}
+
+StringRef writeName(const InPlaceWrite &W) {
+  return W.Kind == WriteKind::OtherInPlaceOp ? W.OpName : writeKindName(W.Kind);
+}
+
+/// The first two tensor operands of a call from argument First on.
+static std::pair<const Expr *, const Expr *> tensorOperands(const CallExpr *C,
+                                                            unsigned First) {
+  const Expr *A = nullptr, *B = nullptr;
+  for (unsigned I = First; I < C->getNumArgs(); ++I) {
+    const Expr *Arg = C->getArg(I);
+    if (isa<CXXDefaultArgExpr>(Arg) || !libtorch::isTensorType(Arg->getType()))
+      continue;
+    if (!A)
+      A = Arg;
+    else if (!B)
+      B = Arg;
+  }
+  return {A, B};
+}
+
+/// t.op_(..., v, ...) or at::op_(t, ..., v, ...) with a tensor operand: an
+/// in-place value op other than the sliced and indexed writes.
+static std::optional<InPlaceWrite> matchOtherInPlaceOp(const CallExpr *C,
+                                                       const Expr *Receiver,
+                                                       unsigned First,
+                                                       StringRef Name) {
+  auto [A, B] = tensorOperands(C, First);
+  if (!A)
+    return std::nullopt;
+  InPlaceWrite W{WriteKind::OtherInPlaceOp, C, Receiver, A};
+  W.OtherSource = B;
+  W.OnlyMutableTargets = true;
+  W.OpName = Name;
+  return W;
 }
 
 static bool isTensorArg(const CallExpr *Call, unsigned I) {
@@ -71,10 +109,20 @@ matchMethodWrite(const CXXMemberCallExpr *C) {
   if (!FD || !FD->getIdentifier())
     return std::nullopt;
   auto MW = methodWrite(FD->getName());
-  if (!MW || !isTensorArg(C, MW->SourceArg))
+  if (!MW) {
+    if (libtorch::isInPlaceValueMethod(C))
+      return matchOtherInPlaceOp(C, C->getImplicitObjectArgument(), 0,
+                                 FD->getName());
     return std::nullopt;
-  return InPlaceWrite{MW->Kind, C, C->getImplicitObjectArgument(),
-                      C->getArg(MW->SourceArg), MW->NeedsView};
+  }
+  if (!isTensorArg(C, MW->SourceArg))
+    return std::nullopt;
+  return InPlaceWrite{MW->Kind,
+                      C,
+                      C->getImplicitObjectArgument(),
+                      C->getArg(MW->SourceArg),
+                      nullptr,
+                      MW->NeedsView};
 }
 
 /// at::index_put_(self, indices, values), at::fill_(self, value).
@@ -84,11 +132,18 @@ static std::optional<InPlaceWrite> matchFreeWrite(const CallExpr *C) {
       !isTensorArg(C, 0))
     return std::nullopt;
   StringRef Name = FD->getName();
-  if (Name == "index_put_" && isTensorArg(C, 2))
-    return InPlaceWrite{WriteKind::IndexPut, C, C->getArg(0), C->getArg(2),
-                        false};
-  if (Name == "fill_" && isTensorArg(C, 1))
-    return InPlaceWrite{WriteKind::Fill, C, C->getArg(0), C->getArg(1), true};
+  if (Name == "index_put_")
+    return isTensorArg(C, 2)
+               ? std::optional(InPlaceWrite{WriteKind::IndexPut, C,
+                                            C->getArg(0), C->getArg(2)})
+               : std::nullopt;
+  if (Name == "fill_")
+    return isTensorArg(C, 1)
+               ? std::optional(InPlaceWrite{WriteKind::Fill, C, C->getArg(0),
+                                            C->getArg(1), nullptr, true})
+               : std::nullopt;
+  if (libtorch::isInPlaceValueFunction(FD))
+    return matchOtherInPlaceOp(C, C->getArg(0), 1, Name);
   return std::nullopt;
 }
 
@@ -105,8 +160,7 @@ matchAssignIntoTemporary(const CXXOperatorCallExpr *Op) {
   const Expr *Lhs = libtorch::ignoreTensorWrappers(Op->getArg(0));
   if (const auto *Sub = dyn_cast<CXXOperatorCallExpr>(Lhs);
       Sub && Sub->getOperator() == OO_Subscript)
-    return InPlaceWrite{WriteKind::SubscriptAssign, Op, Lhs, Op->getArg(1),
-                        false};
+    return InPlaceWrite{WriteKind::SubscriptAssign, Op, Lhs, Op->getArg(1)};
   if (const auto *Call = dyn_cast<CXXMemberCallExpr>(Lhs)) {
     const FunctionDecl *FD = libtorch::torchCallee(Call);
     if (FD && FD->getIdentifier() && FD->getName() == "index") {
@@ -115,18 +169,25 @@ matchAssignIntoTemporary(const CXXOperatorCallExpr *Op) {
       if (Call->getNumArgs() == 1 &&
           libtorch::isAdvancedIndexList(Call->getArg(0)))
         return std::nullopt;
-      return InPlaceWrite{WriteKind::IndexAssign, Op, Lhs, Op->getArg(1),
-                          false};
+      return InPlaceWrite{WriteKind::IndexAssign, Op, Lhs, Op->getArg(1)};
     }
   }
-  return InPlaceWrite{WriteKind::ViewAssign, Op, Lhs, Op->getArg(1), true};
+  return InPlaceWrite{WriteKind::ViewAssign, Op,      Lhs,
+                      Op->getArg(1),         nullptr, true};
 }
 
 std::optional<InPlaceWrite> matchInPlaceWrite(const Expr *E) {
   if (!E)
     return std::nullopt;
-  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E))
+  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E)) {
+    // t += v and kin: in-place arithmetic.
+    if (libtorch::isCompoundAssignOnTensor(Op))
+      return libtorch::isTensorType(Op->getArg(1)->getType())
+                 ? matchOtherInPlaceOp(Op, Op->getArg(0), 1,
+                                       getOperatorSpelling(Op->getOperator()))
+                 : std::nullopt;
     return matchAssignIntoTemporary(Op);
+  }
   if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E))
     return matchMethodWrite(MC);
   if (const auto *C = dyn_cast<CallExpr>(E))

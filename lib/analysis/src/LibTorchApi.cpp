@@ -364,13 +364,23 @@ bool isCopyingIndexCall(const Expr *E) {
   return isAdvancedIndexList(Arg);
 }
 
-bool isInPlaceValueMethod(const CXXMemberCallExpr *Call) {
+static bool isInPlaceValueName(StringRef Name) {
   static const llvm::StringSet<> NotValueWrites = {
       "requires_grad_", "detach_",       "resize_", "resize_as_",
       "set_",           "share_memory_", "rename_", "retain_grad_"};
-  StringRef Name = calleeName(Call);
   return Name.size() > 1 && Name.ends_with("_") && !Name.starts_with("_") &&
          !NotValueWrites.contains(Name);
+}
+
+bool isInPlaceValueMethod(const CXXMemberCallExpr *Call) {
+  return isInPlaceValueName(calleeName(Call));
+}
+
+bool isInPlaceValueFunction(const FunctionDecl *FD) {
+  return FD && !isa<CXXMethodDecl>(FD) && FD->getIdentifier() &&
+         isInTorchNamespace(FD) && FD->getNumParams() > 0 &&
+         isTensorType(FD->getParamDecl(0)->getType()) &&
+         isInPlaceValueName(FD->getName());
 }
 
 bool isCompoundAssignOnTensor(const CXXOperatorCallExpr *Op) {

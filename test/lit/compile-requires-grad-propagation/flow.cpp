@@ -1,4 +1,5 @@
-// RUN: %check_torch_tidy %s torch-compile-requires-grad-propagation %t
+// RUN: %check_torch_tidy %s torch-compile-requires-grad-propagation %t \
+// RUN:   %fresh_in_kernels
 // Flow-sensitivity on clang's CFG: reassignment from a grad value ends
 // fresh-ness on every path that reaches the write; writes in one branch are
 // flagged; loops converge.

@@ -1,4 +1,5 @@
-// RUN: %check_torch_tidy %s torch-compile-requires-grad-propagation %t
+// RUN: %check_torch_tidy %s torch-compile-requires-grad-propagation %t \
+// RUN:   %fresh_in_kernels
 // Writes under a guard that disables autograd are not flagged.
 #include <torch/torch.h>
 

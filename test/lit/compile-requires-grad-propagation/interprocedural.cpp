@@ -1,4 +1,5 @@
-// RUN: %check_torch_tidy %s torch-compile-requires-grad-propagation %t
+// RUN: %check_torch_tidy %s torch-compile-requires-grad-propagation %t \
+// RUN:   %fresh_in_kernels
 // A fresh tensor passed to a same-TU function that writes into it in place
 // is reported at the call site, with a note at the write.
 #include <torch/torch.h>

@@ -1,4 +1,5 @@
-// RUN: %check_torch_tidy %s torch-compile-requires-grad-propagation %t
+// RUN: %check_torch_tidy %s torch-compile-requires-grad-propagation %t \
+// RUN:   %fresh_in_kernels
 // Every note: where the target was created, why the function is traced, and
 // which rewrite rule the fix uses.
 #include <torch/torch.h>
@@ -8,7 +9,7 @@ at::Tensor helper(const at::Tensor &vec, const at::Tensor &rows,
                   const at::Tensor &cols) {
   auto matrix = torch::zeros({2, 3, 3});
   matrix.index_put_({Slice(), rows, cols}, vec);
-  // CHECK-NOTES: :[[@LINE-1]]:3: warning: in-place index_put_ into 'matrix', which was created without gradient tracking, from 'vec', which may require grad: torch.compile can lose requires_grad after such writes, and code that branches on it drops gradients; the out-of-place form keeps it [torch-compile-requires-grad-propagation]
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: in-place index_put_ into 'matrix', which was created without gradient tracking, from 'vec', which may require grad: enabled by FreshTargetsInKernels: in Python this write loses requires_grad under torch.compile on torch 2.8.0, while in this C++ kernel the flag was measured right on torch 2.8.0 and 2.15.0; the out-of-place form keeps it everywhere [torch-compile-requires-grad-propagation]
   // CHECK-NOTES: :[[@LINE-3]]:17: note: 'matrix' is created here without requires_grad
   // CHECK-NOTES: :[[@LINE+13]]:10: note: 'helper' runs inside torch.compile: it is reached from 'skew' here
   // CHECK-NOTES: :[[@LINE-4]]:3: note: rule: index-put-advanced

@@ -1,4 +1,5 @@
-// RUN: %check_torch_tidy %s torch-compile-requires-grad-propagation %t
+// RUN: %check_torch_tidy %s torch-compile-requires-grad-propagation %t \
+// RUN:   %fresh_in_kernels
 // Which sources may require grad: parameters, members, globals, call results
 // and values computed from them. Literals, Scalars, detach(), integer and
 // bool tensors, index producers and fresh non-grad tensors do not.

@@ -1,4 +1,5 @@
-// RUN: %check_torch_tidy %s torch-compile-requires-grad-propagation %t
+// RUN: %check_torch_tidy %s torch-compile-requires-grad-propagation %t \
+// RUN:   %fresh_in_kernels
 // Which targets are fresh-non-grad: factories in torch:: and at::, *_like,
 // new_*, after .to()/.cuda()/.contiguous(), and the optional-or-fresh idiom.
 #include <torch/torch.h>
@@ -102,6 +103,8 @@ struct Model {
 at::Tensor forward(at::Tensor &param, const at::Tensor &v) {
   Model m;
   return m.forward(param, v, {});
+  // 'p' is the operator's mutable argument, written through Model::forward.
+  // CHECK-MESSAGES: :[[@LINE-2]]:10: warning: in-place index_put_ into mutable argument 'p' of operator 'tt::forward'
 }
 
 TORCH_LIBRARY(tt, m) {

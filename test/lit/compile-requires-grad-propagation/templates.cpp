@@ -1,4 +1,5 @@
-// RUN: %check_torch_tidy %s torch-compile-requires-grad-propagation %t
+// RUN: %check_torch_tidy %s torch-compile-requires-grad-propagation %t \
+// RUN:   %fresh_in_kernels
 // A function template is analysed once, however many instantiations it has;
 // dependent code it cannot resolve is skipped silently.
 #include <torch/torch.h>

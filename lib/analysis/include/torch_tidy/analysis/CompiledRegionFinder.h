@@ -1,11 +1,13 @@
 //===- CompiledRegionFinder.h - Which functions torch.compile traces -*- C++
 //-*-===//
 //
-// DESIGN section 4. A function's body runs inside a compiled region when it
-// is (a) registered as a CompositeImplicitAutograd kernel in this translation
-// unit (m.def(schema, fn) in TORCH_LIBRARY / TORCH_LIBRARY_FRAGMENT, m.impl
-// with no key, with that key, or in TORCH_LIBRARY_IMPL(ns,
-// CompositeImplicitAutograd, m)), (b) annotated
+// Where fresh-local writes are reported. A function's body is a compiled
+// region when it is (a) registered as a CompositeImplicitAutograd kernel in
+// this translation unit (m.def(schema, fn) in TORCH_LIBRARY /
+// TORCH_LIBRARY_FRAGMENT, m.impl with no key, with that key, or in
+// TORCH_LIBRARY_IMPL(ns, CompositeImplicitAutograd, m)) and the check's
+// FreshTargetsInKernels option is on (the ground truth measured the flag
+// right in such kernels, so they are opt-in), (b) annotated
 // [[clang::annotate("torch_tidy::compiled")]], (c) named by the
 // CompiledFunctions regex, or (d) called, directly or through lambdas, from
 // one of those. Kernels for CPU, CUDA, Meta or CompositeExplicitAutograd run
@@ -14,6 +16,8 @@
 //===----------------------------------------------------------------------===//
 #ifndef TORCH_TIDY_ANALYSIS_COMPILEDREGIONFINDER_H
 #define TORCH_TIDY_ANALYSIS_COMPILEDREGIONFINDER_H
+
+#include "torch_tidy/analysis/OperatorModel.h"
 
 #include "clang/AST/Decl.h"
 #include "clang/AST/ExprCXX.h"
@@ -39,24 +43,31 @@ struct RegionReason {
   const clang::Stmt *Site = nullptr;
   /// CalledFrom: the function in the region that reaches this one.
   const clang::FunctionDecl *Caller = nullptr;
+  /// The kind of the root this function is reached from (K for a root).
+  Kind RootKind = K;
 };
 
 class CompiledRegionFinder {
 public:
-  CompiledRegionFinder(RegionMode Mode, llvm::StringRef CompiledFunctions);
+  /// KernelsAreRegions: whether CompositeImplicitAutograd kernels (rule (a))
+  /// and what they call are regions; annotated and named functions always
+  /// are.
+  CompiledRegionFinder(RegionMode Mode, llvm::StringRef CompiledFunctions,
+                       bool KernelsAreRegions = true);
 
   /// Collects the facts below from the user's code in TU: every top-level
   /// declaration outside system headers and outside LibTorch's and the
-  /// standard library's namespaces. Walking only that code, rather than
-  /// matching over the whole AST, keeps the check's cost independent of the
-  /// size of <torch/torch.h>.
+  /// standard library's namespaces, and the operators it registers. Walking
+  /// only that code, rather than matching over the whole AST, keeps the
+  /// check's cost independent of the size of <torch/torch.h>.
   void collect(const clang::TranslationUnitDecl *TU);
 
-  /// Facts, one at a time (collect() calls these).
-  void addLibraryInit(const clang::VarDecl *TorchLibraryInitVar);
-  void addLibraryCall(const clang::CXXMemberCallExpr *DefOrImpl,
-                      const clang::FunctionDecl *EnclosingFunction);
+  /// A function that may be a root (collect() calls this).
   void addFunction(const clang::FunctionDecl *Definition);
+
+  /// The operators registered in the translation unit (complete after
+  /// collect()).
+  OperatorModel &operators() { return Operators; }
 
   /// The functions (their analysed definitions) in a compiled region, each
   /// with the reason, in a deterministic order.
@@ -66,26 +77,12 @@ public:
   bool hasNameFilter() const { return NameFilter.has_value(); }
   const std::string &regexError() const { return RegexError; }
 
-  /// The functions that a kernel argument of def/impl names (function
-  /// pointers, TORCH_FN(f), lambdas, torch::dispatch(key, f)).
-  static std::vector<const clang::FunctionDecl *>
-  kernelsIn(const clang::Expr *Arg);
-
 private:
-  struct LibraryInfo {
-    bool HasKey = false;
-    std::string Key; ///< DispatchKey name for TORCH_LIBRARY_IMPL
-  };
-  bool isRegisteredAsTraced(const clang::CXXMemberCallExpr *Call,
-                            const clang::FunctionDecl *InitFn) const;
-
   RegionMode Mode;
+  bool KernelsAreRegions;
   std::optional<llvm::Regex> NameFilter;
   std::string RegexError;
-  llvm::DenseMap<const clang::FunctionDecl *, LibraryInfo> InitFunctions;
-  std::vector<
-      std::pair<const clang::CXXMemberCallExpr *, const clang::FunctionDecl *>>
-      LibraryCalls;
+  OperatorModel Operators;
   std::vector<const clang::FunctionDecl *> Functions;
 };
 

@@ -59,12 +59,26 @@ struct TensorFact {
   bool operator!=(const TensorFact &O) const { return !(*this == O); }
 };
 
-/// A write whose target parameter's fresh-ness is decided by the caller.
+/// An in-place write, from a value that may require grad, into (a view or
+/// alias of) a parameter: the summary that callers use, and what the
+/// mutable-argument rule reads for an operator's kernel.
 struct ParamWrite {
   InPlaceWrite Write;
   unsigned ParamIndex;
   /// The function containing Write (may be deeper than the summarised one).
   const clang::FunctionDecl *WriteFunction;
+  /// The write lands in a view of the parameter (t.narrow(...).copy_(v)),
+  /// not in the whole tensor.
+  bool ThroughView = false;
+  /// The call in the summarised function through which the write happens;
+  /// null when Write is in the summarised function itself.
+  const clang::CallExpr *Via = nullptr;
+
+  /// Whether the write is a sliced or indexed write, the kind that counts
+  /// for a fresh local target.
+  bool countsForFreshTarget() const {
+    return !Write.OnlyMutableTargets && (!Write.NeedsView || ThroughView);
+  }
 };
 
 /// An in-place write into a fresh-non-grad local from a value that may

@@ -28,6 +28,10 @@ enum class WriteKind {
   IndexCopy,       // t.index_copy_(dim, idx, v)
   MaskedScatter,   // t.masked_scatter_(mask, v)
   Scatter,         // t.scatter_(dim, idx, v) with a tensor v
+  /// Any other in-place value op with a tensor operand: t.add_(v),
+  /// t.mul_(v), t.index_add_(d, i, v), at::add_(t, v)... Counted only for
+  /// mutable operator arguments, where the ground truth measures them.
+  OtherInPlaceOp,
 };
 
 /// A short, user-facing name of the write form ("index_put_", "copy_", ...).
@@ -42,10 +46,21 @@ struct InPlaceWrite {
   const clang::Expr *Receiver = nullptr;
   /// The value written (a tensor expression).
   const clang::Expr *Source = nullptr;
+  /// A second tensor operand that is written in (addcmul_(a, b), ...).
+  const clang::Expr *OtherSource = nullptr;
   /// copy_/fill_ into the whole tensor are not sliced or indexed writes;
-  /// they count only when Receiver is a view.
+  /// for a fresh local they count only when Receiver is a view.
   bool NeedsView = false;
+  /// The write counts only when it lands in a mutable operator argument
+  /// (OtherInPlaceOp).
+  bool OnlyMutableTargets = false;
+  /// OtherInPlaceOp: the method or function name ("add_").
+  llvm::StringRef OpName;
 };
+
+/// The user-facing name of this write: the op's own name for
+/// OtherInPlaceOp, else writeKindName().
+llvm::StringRef writeName(const InPlaceWrite &W);
 
 /// Recognises E as an in-place write of a tensor value into a tensor.
 /// Writes of Scalars and writes in dependent (unresolved) code yield nothing.

@@ -101,6 +101,11 @@ bool isCopyingIndexCall(const clang::Expr *E);
 /// resize_/set_, which change storage.
 bool isInPlaceValueMethod(const clang::CXXMemberCallExpr *Call);
 
+/// Free functions that write into their first argument: at::add_(t, ...),
+/// at::index_add_(t, ...) and the other `*_` value functions (not
+/// requires_grad_ and kin, as above).
+bool isInPlaceValueFunction(const clang::FunctionDecl *FD);
+
 /// Compound assignment operators on a tensor (t += x, ...): add_ and kin.
 bool isCompoundAssignOnTensor(const clang::CXXOperatorCallExpr *Op);
 

@@ -1,0 +1,42 @@
+//===- GroundTruth.h - What the measurements say ---------------*- C++ -*-===//
+//
+// The facts of docs/ground-truth.md that the checks' defaults and messages
+// rest on, in one place. tools/ground-truth re-measures them with real
+// torch.compile, and the ctest `ground-truth-claims` fails when this file and
+// docs/ground-truth.json disagree (versions, keys, forms).
+//
+//===----------------------------------------------------------------------===//
+#ifndef TORCH_TIDY_ANALYSIS_GROUNDTRUTH_H
+#define TORCH_TIDY_ANALYSIS_GROUNDTRUTH_H
+
+#include "torch_tidy/analysis/InPlaceWrite.h"
+
+#include "llvm/ADT/StringRef.h"
+
+namespace torch_tidy {
+namespace ground_truth {
+
+/// The version the bug was reported on, and the newest release measured.
+inline constexpr llvm::StringLiteral ReferenceVersion = "2.8.0";
+inline constexpr llvm::StringLiteral NewestVersion = "2.15.0";
+/// "torch 2.8.0 and 2.15.0", for messages.
+inline constexpr llvm::StringLiteral BothVersions = "torch 2.8.0 and 2.15.0";
+
+/// Dispatch keys for which a kernel's write into a mutable (`Tensor(a!)`)
+/// argument was measured to leave a compiled caller's requires_grad stale,
+/// on both versions and every backend (paths cpp_mutable_composite,
+/// cpp_mutable_cpu, cpp_mutable_explicit). The mechanism is the caller's
+/// (Dynamo does not refresh a mutated argument's metadata after the call),
+/// but only these keys were measured; others count under RegionMode: all.
+bool mutableArgumentLossMeasured(llvm::StringRef DispatchKey);
+
+/// Whether the newest torch still loses requires_grad after this Python
+/// write form in compiled code (torch 2.8.0 loses it after every in-place
+/// form): only writes through a view do (narrow/select/a named view, then
+/// copy_), setitem and in-place ops on the tensor itself keep it.
+bool newestLosesFreshWrite(WriteKind Kind, bool ThroughView);
+
+} // namespace ground_truth
+} // namespace torch_tidy
+
+#endif

@@ -1,0 +1,125 @@
+//===- OperatorModel.h - The operators a file registers ---------*- C++ -*-===//
+//
+// Reads every operator registration in the user's code of one translation
+// unit: TORCH_LIBRARY / TORCH_LIBRARY_FRAGMENT / TORCH_LIBRARY_IMPL blocks
+// (and helper functions they pass their torch::Library to), with m.def(schema),
+// m.def(schema, fn), m.def(name, fn), m.impl(name, fn),
+// m.impl(name, torch::dispatch(key, fn)), m.impl(name, key, fn), TORCH_FN and
+// lambdas. Each operator gets its parsed schema (when the schema string is a
+// literal written here) and the kernel registered for each dispatch key, with
+// the kernel's parameters mapped to the schema's arguments.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TORCH_TIDY_ANALYSIS_OPERATORMODEL_H
+#define TORCH_TIDY_ANALYSIS_OPERATORMODEL_H
+
+#include "torch_tidy/analysis/OperatorSchema.h"
+
+#include "clang/AST/Decl.h"
+#include "clang/AST/Expr.h"
+#include "clang/AST/ExprCXX.h"
+#include "llvm/ADT/DenseMap.h"
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace clang {
+class ASTContext;
+} // namespace clang
+
+namespace torch_tidy {
+
+/// One kernel registered for an operator.
+struct KernelRegistration {
+  /// The dispatch key: the one named at the call (torch::dispatch(k, f),
+  /// impl(name, k, f)), else the library's (TORCH_LIBRARY_IMPL(ns, k, m)),
+  /// else "CompositeImplicitAutograd" (a catch-all kernel).
+  std::string DispatchKey;
+  /// The kernel as the registration names it (a declaration, a template
+  /// specialisation or a lambda's call operator).
+  const clang::FunctionDecl *Kernel = nullptr;
+  /// The def or impl call.
+  const clang::CXXMemberCallExpr *Site = nullptr;
+  /// The kernel takes a c10::DispatchKeySet first, which the dispatcher
+  /// passes and the schema does not list.
+  bool TakesDispatchKeySet = false;
+};
+
+/// An operator with what this translation unit says about it.
+struct RegisteredOperator {
+  std::string Namespace, Name, Overload; ///< Name is empty when not literal
+  /// The schema: parsed from m.def's string literal, or, for m.def(name, fn),
+  /// inferred from the kernel's parameters as LibTorch does (no argument is
+  /// mutable; see docs/ground-truth.md).
+  std::optional<OperatorSchema> Schema;
+  bool SchemaInferred = false;
+  /// The string literal the schema was parsed from, if any.
+  const clang::StringLiteral *SchemaLiteral = nullptr;
+  const clang::CXXMemberCallExpr *DefSite = nullptr;
+  std::vector<KernelRegistration> Kernels;
+
+  /// "ns::name" (".overload" when there is one).
+  std::string qualifiedName() const;
+  /// The schema argument that receives the kernel's parameter ParamIndex;
+  /// none when the kernel's parameters do not line up with the schema.
+  std::optional<unsigned> schemaArgumentOf(const KernelRegistration &K,
+                                           unsigned ParamIndex) const;
+};
+
+/// A schema string literal that does not parse.
+struct SchemaProblem {
+  const clang::StringLiteral *Literal = nullptr;
+  const clang::CXXMemberCallExpr *Site = nullptr;
+  SchemaError Error;
+};
+
+class OperatorModel {
+public:
+  /// Facts, as the user-code walk finds them.
+  void addLibraryInit(const clang::VarDecl *TorchLibraryInitVar);
+  void addLibraryCall(const clang::CXXMemberCallExpr *DefOrImpl,
+                      const clang::FunctionDecl *EnclosingFunction);
+
+  /// Builds the operators from the facts; call once, after the walk.
+  void finish();
+
+  const std::vector<RegisteredOperator> &operators() const { return Operators; }
+  const std::vector<SchemaProblem> &schemaProblems() const { return Problems; }
+
+  /// The functions that a kernel argument of def/impl names (function
+  /// pointers, TORCH_FN(f), lambdas, torch::dispatch(key, f)).
+  static std::vector<const clang::FunctionDecl *>
+  kernelsIn(const clang::Expr *Arg);
+
+  /// The string literal an argument spells, through SelectiveStr,
+  /// std::string, torch::schema(...) and conversions; null if none.
+  static const clang::StringLiteral *stringLiteralIn(const clang::Expr *Arg);
+
+  /// Where byte Offset of a schema literal is written.
+  static clang::SourceLocation locationInLiteral(const clang::StringLiteral *L,
+                                                 size_t Offset,
+                                                 const clang::ASTContext &Ctx);
+
+private:
+  struct LibraryInfo {
+    enum Kind { Def, Impl, Fragment } K = Def;
+    std::string Namespace;
+    std::optional<std::string> Key; ///< TORCH_LIBRARY_IMPL's dispatch key
+  };
+  void resolveHelpers();
+  void addCall(const clang::CXXMemberCallExpr *Call, const LibraryInfo *Lib);
+  RegisteredOperator &operatorNamed(const std::string &Ns,
+                                    const OperatorSchema &Name);
+
+  llvm::DenseMap<const clang::FunctionDecl *, std::vector<LibraryInfo>>
+      Libraries;
+  std::vector<
+      std::pair<const clang::CXXMemberCallExpr *, const clang::FunctionDecl *>>
+      Calls;
+  std::vector<RegisteredOperator> Operators;
+  std::vector<SchemaProblem> Problems;
+};
+
+} // namespace torch_tidy
+
+#endif

@@ -1,0 +1,367 @@
+//===- OperatorModel.cpp - The operators a file registers -----------------===//
+
+#include "torch_tidy/analysis/OperatorModel.h"
+#include "torch_tidy/analysis/LibTorchApi.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/DeclTemplate.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/SmallPtrSet.h"
+
+using namespace clang;
+
+namespace torch_tidy {
+
+std::string RegisteredOperator::qualifiedName() const {
+  std::string Q = Namespace.empty() ? Name : Namespace + "::" + Name;
+  if (!Overload.empty())
+    Q += "." + Overload;
+  return Q;
+}
+
+std::optional<unsigned>
+RegisteredOperator::schemaArgumentOf(const KernelRegistration &K,
+                                     unsigned ParamIndex) const {
+  if (!Schema || Schema->NameOnly || Schema->VarArgs || !K.Kernel)
+    return std::nullopt;
+  unsigned Skip = K.TakesDispatchKeySet ? 1 : 0;
+  if (K.Kernel->getNumParams() != Schema->Arguments.size() + Skip ||
+      ParamIndex < Skip)
+    return std::nullopt;
+  return ParamIndex - Skip;
+}
+
+namespace {
+
+/// The references a TorchLibraryInit construction makes: the init function
+/// (inside lambdas too, as 1.13's TORCH_LIBRARY_IMPL hides the function
+/// pointer in one) and the dispatch key.
+class LibraryInitVisitor : public RecursiveASTVisitor<LibraryInitVisitor> {
+public:
+  bool VisitDeclRefExpr(DeclRefExpr *Ref) {
+    if (const auto *FD = dyn_cast<FunctionDecl>(Ref->getDecl())) {
+      if (!libtorch::isInTorchNamespace(FD) && !FD->isInStdNamespace())
+        Functions.push_back(FD);
+    } else if (const auto *EC = dyn_cast<EnumConstantDecl>(Ref->getDecl())) {
+      const auto *Enum = dyn_cast<EnumDecl>(EC->getDeclContext());
+      if (Enum && Enum->getIdentifier() && Enum->getName() == "DispatchKey")
+        Key = EC->getName().str();
+      else if (Enum && Enum->getIdentifier() && Enum->getName() == "Kind")
+        Kind = EC->getName().str();
+    }
+    return true;
+  }
+  std::vector<const FunctionDecl *> Functions;
+  std::optional<std::string> Key;
+  std::string Kind;
+};
+
+/// Finds the kernels a def/impl argument names.
+class KernelVisitor : public RecursiveASTVisitor<KernelVisitor> {
+public:
+  bool shouldVisitLambdaBody() const { return false; }
+  bool VisitLambdaExpr(LambdaExpr *L) {
+    Kernels.push_back(L->getCallOperator());
+    return true;
+  }
+  bool VisitDeclRefExpr(DeclRefExpr *Ref) {
+    if (const auto *FD = dyn_cast<FunctionDecl>(Ref->getDecl()))
+      if (!libtorch::isInTorchNamespace(FD) && !FD->isInStdNamespace())
+        Kernels.push_back(FD);
+    return true;
+  }
+  bool VisitExpr(Expr *E) {
+    // TORCH_FN(f) is c10::CompileTimeFunctionPointer<Sig, f>.
+    const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
+        E->getType()->getAsCXXRecordDecl());
+    if (Spec && Spec->getName() == "CompileTimeFunctionPointer")
+      for (const TemplateArgument &A : Spec->getTemplateArgs().asArray())
+        if (A.getKind() == TemplateArgument::Declaration)
+          if (const auto *FD = dyn_cast<FunctionDecl>(A.getAsDecl()))
+            Kernels.push_back(FD);
+    return true;
+  }
+  std::vector<const FunctionDecl *> Kernels;
+};
+
+/// The dispatch key named in a def/impl argument (torch::dispatch(key, f),
+/// impl(name, key, f)), if any: a DispatchKey, or a DeviceType such as
+/// c10::DeviceType::CPU or kCUDA, which names the backend's key.
+class ExplicitKeyVisitor : public RecursiveASTVisitor<ExplicitKeyVisitor> {
+public:
+  bool shouldVisitLambdaBody() const { return false; }
+  bool VisitDeclRefExpr(DeclRefExpr *Ref) {
+    if (const auto *EC = dyn_cast<EnumConstantDecl>(Ref->getDecl())) {
+      const auto *Enum = dyn_cast<EnumDecl>(EC->getDeclContext());
+      if (Enum && Enum->getIdentifier() &&
+          (Enum->getName() == "DispatchKey" || Enum->getName() == "DeviceType"))
+        Key = EC->getName().str();
+    } else if (const auto *V = dyn_cast<VarDecl>(Ref->getDecl())) {
+      // constexpr DeviceType kCPU = DeviceType::CPU;
+      const auto *ET = V->getType().getCanonicalType()->getAs<EnumType>();
+      if (ET && ET->getDecl()->getIdentifier() &&
+          ET->getDecl()->getName() == "DeviceType" && V->getIdentifier() &&
+          V->getName().starts_with("k"))
+        Key = V->getName().drop_front().str();
+    }
+    return true;
+  }
+  std::optional<std::string> Key;
+};
+
+/// Calls from a library's init function to functions that take the
+/// torch::Library: helpers that register on the init function's behalf.
+class LibraryPassingVisitor
+    : public RecursiveASTVisitor<LibraryPassingVisitor> {
+public:
+  bool shouldVisitLambdaBody() const { return false; }
+  bool VisitCallExpr(CallExpr *C) {
+    const FunctionDecl *Callee = C->getDirectCallee();
+    if (!Callee || libtorch::isInTorchNamespace(Callee) ||
+        Callee->isInStdNamespace())
+      return true;
+    for (const Expr *Arg : C->arguments()) {
+      const auto *RD = Arg->getType()
+                           .getNonReferenceType()
+                           .getCanonicalType()
+                           ->getAsCXXRecordDecl();
+      if (RD && RD->getIdentifier() && RD->getName() == "Library" &&
+          libtorch::isInTorchNamespace(RD)) {
+        Helpers.push_back(Callee);
+        break;
+      }
+    }
+    return true;
+  }
+  std::vector<const FunctionDecl *> Helpers;
+};
+
+bool takesDispatchKeySet(const FunctionDecl *FD) {
+  if (!FD || FD->getNumParams() == 0)
+    return false;
+  const auto *RD = FD->getParamDecl(0)
+                       ->getType()
+                       .getNonReferenceType()
+                       .getCanonicalType()
+                       ->getAsCXXRecordDecl();
+  return RD && RD->getIdentifier() && RD->getName() == "DispatchKeySet";
+}
+
+/// The schema LibTorch infers for m.def(name, fn): one argument per kernel
+/// parameter, none of them annotated (measured: `Tensor&` parameters are
+/// inferred as plain `Tensor`, see docs/ground-truth.md).
+OperatorSchema inferSchema(const OperatorSchema &NameOnly,
+                           const FunctionDecl *Kernel) {
+  OperatorSchema S = NameOnly;
+  S.NameOnly = false;
+  unsigned Skip = takesDispatchKeySet(Kernel) ? 1 : 0;
+  for (unsigned I = Skip; I < Kernel->getNumParams(); ++I) {
+    SchemaArgument A;
+    const ParmVarDecl *P = Kernel->getParamDecl(I);
+    bool IsTensor = libtorch::isTensorType(P->getType());
+    A.BaseType = IsTensor ? "Tensor" : "unknown";
+    A.Type = A.BaseType;
+    A.Name = P->getName().str();
+    S.Arguments.push_back(std::move(A));
+  }
+  return S;
+}
+
+const FunctionDecl *canonical(const FunctionDecl *FD) {
+  return FD ? FD->getFirstDecl() : nullptr;
+}
+
+} // namespace
+
+const StringLiteral *OperatorModel::stringLiteralIn(const Expr *E) {
+  for (int Depth = 0; E && Depth < 16; ++Depth) {
+    E = E->IgnoreParenImpCasts();
+    if (const auto *L = dyn_cast<StringLiteral>(E))
+      return L;
+    if (const auto *M = dyn_cast<MaterializeTemporaryExpr>(E))
+      E = M->getSubExpr();
+    else if (const auto *B = dyn_cast<CXXBindTemporaryExpr>(E))
+      E = B->getSubExpr();
+    else if (const auto *C = dyn_cast<ExprWithCleanups>(E))
+      E = C->getSubExpr();
+    else if (const auto *F = dyn_cast<CXXFunctionalCastExpr>(E))
+      E = F->getSubExpr();
+    else if (const auto *Ctor = dyn_cast<CXXConstructExpr>(E);
+             Ctor && Ctor->getNumArgs() >= 1)
+      E = Ctor->getArg(0); // SelectiveStr<b>(n), std::string(n)
+    else if (const auto *Call = dyn_cast<CallExpr>(E);
+             Call && Call->getNumArgs() >= 1 && Call->getDirectCallee() &&
+             Call->getDirectCallee()->getIdentifier() &&
+             Call->getDirectCallee()->getName() == "schema" &&
+             libtorch::isInTorchNamespace(Call->getDirectCallee()))
+      E = Call->getArg(0); // torch::schema("...", aliasAnalysisKind)
+    else
+      return nullptr;
+  }
+  return nullptr;
+}
+
+SourceLocation OperatorModel::locationInLiteral(const StringLiteral *L,
+                                                size_t Offset,
+                                                const ASTContext &Ctx) {
+  if (!L || !L->isOrdinary() || Offset > L->getByteLength())
+    return L ? L->getBeginLoc() : SourceLocation();
+  return L->getLocationOfByte(Offset, Ctx.getSourceManager(), Ctx.getLangOpts(),
+                              Ctx.getTargetInfo());
+}
+
+std::vector<const FunctionDecl *> OperatorModel::kernelsIn(const Expr *Arg) {
+  KernelVisitor V;
+  V.TraverseStmt(const_cast<Expr *>(Arg));
+  return V.Kernels;
+}
+
+void OperatorModel::addLibraryInit(const VarDecl *InitVar) {
+  if (!InitVar->hasInit())
+    return;
+  const auto *Ctor = dyn_cast<CXXConstructExpr>(
+      libtorch::ignoreTensorWrappers(InitVar->getInit()));
+  LibraryInitVisitor V;
+  V.TraverseStmt(const_cast<Expr *>(InitVar->getInit()));
+  LibraryInfo Info;
+  Info.K = V.Kind == "IMPL"       ? LibraryInfo::Impl
+           : V.Kind == "FRAGMENT" ? LibraryInfo::Fragment
+                                  : LibraryInfo::Def;
+  Info.Key = V.Key;
+  // TorchLibraryInit(kind, init_fn, ns, key, file, line).
+  if (Ctor && Ctor->getNumArgs() >= 3)
+    if (const StringLiteral *Ns = stringLiteralIn(Ctor->getArg(2));
+        Ns && Ns->isOrdinary())
+      Info.Namespace = Ns->getString().str();
+  for (const FunctionDecl *FD : V.Functions)
+    Libraries[canonical(FD)].push_back(Info);
+}
+
+void OperatorModel::addLibraryCall(const CXXMemberCallExpr *Call,
+                                   const FunctionDecl *Enclosing) {
+  Calls.push_back({Call, canonical(Enclosing)});
+}
+
+void OperatorModel::resolveHelpers() {
+  // Helpers that an init function passes its library to register for that
+  // library (transitively, a few levels deep).
+  for (int Round = 0; Round < 4; ++Round) {
+    bool Changed = false;
+    auto Snapshot = Libraries;
+    for (const auto &[Fn, Infos] : Snapshot) {
+      const FunctionDecl *Def = nullptr;
+      if (!Fn->hasBody(Def) || !Def)
+        continue;
+      LibraryPassingVisitor V;
+      V.TraverseStmt(const_cast<Stmt *>(Def->getBody()));
+      for (const FunctionDecl *Helper : V.Helpers) {
+        auto &Target = Libraries[canonical(Helper)];
+        for (const LibraryInfo &Info : Infos) {
+          bool Known = false;
+          for (const LibraryInfo &T : Target)
+            Known |= T.Namespace == Info.Namespace && T.K == Info.K &&
+                     T.Key == Info.Key;
+          if (!Known) {
+            Target.push_back(Info);
+            Changed = true;
+          }
+        }
+      }
+    }
+    if (!Changed)
+      break;
+  }
+}
+
+RegisteredOperator &OperatorModel::operatorNamed(const std::string &Ns,
+                                                 const OperatorSchema &Name) {
+  std::string Namespace = Name.Namespace.empty() ? Ns : Name.Namespace;
+  for (RegisteredOperator &Op : Operators)
+    if (!Op.Name.empty() && Op.Name == Name.Name && Op.Namespace == Namespace &&
+        Op.Overload == Name.Overload)
+      return Op;
+  RegisteredOperator Op;
+  Op.Namespace = Namespace;
+  Op.Name = Name.Name;
+  Op.Overload = Name.Overload;
+  Operators.push_back(std::move(Op));
+  return Operators.back();
+}
+
+void OperatorModel::addCall(const CXXMemberCallExpr *Call,
+                            const LibraryInfo *Lib) {
+  libtorch::LibraryCall Kind = libtorch::classifyLibraryCall(Call);
+  if (Kind == libtorch::LibraryCall::None || Call->getNumArgs() < 1)
+    return;
+  // The key given at the call wins over the library's; a library without a
+  // key registers catch-all kernels, which are CompositeImplicitAutograd.
+  std::optional<std::string> Key;
+  std::vector<const FunctionDecl *> Kernels;
+  for (unsigned I = 1; I < Call->getNumArgs(); ++I) {
+    const Expr *Arg = Call->getArg(I);
+    if (isa<CXXDefaultArgExpr>(Arg))
+      continue;
+    ExplicitKeyVisitor KV;
+    KV.TraverseStmt(const_cast<Expr *>(Arg));
+    if (KV.Key && !Key)
+      Key = KV.Key;
+    for (const FunctionDecl *K : kernelsIn(Arg))
+      Kernels.push_back(K);
+  }
+  if (!Key && Lib && Lib->Key)
+    Key = Lib->Key;
+  std::string DispatchKey = Key.value_or("CompositeImplicitAutograd");
+  std::string Ns = Lib ? Lib->Namespace : "";
+
+  const StringLiteral *Literal = stringLiteralIn(Call->getArg(0));
+  std::optional<OperatorSchema> Parsed;
+  if (Literal && Literal->isOrdinary()) {
+    SchemaParseResult R = Kind == libtorch::LibraryCall::Def
+                              ? parseOperatorSchema(Literal->getString())
+                              : parseOperatorName(Literal->getString());
+    if (R)
+      Parsed = std::move(*R.Schema);
+    else
+      Problems.push_back({Literal, Call, *R.Error});
+  }
+
+  RegisteredOperator *Op = nullptr;
+  if (Parsed) {
+    Op = &operatorNamed(Ns, *Parsed);
+  } else {
+    Operators.emplace_back(); // a name we cannot read: kernels only
+    Op = &Operators.back();
+    Op->Namespace = Ns;
+  }
+  if (Kind == libtorch::LibraryCall::Def) {
+    Op->DefSite = Call;
+    if (Parsed && !Parsed->NameOnly) {
+      Op->Schema = *Parsed;
+      Op->SchemaLiteral = Literal;
+    } else if (Parsed && Kernels.size() == 1) {
+      Op->Schema = inferSchema(*Parsed, Kernels.front());
+      Op->SchemaInferred = true;
+    }
+  }
+  for (const FunctionDecl *K : Kernels)
+    Op->Kernels.push_back({DispatchKey, K, Call, takesDispatchKeySet(K)});
+}
+
+void OperatorModel::finish() {
+  resolveHelpers();
+  for (const auto &[Call, Enclosing] : Calls) {
+    auto It = Enclosing ? Libraries.find(Enclosing) : Libraries.end();
+    if (It == Libraries.end()) {
+      addCall(Call, nullptr);
+      continue;
+    }
+    // Copies: addCall may add libraries' operators, not libraries.
+    std::vector<LibraryInfo> Infos = It->second;
+    for (const LibraryInfo &Info : Infos)
+      addCall(Call, &Info);
+  }
+}
+
+} // namespace torch_tidy
