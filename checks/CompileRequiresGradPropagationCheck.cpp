@@ -387,17 +387,19 @@ void CompileRequiresGradPropagationCheck::reportMutableArguments(
         if (!Reported.insert(Site).second)
           continue;
         Out.push_back(
-            {Site->getBeginLoc(), [&, Ctx, PW, Site, K, Op = &Op, ArgIndex] {
+            {Site->getBeginLoc(), [this, Ctx, PW, Site, K, Op = &Op, ArgIndex] {
                const SchemaArgument &Arg = Op->Schema->Arguments[*ArgIndex];
                diag(Site->getBeginLoc(),
-                    "in-place %0 into %select{|a view of }1mutable "
-                    "argument '%2' of operator '%3' from '%4', "
+                    "in-place %0 into mutable argument '%1' of "
+                    "operator '%2' from '%3', "
                     "which may require grad: a torch.compile'd "
                     "caller keeps reading requires_grad() == false "
-                    "for the tensor it passed (measured on %5), and "
+                    "for the tensor it passed (measured on %4), and "
                     "code that branches on it drops gradients")
-                   << writeName(PW.Write) << PW.ThroughView << Arg.Name
-                   << Op->qualifiedName() << spelling(PW.Write.Source, *Ctx)
+                   << writeName(PW.Write) << Arg.Name << Op->qualifiedName()
+                   << spelling(PW.SourceAtVia ? PW.SourceAtVia
+                                              : PW.Write.Source,
+                               *Ctx)
                    << ground_truth::BothVersions << Site->getSourceRange();
                if (PW.Via)
                  diag(PW.Write.Write->getBeginLoc(),

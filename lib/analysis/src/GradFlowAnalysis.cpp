@@ -288,18 +288,32 @@ void GradFlowAnalysis::FunctionRun::handleWrite(const InPlaceWrite &W,
   TensorFact TF = factOf(T.Var, St);
   if (TF.K != TensorFact::Fresh && TF.K != TensorFact::Param)
     return;
-  bool SourceMayRequireGrad =
-      mayRequireGrad(classify(W.Source, St)) ||
-      (W.OtherSource && mayRequireGrad(classify(W.OtherSource, St)));
-  if (!SourceMayRequireGrad || underNoGrad(W.Write))
+  TensorFact First = classify(W.Source, St);
+  TensorFact Other =
+      W.OtherSource ? classify(W.OtherSource, St) : TensorFact::nonGrad();
+  if (!(mayRequireGrad(First) || mayRequireGrad(Other)) || underNoGrad(W.Write))
     return;
   ParamWrite PW{W, TF.ParamIndex, FD, T.ThroughView};
+  // Name the operand that carries the grad (index_add_(d, index, v): v).
+  if (!mayRequireGrad(First))
+    std::swap(PW.Write.Source, PW.Write.OtherSource);
+  // A value that is one of the parameters carries grad only if the caller's
+  // argument does.
+  bool OnlyParams = true;
+  for (const TensorFact &F : {First, Other}) {
+    if (F.K == TensorFact::Param)
+      PW.GradOnlyFromParams.push_back(F.ParamIndex);
+    else if (mayRequireGrad(F))
+      OnlyParams = false;
+  }
+  if (!OnlyParams)
+    PW.GradOnlyFromParams.clear();
   if (TF.K == TensorFact::Fresh) {
     // Any such write makes the tensor require grad in eager mode; only a
     // sliced or indexed one is reported for a fresh local.
     if (PW.countsForFreshTarget() && Recording &&
         Recorded.insert(W.Write).second)
-      Out.Writes.push_back({W, T.Var, TF.Origin});
+      Out.Writes.push_back({PW.Write, T.Var, TF.Origin});
     St[T.Var].Written = true;
     return;
   }
@@ -346,6 +360,32 @@ void GradFlowAnalysis::FunctionRun::handleCall(const CallExpr *Call,
     ParamWrite PW = Inner;
     PW.ThroughView = Inner.ThroughView || T.ThroughView;
     PW.Via = Call;
+    PW.SourceAtVia = nullptr;
+    if (!Inner.GradOnlyFromParams.empty()) {
+      // The value is the callee's parameter: it carries grad only if what
+      // is passed for it may, and then only through our own parameters if
+      // that is all it is.
+      PW.GradOnlyFromParams.clear();
+      bool AnyGrad = false, OnlyParams = true;
+      for (unsigned P : Inner.GradOnlyFromParams) {
+        const Expr *SourceArg = ArgFor(P);
+        TensorFact F =
+            SourceArg ? classify(SourceArg, St) : TensorFact::maybeGrad();
+        if (!mayRequireGrad(F))
+          continue;
+        if (!AnyGrad)
+          PW.SourceAtVia = SourceArg;
+        AnyGrad = true;
+        if (F.K == TensorFact::Param)
+          PW.GradOnlyFromParams.push_back(F.ParamIndex);
+        else
+          OnlyParams = false;
+      }
+      if (!AnyGrad)
+        continue;
+      if (!OnlyParams)
+        PW.GradOnlyFromParams.clear();
+    }
     TensorFact TF = factOf(T.Var, St);
     if (TF.K == TensorFact::Fresh) {
       if (PW.countsForFreshTarget() && !underNoGrad(Call) && Recording &&

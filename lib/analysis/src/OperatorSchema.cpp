@@ -54,7 +54,7 @@ public:
       return fail("unexpected '" + std::string(1, peek()) +
                   "' after the operator name");
     if (!expect('(', "after the operator name") ||
-        !parseArguments(S.Arguments, S.VarArgs, /*AllowKeywordOnly=*/true) ||
+        !parseArguments(S.Arguments, S.VarArgs, /*AreReturns=*/false) ||
         !expect(')', "after the arguments"))
       return failure();
     skipSpace();
@@ -304,15 +304,17 @@ private:
     return true;
   }
 
+  /// Arguments (AreReturns false) or the returns inside parentheses, whose
+  /// names are optional and which have no keyword-only marker.
   bool parseArguments(std::vector<SchemaArgument> &Args, bool &VarArgs,
-                      bool AllowKeywordOnly) {
+                      bool AreReturns) {
     skipSpace();
     if (peek() == ')')
       return true;
     bool KeywordOnly = false;
     while (true) {
       skipSpace();
-      if (AllowKeywordOnly && peek() == '*') {
+      if (!AreReturns && peek() == '*') {
         if (KeywordOnly)
           return setError("a second '*' in the arguments");
         ++Pos;
@@ -322,7 +324,7 @@ private:
         VarArgs = true;
       } else {
         SchemaArgument A;
-        if (!parseArgument(A, /*NameRequired=*/true))
+        if (!parseArgument(A, /*NameRequired=*/!AreReturns))
           return false;
         A.KeywordOnly = KeywordOnly;
         Args.push_back(std::move(A));
@@ -339,8 +341,7 @@ private:
     skipSpace();
     if (peek() == '(') {
       ++Pos;
-      return parseArguments(S.Returns, S.VarRets,
-                            /*AllowKeywordOnly=*/false) &&
+      return parseArguments(S.Returns, S.VarRets, /*AreReturns=*/true) &&
              expect(')', "after the returns");
     }
     if (Text.substr(Pos).starts_with("...")) {

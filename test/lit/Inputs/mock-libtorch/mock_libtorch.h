@@ -8,6 +8,7 @@
 #include <initializer_list>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -29,6 +30,15 @@ enum class DeviceType : int8_t { CPU, CUDA, Meta };
 enum class DispatchKey : uint16_t {
   Undefined, CPU, CUDA, Meta, AutogradCPU, Autograd, CompositeImplicitAutograd,
   CompositeExplicitAutograd, CompositeExplicitAutogradNonFunctional
+};
+class DispatchKeySet {
+public:
+  DispatchKeySet() = default;
+};
+// TORCH_FN(f): the kernel as a compile-time function pointer.
+template <class FuncType, FuncType *func_ptr>
+struct CompileTimeFunctionPointer {
+  static constexpr FuncType *get() { return func_ptr; }
 };
 struct Device {
   Device(DeviceType t, int i = -1) : type(t), index(i) {}
@@ -173,6 +183,10 @@ public:
   Tensor &uniform_(double from = 0, double to = 1) const;
   Tensor &normal_(double mean = 0, double std = 1) const;
   Tensor &detach_() const;
+  Tensor &index_add_(int64_t dim, const Tensor &index,
+                     const Tensor &source) const;
+  Tensor &addcmul_(const Tensor &t1, const Tensor &t2,
+                   const Scalar &value = 1) const;
   Tensor &operator+=(const Tensor &other) const;
   Tensor &operator+=(const Scalar &other) const;
   Tensor &operator-=(const Tensor &other) const;
@@ -278,6 +292,8 @@ Tensor &index_put_(Tensor &self, const c10::List<std::optional<Tensor>> &indices
                    const Tensor &values, bool accumulate = false);
 Tensor &fill_(Tensor &self, const Tensor &value);
 Tensor &fill_(Tensor &self, const Scalar &value);
+Tensor &addmv_(Tensor &self, const Tensor &mat, const Tensor &vec,
+               const Scalar &beta = 1, const Scalar &alpha = 1);
 Tensor index_put(const Tensor &self,
                  const c10::List<std::optional<Tensor>> &indices,
                  const Tensor &values, bool accumulate = false);
@@ -324,6 +340,17 @@ template <typename Func> CppFunction dispatch(c10::DispatchKey k, Func &&f) {
 template <typename Func> CppFunction dispatch(c10::DeviceType t, Func &&f) {
   return CppFunction(f);
 }
+namespace detail {
+// TORCH_SELECTIVE_SCHEMA / TORCH_SELECTIVE_NAME wrap the string.
+template <bool enabled> class SelectiveStr {
+public:
+  constexpr explicit SelectiveStr(const char *name) : name_(name) {}
+  constexpr operator const char *() const { return name_; }
+
+private:
+  const char *name_;
+};
+} // namespace detail
 class Library {
 public:
   enum Kind { DEF, IMPL, FRAGMENT };
@@ -337,6 +364,19 @@ public:
     return *this;
   }
   Library &impl(const char *name, CppFunction &&f) &;
+  template <typename Dispatch, typename Func>
+  Library &impl(const char *name, Dispatch &&key, Func &&f) & {
+    return *this;
+  }
+  Library &def(detail::SelectiveStr<true> schema) &;
+  template <typename Func>
+  Library &def(detail::SelectiveStr<true> schema, Func &&f) & {
+    return *this;
+  }
+  template <typename Func>
+  Library &impl(detail::SelectiveStr<true> name, Func &&f) & {
+    return *this;
+  }
 };
 namespace detail {
 class TorchLibraryInit final {
@@ -354,6 +394,11 @@ public:
 } // namespace detail
 } // namespace torch
 
+#define TORCH_FN(func)                                                         \
+  ::c10::CompileTimeFunctionPointer<                                           \
+      std::remove_pointer_t<std::remove_reference_t<decltype(func)>>, func>()
+#define TORCH_SELECTIVE_SCHEMA(n) torch::detail::SelectiveStr<true>(n)
+#define TORCH_SELECTIVE_NAME(n) torch::detail::SelectiveStr<true>(n)
 #define TT_MOCK_CONCAT_(a, b) a##b
 #define TT_MOCK_CONCAT(a, b) TT_MOCK_CONCAT_(a, b)
 #define TORCH_LIBRARY(ns, m)                                                   \

@@ -22,6 +22,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallBitVector.h"
+#include "llvm/ADT/SmallVector.h"
 #include <memory>
 #include <vector>
 
@@ -73,6 +74,15 @@ struct ParamWrite {
   /// The call in the summarised function through which the write happens;
   /// null when Write is in the summarised function itself.
   const clang::CallExpr *Via = nullptr;
+  /// When the written value carries grad only if some parameters do (the
+  /// source is a parameter, as in a helper `dst.copy_(src)`), those
+  /// parameters; the caller decides from its arguments. Empty when the
+  /// value may require grad whatever the arguments are.
+  llvm::SmallVector<unsigned, 2> GradOnlyFromParams;
+  /// The expression in the summarised function that carries the grad into
+  /// Via (its argument for such a parameter), for messages; Write.Source
+  /// when null.
+  const clang::Expr *SourceAtVia = nullptr;
 
   /// Whether the write is a sliced or indexed write, the kind that counts
   /// for a fresh local target.
