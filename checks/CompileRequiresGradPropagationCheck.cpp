@@ -248,29 +248,33 @@ std::string freshWriteMeasurement(const InPlaceWrite &W, const VarDecl *Target,
 }
 
 /// The functional variant to suggest for an operator that writes into its
-/// mutable arguments: the same name without a trailing '_' (or with
-/// "_functional" appended when it has none), the arguments
-/// without '(a!)', returning a tensor.
+/// mutable arguments: the arguments without '(a!)' and without keyword-only
+/// outputs (`*, Tensor(a!) out`), returning a tensor, named as PyTorch names
+/// functional twins: without the trailing '_' of an in-place name, the base
+/// name of an out= overload, else the name with "_functional".
 std::string functionalSchemaSuggestion(const RegisteredOperator &Op) {
   const OperatorSchema &S = *Op.Schema;
+  std::string Args;
+  bool DroppedOutputs = false, KeywordOnly = false;
+  for (const SchemaArgument &A : S.Arguments) {
+    if (A.KeywordOnly && A.isMutable()) {
+      DroppedOutputs = true;
+      continue;
+    }
+    if (!Args.empty())
+      Args += ", ";
+    if (A.KeywordOnly && !KeywordOnly) {
+      Args += "*, ";
+      KeywordOnly = true;
+    }
+    Args += A.Type + " " + A.Name;
+  }
   std::string Name = S.Name;
   if (Name.size() > 1 && Name.back() == '_')
     Name.pop_back();
-  else
+  else if (!DroppedOutputs)
     Name += "_functional";
-  std::string Out = Name + "(";
-  bool KeywordOnly = false;
-  for (size_t I = 0; I < S.Arguments.size(); ++I) {
-    const SchemaArgument &A = S.Arguments[I];
-    if (I)
-      Out += ", ";
-    if (A.KeywordOnly && !KeywordOnly) {
-      Out += "*, ";
-      KeywordOnly = true;
-    }
-    Out += A.Type + " " + A.Name;
-  }
-  return Out + ") -> Tensor";
+  return Name + "(" + Args + ") -> Tensor";
 }
 } // namespace
 
