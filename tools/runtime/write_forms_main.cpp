@@ -1,5 +1,7 @@
-// Prints, per write form, what the runtime reports in eager and compiled
-// mode, one JSON object per line (read by test/runtime/ground_truth_table.py).
+// Prints, per write form, what the runtime reports in eager and in both
+// compiled modes, with the write in the program itself and in a C++
+// operator's kernel, one JSON object per line (read by
+// test/runtime/ground_truth_table.py).
 #include "torch_tidy/runtime/runtime.h"
 #include "torch_tidy/runtime/write_forms.h"
 
@@ -16,16 +18,16 @@ struct FormReport {
   std::vector<double> values, grads;
 };
 
-FormReport run(const WriteForm &form, ExecutionMode mode) {
+FormReport run(const WriteForm &form, ExecutionMode mode, WriteSite site) {
   Tensor v = randn(form.source_shape, 7);
   v.set_requires_grad(true);
   ModeGuard guard(mode);
   FormReport report;
-  SeedProgramRun plain = run_seed_program(form, v, false);
+  SeedProgramRun plain = run_seed_program(form, v, false, site);
   report.requires_grad = plain.requires_grad_after_write;
   report.values = plain.result.to_doubles();
   report.grads = grad(plain.loss, {v})[0].to_doubles();
-  SeedProgramRun branched = run_seed_program(form, v, true);
+  SeedProgramRun branched = run_seed_program(form, v, true, site);
   report.keeps_gradient_through_branch = branched.loss.requires_grad_eager();
   return report;
 }
@@ -33,20 +35,35 @@ FormReport run(const WriteForm &form, ExecutionMode mode) {
 } // namespace
 
 int main() {
+  const struct {
+    const char *prefix;
+    WriteSite site;
+  } sites[] = {{"", WriteSite::Program}, {"operator_", WriteSite::Operator}};
+  const struct {
+    const char *name;
+    ExecutionMode mode;
+  } modes[] = {{"compiled", ExecutionMode::Compiled},
+               {"compiled_newest", ExecutionMode::CompiledNewest}};
   for (const WriteForm &form : write_forms()) {
-    FormReport eager = run(form, ExecutionMode::Eager);
-    FormReport compiled = run(form, ExecutionMode::Compiled);
     std::cout << "{\"form\": \"" << form.id
-              << "\", \"in_place\": " << json(form.in_place)
-              << ", \"eager_requires_grad\": " << json(eager.requires_grad)
-              << ", \"compiled_requires_grad\": "
-              << json(compiled.requires_grad)
-              << ", \"compiled_branch_keeps_gradient\": "
-              << json(compiled.keeps_gradient_through_branch)
-              << ", \"compiled_values_and_grads_equal_eager\": "
-              << json(compiled.values == eager.values &&
-                      compiled.grads == eager.grads)
-              << "}\n";
+              << "\", \"in_place\": " << json(form.in_place);
+    for (const auto &site : sites) {
+      FormReport eager = run(form, ExecutionMode::Eager, site.site);
+      std::cout << ", \"" << site.prefix
+                << "eager_requires_grad\": " << json(eager.requires_grad);
+      for (const auto &mode : modes) {
+        FormReport compiled = run(form, mode.mode, site.site);
+        std::string key = std::string(site.prefix) + mode.name;
+        std::cout << ", \"" << key
+                  << "_requires_grad\": " << json(compiled.requires_grad)
+                  << ", \"" << key << "_branch_keeps_gradient\": "
+                  << json(compiled.keeps_gradient_through_branch) << ", \""
+                  << key << "_values_and_grads_equal_eager\": "
+                  << json(compiled.values == eager.values &&
+                          compiled.grads == eager.grads);
+      }
+    }
+    std::cout << "}\n";
   }
   return 0;
 }

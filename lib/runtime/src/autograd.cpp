@@ -114,9 +114,9 @@ static std::shared_ptr<Node> make_copy_slices(const Tensor &base,
       });
 }
 
-void record_inplace(Tensor &self, const char *name,
-                    const std::vector<Tensor> &other_inputs,
-                    BackwardFn backward) {
+static void record_inplace_history(Tensor &self, const char *name,
+                                   const std::vector<Tensor> &other_inputs,
+                                   BackwardFn backward) {
   self.impl().storage->bump_version();
   std::vector<Tensor> inputs = other_inputs;
   inputs.insert(inputs.begin(), self);
@@ -138,6 +138,18 @@ void record_inplace(Tensor &self, const char *name,
   // The view's history now comes from the base; Tensor::grad_fn() rebuilds
   // it on next use because the versions differ.
   self.impl().grad_fn_version = -1;
+}
+
+void note_inplace_write(Tensor &self) {
+  if (execution_mode() == ExecutionMode::CompiledNewest)
+    self.impl().requires_grad_at_creation = self.requires_grad_eager();
+}
+
+void record_inplace(Tensor &self, const char *name,
+                    const std::vector<Tensor> &other_inputs,
+                    BackwardFn backward) {
+  record_inplace_history(self, name, other_inputs, std::move(backward));
+  note_inplace_write(self);
 }
 
 std::shared_ptr<Node> detail::make_view_of_base_node(const Tensor &base,

@@ -335,6 +335,7 @@ Tensor &index_put_impl(Tensor &self, const std::vector<TensorIndex> &indices,
   if (!resolved.advanced && set_item) {
     // Only basic indices: PyTorch's set_item is a copy_ into the view.
     resolved.view.copy_(stripped);
+    note_inplace_write(self);
     return self;
   }
   detail::Addresses at =
@@ -359,6 +360,7 @@ Tensor &index_put_impl(Tensor &self, const std::vector<TensorIndex> &indices,
         grad.index(on_view).sum_to(stripped_sizes).reshape(value_sizes);
     return std::vector<Tensor>{grad_self, grad_values};
   });
+  note_inplace_write(self);
   return self;
 }
 } // namespace

@@ -8,6 +8,7 @@ thread_local bool grad_enabled = true;
 } // namespace
 
 ExecutionMode execution_mode() { return current_mode; }
+bool is_compiled_mode() { return current_mode != ExecutionMode::Eager; }
 
 ModeGuard::ModeGuard(ExecutionMode mode) : previous_(current_mode) {
   current_mode = mode;

@@ -80,7 +80,7 @@ bool Tensor::requires_grad_eager() const {
 }
 
 bool Tensor::requires_grad() const {
-  if (execution_mode() == ExecutionMode::Compiled)
+  if (is_compiled_mode())
     return impl().requires_grad_at_creation;
   return requires_grad_eager();
 }

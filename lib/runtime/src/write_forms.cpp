@@ -128,9 +128,14 @@ const WriteForm &write_form(const std::string &id) {
 Shape write_form_target_shape() { return {2, 3, 3}; }
 
 SeedProgramRun run_seed_program(const WriteForm &form, const Tensor &source,
-                                bool branch_on_requires_grad) {
+                                bool branch_on_requires_grad, WriteSite site) {
   Tensor m = zeros(write_form_target_shape());
-  m = form.write(m, source);
+  if (site == WriteSite::Program)
+    m = form.write(m, source);
+  else if (form.in_place)
+    call_operator([&] { form.write(m, source); }); // m is Tensor(a!)
+  else
+    m = call_operator_returning([&] { return form.write(m, source); });
   SeedProgramRun run;
   run.requires_grad_after_write = m.requires_grad();
   if (branch_on_requires_grad && !run.requires_grad_after_write)

@@ -61,6 +61,11 @@ struct Case {
   std::vector<IndexSpec> indices;
   std::vector<ViewStep> views; // applied to self before the op
   WriteInto write_into = WriteInto::Clone;
+  /// The in-place write happens in the kernel of a C++ operator whose
+  /// mutable (`Tensor(a!)`) argument is the written tensor (the base, when
+  /// writing through a view): a dispatcher call in LibTorch,
+  /// runtime::call_operator in the runtime.
+  bool through_operator = false;
   std::vector<std::int64_t> ints; // dim, start, end, ... per op
   Shape shape;
   DType dtype = DType::Float32; // of factories

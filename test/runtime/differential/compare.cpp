@@ -85,6 +85,8 @@ std::string describe(const Case &c) {
   out << c.family << "/" << c.op;
   static const char *into[] = {"leaf", "clone", "view-of-clone"};
   out << " into=" << into[int(c.write_into)];
+  if (c.through_operator)
+    out << " (in an operator's kernel)";
   for (const Array &a : c.inputs)
     out << " in" << shape_text(a.shape) << ":" << runtime::name(a.dtype)
         << (a.requires_grad ? ":rg" : "");

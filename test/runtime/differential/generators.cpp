@@ -262,6 +262,9 @@ Case CaseGenerator::in_place_base(const std::string &family,
                               : WriteInto::ViewOfClone;
   if (c.write_into == WriteInto::ViewOfClone)
     c.views = view_chain(self.shape, 1);
+  // A quarter write from inside an operator's kernel into its mutable
+  // argument (drawn apart from the rest, so the other draws are unchanged).
+  c.through_operator = std::uniform_int_distribution<int>(0, 3)(op_rng_) == 0;
   c.inputs = {std::move(self)};
   return c;
 }

@@ -14,7 +14,8 @@ public:
   /// duplicate writes. LibTorch's CUDA kernels check indices with device
   /// asserts, which poison the CUDA context instead of raising.
   CaseGenerator(std::uint64_t seed, bool device_safe)
-      : rng_(seed), device_safe_(device_safe) {}
+      : rng_(seed), op_rng_(seed ^ 0x6f70657261746f72ull),
+        device_safe_(device_safe) {}
 
   /// The next case, cycling through the families.
   Case next();
@@ -57,6 +58,7 @@ private:
                      Array self);
 
   std::mt19937_64 rng_;
+  std::mt19937_64 op_rng_; ///< only for through_operator
   std::uint64_t counter_ = 0;
   bool device_safe_;
 };

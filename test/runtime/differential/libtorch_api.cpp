@@ -2,7 +2,10 @@
 // that includes <torch/torch.h> (it takes most of the suite's build time).
 #include "program.h"
 
+#include <torch/library.h>
 #include <torch/torch.h>
+
+#include <functional>
 
 namespace torch_tidy::differential {
 namespace {
@@ -155,9 +158,28 @@ struct LibTorchApi {
     }
     return torch::randn(c.shape, options);
   }
+
+  // A real operator with a mutable argument, called through the
+  // dispatcher; its CompositeImplicitAutograd kernel runs the case's write.
+  template <class Kernel>
+  static void call_operator(Tensor &argument, Kernel &kernel) {
+    static const auto op = c10::Dispatcher::singleton()
+                               .findSchemaOrThrow("tt_differential::write_", "")
+                               .typed<void(at::Tensor &)>();
+    CurrentWrite = [&](at::Tensor &self) { kernel(self); };
+    op.call(argument);
+    CurrentWrite = nullptr;
+  }
+  static inline thread_local std::function<void(at::Tensor &)> CurrentWrite;
 };
 
+void write_kernel(at::Tensor &self) { LibTorchApi::CurrentWrite(self); }
+
 } // namespace
+
+TORCH_LIBRARY(tt_differential, m) {
+  m.def("write_(Tensor(a!) self) -> ()", &write_kernel);
+}
 
 Outcome run_on_libtorch(const Case &c, const std::string &device) {
   static SilentWarnings silent;

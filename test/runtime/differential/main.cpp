@@ -35,6 +35,7 @@ int main(int argc, char **argv) {
   };
   std::map<std::string, Tally> by_op;
   std::int64_t passed = 0, failed = 0;
+  Tally through_operator; // writes from inside an operator's kernel
   auto start = std::chrono::steady_clock::now();
   for (std::int64_t i = 0; i < cases; ++i) {
     Case c = generator.next();
@@ -43,6 +44,10 @@ int main(int argc, char **argv) {
     std::string diff = compare(c, ours, theirs);
     Tally &tally = by_op[c.family + "/" + c.op];
     tally.errors += ours.error && theirs.error;
+    if (c.through_operator) {
+      through_operator.errors += ours.error && theirs.error;
+      ++(diff.empty() ? through_operator.passed : through_operator.failed);
+    }
     if (diff.empty()) {
       ++passed;
       ++tally.passed;
@@ -67,6 +72,9 @@ int main(int argc, char **argv) {
     std::cout << name << t.passed << "\t" << t.failed << "\t" << t.errors
               << "\n";
   }
+  std::cout << "of which through an operator's mutable argument: "
+            << through_operator.passed << " passed, " << through_operator.failed
+            << " failed, " << through_operator.errors << " both raised\n";
   std::cout << "seed " << seed << ", " << cases << " cases in " << seconds
             << " s\n";
   std::cout << passed << " passed, " << failed << " failed" << std::endl;

@@ -48,23 +48,32 @@ typename Api::Tensor apply_views(typename Api::Tensor t,
   return t;
 }
 
-/// Runs an in-place op according to c.write_into; returns the tensor whose
-/// value is the result (the base when writing through a view).
+/// Runs an in-place op according to c.write_into (inside an operator's
+/// kernel when c.through_operator); returns the tensor whose value is the
+/// result (the base when writing through a view).
 template <class Api, class Write>
 typename Api::Tensor write_in_place(const Case &c, typename Api::Tensor self,
                                     Write write) {
   using T = typename Api::Tensor;
+  auto run = [&](T &argument, auto &&kernel) {
+    if (c.through_operator)
+      Api::call_operator(argument, kernel);
+    else
+      kernel(argument);
+  };
   if (c.write_into == WriteInto::Leaf) {
-    write(self);
+    run(self, write);
     return self;
   }
   T base = self.clone();
   if (c.write_into == WriteInto::Clone) {
-    write(base);
+    run(base, write);
     return base;
   }
-  T view = apply_views<Api>(base, c.views);
-  write(view);
+  run(base, [&](T &argument) {
+    T view = apply_views<Api>(argument, c.views);
+    write(view);
+  });
   return base;
 }
 

@@ -103,6 +103,11 @@ struct RuntimeApi {
     }
     return rt::randn(c.shape, 1234, options);
   }
+
+  template <class Kernel>
+  static void call_operator(Tensor &argument, Kernel &kernel) {
+    rt::call_operator([&] { kernel(argument); });
+  }
 };
 
 } // namespace

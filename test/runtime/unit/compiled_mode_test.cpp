@@ -56,9 +56,81 @@ TEST_P(WriteFormTest, ValuesAndGradientsOtherwiseEqualEager) {
   EXPECT_NE(eager.result.sum().item(), 0); // the write did something
 }
 
+// The newest torch keeps the flag after in-place ops on the tensor itself and
+// loses it after writes through a view (docs/ground-truth.md).
+bool newest_loses(const WriteForm &form) {
+  return form.id == "narrow_copy_" || form.id == "select_copy_" ||
+         form.id == "view_alias_copy_";
+}
+
+TEST_P(WriteFormTest, CompiledNewestLosesTheFlagOnlyThroughViews) {
+  const WriteForm &form = GetParam();
+  Tensor v = source_for(form);
+  ModeGuard compiled(ExecutionMode::CompiledNewest);
+  SeedProgramRun run = run_seed_program(form, v, true);
+  EXPECT_EQ(run.requires_grad_after_write, !newest_loses(form));
+  EXPECT_EQ(run.loss.requires_grad_eager(), !newest_loses(form));
+}
+
+// A C++ operator that writes into its mutable argument: the caller's flag is
+// stale in both compiled modes for every in-place form; a functional twin's
+// result keeps it; values and gradients are eager's.
+TEST_P(WriteFormTest, OperatorWriteIntoMutableArgumentStaysStale) {
+  const WriteForm &form = GetParam();
+  Tensor v = source_for(form);
+  SeedProgramRun eager = run_seed_program(form, v, false, WriteSite::Operator);
+  EXPECT_TRUE(eager.requires_grad_after_write);
+  std::vector<double> eager_grad = grad(eager.loss, {v})[0].to_doubles();
+  for (ExecutionMode mode :
+       {ExecutionMode::Compiled, ExecutionMode::CompiledNewest}) {
+    ModeGuard compiled(mode);
+    SeedProgramRun run = run_seed_program(form, v, false, WriteSite::Operator);
+    EXPECT_EQ(run.requires_grad_after_write, !form.in_place);
+    EXPECT_EQ(run.result.to_doubles(), eager.result.to_doubles());
+    EXPECT_EQ(grad(run.loss, {v})[0].to_doubles(), eager_grad);
+    SeedProgramRun branched =
+        run_seed_program(form, v, true, WriteSite::Operator);
+    EXPECT_EQ(branched.loss.requires_grad_eager(), !form.in_place);
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(AllForms, WriteFormTest,
                          ::testing::ValuesIn(write_forms()),
                          [](const auto &info) { return info.param.id; });
+
+TEST(CompiledMode, KernelBodiesReadTheLiveFlag) {
+  Tensor v = testing::f32({1, 2}, {2}, true);
+  for (ExecutionMode mode :
+       {ExecutionMode::Compiled, ExecutionMode::CompiledNewest}) {
+    ModeGuard compiled(mode);
+    Tensor m = zeros({2});
+    bool seen_inside = false;
+    call_operator([&] {
+      m.copy_(v);
+      seen_inside = m.requires_grad(); // the kernel sees the true flag
+    });
+    EXPECT_TRUE(seen_inside);
+    EXPECT_FALSE(m.requires_grad()); // the caller's stays stale
+    EXPECT_TRUE(m.requires_grad_eager());
+    EXPECT_EQ(execution_mode(), mode); // the mode is restored
+  }
+}
+
+TEST(CompiledMode, OperatorResultsAreNewToTheCaller) {
+  Tensor v = testing::f32({1, 2}, {2}, true);
+  ModeGuard compiled(ExecutionMode::Compiled);
+  Tensor m = zeros({2});
+  Tensor out = call_operator_returning([&] {
+    Tensor fresh = zeros({2});
+    fresh.copy_(v); // a fresh local written in place, then returned
+    return fresh;
+  });
+  EXPECT_TRUE(out.requires_grad());
+  EXPECT_FALSE(m.requires_grad());
+  // A kernel that throws leaves the mode as it was.
+  EXPECT_THROW(call_operator([] { throw Error("kernel failed"); }), Error);
+  EXPECT_EQ(execution_mode(), ExecutionMode::Compiled);
+}
 
 TEST(CompiledMode, FlagIsTakenAtCreation) {
   ModeGuard compiled(ExecutionMode::Compiled);

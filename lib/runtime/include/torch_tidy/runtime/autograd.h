@@ -72,6 +72,12 @@ void record_inplace(Tensor &self, const char *name,
                     const std::vector<Tensor> &other_inputs,
                     BackwardFn backward);
 
+/// After an in-place op called on `self`: in ExecutionMode::CompiledNewest
+/// the flag compiled code reads for `self` is refreshed (the newest torch
+/// refreshes a tensor's metadata after an in-place op on it, not its base's
+/// after a write through a view). record_inplace calls it.
+void note_inplace_write(Tensor &self);
+
 /// Rejects in-place writes autograd cannot represent (leaves that require
 /// grad, views of them) and bumps the version counter.
 void check_inplace(const Tensor &self);

@@ -4,12 +4,22 @@
 
 namespace torch_tidy::runtime {
 
-enum class ExecutionMode { Eager, Compiled };
+/// Eager: PyTorch's eager semantics.
+/// Compiled: what code traced by torch.compile sees on torch 2.8.0 (the
+///   version the bug was reported on): Tensor::requires_grad() reports the
+///   value taken when the tensor was created and is not refreshed by in-place
+///   writes (Dynamo keeps its own metadata copy).
+/// CompiledNewest: the newest torch measured (docs/ground-truth.md): the
+///   value is refreshed after an in-place op on the tensor itself (setitem,
+///   index_copy_, ...), not after a write through a view of it
+///   (t.narrow(...).copy_(v), a named view), and never by an operator's
+///   write into its mutable argument (call_operator).
+/// Values and the autograd graph are the same in every mode.
+enum class ExecutionMode { Eager, Compiled, CompiledNewest };
 
-/// In Compiled mode Tensor::requires_grad() reports the value taken when the
-/// tensor was created and is not refreshed by in-place writes (Dynamo keeps
-/// its own metadata copy). Values and the autograd graph are unchanged.
 ExecutionMode execution_mode();
+/// Compiled or CompiledNewest.
+bool is_compiled_mode();
 
 /// Sets the mode for the current thread for the guard's lifetime.
 class ModeGuard {

@@ -3,6 +3,7 @@
 // twins the fix-its rewrite them to.
 #pragma once
 
+#include "torch_tidy/runtime/operator_call.h"
 #include "torch_tidy/runtime/tensor.h"
 
 #include <functional>
@@ -25,6 +26,12 @@ const std::vector<WriteForm> &write_forms();
 const WriteForm &write_form(const std::string &id);
 Shape write_form_target_shape();
 
+/// Where the write happens: in the program itself, or in the kernel of a C++
+/// operator that the program calls with m as its mutable argument (an
+/// out-of-place form is then the operator's functional twin, and the
+/// program takes its result).
+enum class WriteSite { Program, Operator };
+
 /// The seed program: m = zeros(...); <write source into m>; optionally the
 /// user's branch "if (!m.requires_grad()) m = m.detach();"; loss = sum(m * w).
 struct SeedProgramRun {
@@ -33,6 +40,7 @@ struct SeedProgramRun {
   Tensor loss;
 };
 SeedProgramRun run_seed_program(const WriteForm &form, const Tensor &source,
-                                bool branch_on_requires_grad);
+                                bool branch_on_requires_grad,
+                                WriteSite site = WriteSite::Program);
 
 } // namespace torch_tidy::runtime
