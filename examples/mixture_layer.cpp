@@ -1,8 +1,9 @@
-// A mixture-of-experts style combine step, marked as running inside
-// torch.compile. Each in-place write fills a tensor created without gradient
-// tracking from values that require grad: torch.compile can lose
-// requires_grad after such writes. torch-tidy rewrites each one to its
-// out-of-place form.
+// A mixture-of-experts style combine step that mirrors Python code run under
+// torch.compile, marked so with TORCH_TIDY_COMPILED. Each in-place write
+// fills a tensor created without gradient tracking from values that require
+// grad; in Python, torch.compile loses requires_grad after such writes
+// (torch 2.8.0 for every form, the newest torch for writes through a view).
+// torch-tidy rewrites each one to its out-of-place form, which keeps it.
 #include <torch/torch.h>
 #include <torch_tidy/compiled.h>
 

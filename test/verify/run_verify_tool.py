@@ -85,6 +85,7 @@ def main():
     # Every clang-tidy run first, two at a time (most of this test's time).
     examples = os.path.join(args.source_dir, "examples")
     names = sorted(n for n in os.listdir(examples) if n.endswith(".cpp"))
+    FIXLESS_EXAMPLES = {"skew_symmetric.cpp"}
     cases = [
         ("fixits/cases.cpp", "torch-compile-requires-grad-propagation",
          "{CheckOptions: {torch-compile-requires-grad-propagation.FixStyle: "
@@ -112,13 +113,16 @@ def main():
         res = run([args.verify, yaml])
         m = re.search(r"(\d+) torch-tidy fix\(es\): (\d+) verified, "
                       r"(\d+) unverified", res.stdout)
+        # The mutable-argument example's warnings carry no fix (the remedy
+        # changes the operator's schema): nothing to verify, still exit 0.
+        fixless = name in FIXLESS_EXAMPLES
         check(res.returncode == 0 and m and m.group(1) == m.group(2) and
-              int(m.group(1)) > 0 and m.group(3) == "0",
+              (int(m.group(1)) > 0) != fixless and m.group(3) == "0",
               f"examples/{name}: every fix verified, exit 0 "
               f"(exit {res.returncode}: {m.group(0) if m else res.stdout!r})")
         total += int(m.group(1)) if m else 0
         code, doc = verify_json(args, yaml)
-        check(code == 0 and doc is not None and doc["fixes"] and
+        check(code == 0 and doc is not None and (bool(doc["fixes"]) != fixless) and
               all(f["status"] == "verified" and f["runs"] and
                   all(r["failed"] == 0 and r["instances"] >= 1000
                       for r in f["runs"]) for f in doc["fixes"]),

@@ -1,0 +1,108 @@
+#!/usr/bin/env python3
+"""The claims the checks make equal the committed measurements.
+
+lib/analysis/include/torch_tidy/analysis/GroundTruth.h (and GroundTruth.cpp)
+hold the facts the messages and defaults rest on; this test reads them and
+docs/ground-truth.json and fails on any disagreement:
+  - the versions named in messages are the versions measured;
+  - for every dispatch key the flagship reports mutable-argument writes for
+    by default, the matching path loses the flag for every in-place form on
+    every version and compiled backend (true uncompiled), and its functional
+    twins keep it;
+  - the newest torch loses the flag after exactly the Python writes through
+    a view, as newestLosesFreshWrite says;
+  - schemas LibTorch infers for m.def(name, fn) declare nothing mutable.
+"""
+import json
+import os
+import re
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+HEADER = os.path.join(ROOT, "lib/analysis/include/torch_tidy/analysis/GroundTruth.h")
+SOURCE = os.path.join(ROOT, "lib/analysis/src/GroundTruth.cpp")
+TABLE = os.path.join(ROOT, "docs/ground-truth.json")
+
+KEY_PATHS = {"CompositeImplicitAutograd": "cpp_mutable_composite",
+             "CompositeExplicitAutograd": "cpp_mutable_explicit",
+             "CPU": "cpp_mutable_cpu"}
+# Python forms the newest torch loses, by GroundTruth.cpp's rule: copy_ into
+# a view (narrow, select) and writes through a named view.
+THROUGH_A_VIEW = {"narrow_copy_", "select_copy_", "view_alias_copy_"}
+
+
+def literal(text, name):
+    m = re.search(name + r'\s*=\s*"([^"]*)"', text)
+    if not m:
+        raise SystemExit(f"claims: {name} not found in GroundTruth.h")
+    return m.group(1)
+
+
+def main():
+    header, source = open(HEADER).read(), open(SOURCE).read()
+    table = json.load(open(TABLE))
+    problems = []
+
+    ref, new = literal(header, "ReferenceVersion"), literal(header, "NewestVersion")
+    both = literal(header, "BothVersions")
+    if table["versions"].get("2.8.0") != ref:
+        problems.append(f"ReferenceVersion {ref}, table {table['versions'].get('2.8.0')}")
+    if table["versions"].get("latest") != new:
+        problems.append(f"NewestVersion {new}, table {table['versions'].get('latest')}")
+    if both != f"torch {ref} and {new}":
+        problems.append(f"BothVersions '{both}' does not name {ref} and {new}")
+
+    body = source[source.index("mutableArgumentLossMeasured"):]
+    body = body[:body.index("}")]
+    keys = set(re.findall(r'DispatchKey == "(\w+)"', body))
+    rows = table["rows"]
+    checked = 0
+    for key in sorted(keys):
+        path = KEY_PATHS.get(key)
+        if path is None:
+            problems.append(f"key {key} is reported by default but no path measures it")
+            continue
+        for r in (r for r in rows if r["path"] == path):
+            if r["backend"] == "none" or r["error"]:
+                continue
+            checked += 1
+            in_place = r["form"].endswith("_")
+            if in_place and r["rg_inside"] is not False:
+                problems.append(f"{key}: {path}/{r['form']} torch {r['torch']} "
+                                f"{r['backend']}: rg_inside {r['rg_inside']}, claimed lost")
+            if not in_place and r["rg_inside"] is not True:
+                problems.append(f"{key}: functional twin {r['form']} torch {r['torch']} "
+                                f"{r['backend']}: rg_inside {r['rg_inside']}, claimed kept")
+        uncompiled = [r for r in rows if r["path"] == path and r["backend"] == "none"
+                      and not r["error"]]
+        if not uncompiled or any(r["rg_inside"] is not True for r in uncompiled):
+            problems.append(f"{key}: {path} is not true uncompiled in every row")
+
+    for r in rows:
+        if r["path"] != "python" or r["torch"] != new or r["backend"] == "none":
+            continue
+        if not r["form"].endswith("_"):
+            continue
+        checked += 1
+        lost = r["rg_inside"] is False
+        if lost != (r["form"] in THROUGH_A_VIEW):
+            problems.append(f"newest torch {new}: python/{r['form']} {r['backend']} "
+                            f"lost={lost}, newestLosesFreshWrite says "
+                            f"{r['form'] in THROUGH_A_VIEW}")
+
+    for version, schemas in table.get("inferred_schemas", {}).items():
+        for op, schema in schemas.items():
+            checked += 1
+            if "!" in schema or re.search(r"Tensor\(", schema):
+                problems.append(f"torch {version}: inferred schema of {op} is "
+                                f"annotated: {schema}")
+
+    for p in problems:
+        print("DISAGREES:", p)
+    print(f"ground-truth-claims: {checked} measurements checked against "
+          f"GroundTruth.h, {len(problems)} disagree")
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
