@@ -247,6 +247,14 @@ std::string freshWriteMeasurement(const InPlaceWrite &W, const VarDecl *Target,
          "form keeps it";
 }
 
+/// How a note names a kernel: 'ns::f', or "the lambda".
+std::string kernelName(const FunctionDecl *Kernel) {
+  if (const auto *MD = dyn_cast<CXXMethodDecl>(Kernel);
+      MD && MD->getParent()->isLambda())
+    return "the lambda";
+  return "'" + Kernel->getQualifiedNameAsString() + "'";
+}
+
 /// The functional variant to suggest for an operator that writes into its
 /// mutable arguments: the arguments without '(a!)' and without keyword-only
 /// outputs (`*, Tensor(a!) out`), returning a tensor, named as PyTorch names
@@ -416,10 +424,9 @@ void CompileRequiresGradPropagationCheck::reportMutableArguments(
                       "'%0' is declared mutable here", DiagnosticIDs::Note)
                      << Arg.Name;
                diag(K.Site->getBeginLoc(),
-                    "'%0' is registered here as the %1 kernel of "
-                    "'%2'",
+                    "%0 is registered here as the %1 kernel of '%2'",
                     DiagnosticIDs::Note)
-                   << K.Kernel->getQualifiedNameAsString() << K.DispatchKey
+                   << kernelName(K.Kernel) << K.DispatchKey
                    << Op->qualifiedName();
                diag(Site->getBeginLoc(),
                     "no fix: make a functional variant that returns "

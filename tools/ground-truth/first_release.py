@@ -2,14 +2,16 @@
 """Finds the first torch release whose torch.compile keeps requires_grad after
 a Python setitem into a fresh tensor (outside CI: it downloads releases).
 
-  first_release.py [--versions 2.8.0,2.9.0,...] [--cache DIR] [--out FILE]
+  first_release.py [--versions 2.8.0,2.9.0,...] [--also 2.10.0,...]
+                   [--cache DIR] [--out FILE]
 
 Releases are searched by bisection (the behaviour is assumed to change once,
 from lost to kept); each one measured gets a venv under the cache
 (TORCH_TIDY_CACHE or ~/.cache/torch-tidy, folder bisect/), made once. For
 each, tools/ground-truth/release_probe.py runs the Python forms (setitem with
 an advanced index, with an integer, index_copy_, and the two view writes)
-under the eager and aot_eager backends. Writes the measured rows as JSON
+under the eager and aot_eager backends; --also measures more releases beside
+the bisection (for the other forms' history). Writes the measured rows as JSON
 (docs/upstream/releases.json by default) and prints a table.
 """
 import argparse
@@ -87,6 +89,7 @@ def setitem_kept(result):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--versions", default=",".join(DEFAULT_VERSIONS))
+    ap.add_argument("--also", default="", help="more releases to measure")
     ap.add_argument("--cache", default=cache_root())
     ap.add_argument("--out", default=os.path.join(ROOT, "docs", "upstream",
                                                   "releases.json"))
@@ -112,12 +115,18 @@ def main():
             hi = mid
         else:
             lo = mid
+    first_keeping, last_losing = versions[hi], versions[lo]
+    for v in filter(None, args.also.split(",")):
+        measure(args.cache, v, memo)
+        if v not in versions:
+            versions.append(v)
+    order = DEFAULT_VERSIONS + [v for v in versions if v not in DEFAULT_VERSIONS]
     rows = []
-    for v in versions:
+    for v in sorted(versions, key=order.index):
         if v in memo and memo[v]:
             rows.extend(memo[v]["rows"])
-    summary = {"first_release_keeping_setitem": versions[hi],
-               "last_release_losing_setitem": versions[lo],
+    summary = {"first_release_keeping_setitem": first_keeping,
+               "last_release_losing_setitem": last_losing,
                "generated_by": "tools/ground-truth/first_release.py",
                "rows": rows}
     os.makedirs(os.path.dirname(args.out), exist_ok=True)
@@ -128,8 +137,8 @@ def main():
     print("|---|---|---|---|")
     for r in rows:
         print(f"| {r['torch']} | {r['form']} | {r['backend']} | {r['kept']} |")
-    print(f"first-release: setitem keeps the flag from torch {versions[hi]} on "
-          f"({versions[lo]} is the last that loses it); wrote {args.out}")
+    print(f"first-release: setitem keeps the flag from torch {first_keeping} on "
+          f"({last_losing} is the last that loses it); wrote {args.out}")
     return 0
 
 
