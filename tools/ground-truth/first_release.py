@@ -12,7 +12,8 @@ each, tools/ground-truth/release_probe.py runs the Python forms (setitem with
 an advanced index, with an integer, index_copy_, and the two view writes)
 under the eager and aot_eager backends; --also measures more releases beside
 the bisection (for the other forms' history). Writes the measured rows as JSON
-(docs/upstream/releases.json by default) and prints a table.
+(docs/upstream/releases.json by default), prints a table per release and form,
+and writes it into docs/upstream.md.
 """
 import argparse
 import json
@@ -80,6 +81,50 @@ def measure(cache, version, memo):
     return memo[version]
 
 
+MARKER_BEGIN = "<!-- BEGIN GENERATED: tools/ground-truth/first_release.py -->"
+MARKER_END = "<!-- END GENERATED -->"
+
+
+def summary_table(rows):
+    """One line per release, one cell per form: kept or lost on every
+    compiled backend measured."""
+    versions, forms = [], []
+    for r in rows:
+        if r["torch"] not in versions:
+            versions.append(r["torch"])
+        if r["form"] not in forms:
+            forms.append(r["form"])
+    lines = ["| torch | " + " | ".join(f"`{f}`" for f in forms) + " |",
+             "|---|" + "---|" * len(forms)]
+    for v in versions:
+        cells = []
+        for f in forms:
+            kept = [r["kept"] for r in rows
+                    if r["torch"] == v and r["form"] == f and r["backend"] != "none"]
+            cells.append("kept" if all(kept) else "**lost**" if not any(kept) else "mixed")
+        lines.append(f"| {v} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def write_upstream_page(table, first_keeping, last_losing):
+    """Replaces the generated block of docs/upstream.md."""
+    path = os.path.join(ROOT, "docs", "upstream.md")
+    text = open(path).read()
+    block = "\n".join([
+        MARKER_BEGIN, "",
+        f"Setitem keeps the flag from torch {first_keeping} on ({last_losing} is the last "
+        "release that loses it). Compiled backends eager and aot_eager; a cell says whether "
+        "`requires_grad` read after the write in the compiled function is eager's (True):",
+        "", table, "", MARKER_END])
+    if MARKER_BEGIN in text and MARKER_END in text:
+        text = text[:text.index(MARKER_BEGIN)] + block + \
+            text[text.index(MARKER_END) + len(MARKER_END):]
+    else:
+        text = text.rstrip("\n") + "\n\n" + block + "\n"
+    with open(path, "w") as f:
+        f.write(text)
+
+
 def setitem_kept(result):
     """Every compiled backend keeps the flag after both setitem forms."""
     return all(r["kept"] for r in result["rows"]
@@ -133,10 +178,9 @@ def main():
     with open(args.out, "w") as f:
         json.dump(summary, f, indent=1)
         f.write("\n")
-    print("| torch | form | backend | requires_grad kept |")
-    print("|---|---|---|---|")
-    for r in rows:
-        print(f"| {r['torch']} | {r['form']} | {r['backend']} | {r['kept']} |")
+    table = summary_table(rows)
+    print(table)
+    write_upstream_page(table, first_keeping, last_losing)
     print(f"first-release: setitem keeps the flag from torch {first_keeping} on "
           f"({last_losing} is the last that loses it); wrote {args.out}")
     return 0
