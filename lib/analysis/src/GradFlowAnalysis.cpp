@@ -111,6 +111,7 @@ private:
   FunctionFlowResult &Out;
   std::unique_ptr<NoGradScopes> Guards;
   bool Recording = false;
+  bool HasTensorParams = false;
   llvm::DenseSet<const Expr *> Recorded;
 };
 
@@ -557,7 +558,10 @@ bool GradFlowAnalysis::FunctionRun::worthAnalysing(const Stmt *S) const {
   if (!S || isa<LambdaExpr>(S))
     return false;
   if (const auto *E = dyn_cast<Expr>(S)) {
-    if (matchInPlaceWrite(E))
+    // In-place arithmetic (add_, ...) matters only for writes into
+    // parameters (mutable operator arguments), so only with tensor ones.
+    if (auto W = matchInPlaceWrite(E);
+        W && (!W->OnlyMutableTargets || HasTensorParams))
       return true;
     // Assignments matter to callers when they replace a reference parameter.
     if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E);
@@ -578,6 +582,9 @@ bool GradFlowAnalysis::FunctionRun::worthAnalysing(const Stmt *S) const {
 
 void GradFlowAnalysis::FunctionRun::run() {
   const Stmt *Body = FD->getBody();
+  HasTensorParams = llvm::any_of(FD->parameters(), [](const ParmVarDecl *P) {
+    return libtorch::isTensorType(P->getType());
+  });
   if (!Body || !worthAnalysing(Body)) {
     ++Owner.Stats.FunctionsSkipped;
     return;

@@ -277,15 +277,14 @@ void OperatorModel::resolveHelpers() {
 
 RegisteredOperator &OperatorModel::operatorNamed(const std::string &Ns,
                                                  const OperatorSchema &Name) {
-  std::string Namespace = Name.Namespace.empty() ? Ns : Name.Namespace;
-  for (RegisteredOperator &Op : Operators)
-    if (!Op.Name.empty() && Op.Name == Name.Name && Op.Namespace == Namespace &&
-        Op.Overload == Name.Overload)
-      return Op;
   RegisteredOperator Op;
-  Op.Namespace = Namespace;
+  Op.Namespace = Name.Namespace.empty() ? Ns : Name.Namespace;
   Op.Name = Name.Name;
   Op.Overload = Name.Overload;
+  auto [It, Inserted] =
+      OperatorIndex.try_emplace(Op.qualifiedName(), Operators.size());
+  if (!Inserted)
+    return Operators[It->second];
   Operators.push_back(std::move(Op));
   return Operators.back();
 }

@@ -19,6 +19,7 @@
 #include "clang/AST/Expr.h"
 #include "clang/AST/ExprCXX.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringMap.h"
 #include <optional>
 #include <string>
 #include <vector>
@@ -117,6 +118,8 @@ private:
       std::pair<const clang::CXXMemberCallExpr *, const clang::FunctionDecl *>>
       Calls;
   std::vector<RegisteredOperator> Operators;
+  /// Index into Operators by qualified name (named operators only).
+  llvm::StringMap<size_t> OperatorIndex;
   std::vector<SchemaProblem> Problems;
 };
 
