@@ -15,10 +15,7 @@ using namespace clang;
 namespace torch_tidy {
 
 std::string RegisteredOperator::qualifiedName() const {
-  std::string Q = Namespace.empty() ? Name : Namespace + "::" + Name;
-  if (!Overload.empty())
-    Q += "." + Overload;
-  return Q;
+  return qualifiedOperatorName(Namespace, Name, Overload);
 }
 
 std::optional<unsigned>

@@ -7,11 +7,18 @@
 
 namespace torch_tidy {
 
-std::string OperatorSchema::qualifiedName() const {
-  std::string Q = Namespace.empty() ? Name : Namespace + "::" + Name;
+std::string qualifiedOperatorName(llvm::StringRef Namespace,
+                                  llvm::StringRef Name,
+                                  llvm::StringRef Overload) {
+  std::string Q =
+      Namespace.empty() ? Name.str() : (Namespace + "::" + Name).str();
   if (!Overload.empty())
-    Q += "." + Overload;
+    Q += ("." + Overload).str();
   return Q;
+}
+
+std::string OperatorSchema::qualifiedName() const {
+  return qualifiedOperatorName(Namespace, Name, Overload);
 }
 
 std::optional<size_t>

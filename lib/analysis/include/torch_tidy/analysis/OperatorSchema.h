@@ -74,6 +74,11 @@ struct OperatorSchema {
   std::optional<size_t> argumentIndex(llvm::StringRef ArgName) const;
 };
 
+/// "ns::name" or "name", with ".overload" when there is one.
+std::string qualifiedOperatorName(llvm::StringRef Namespace,
+                                  llvm::StringRef Name,
+                                  llvm::StringRef Overload);
+
 /// Why a schema string could not be parsed, and where.
 struct SchemaError {
   std::string Message;
