@@ -8,10 +8,11 @@
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Analysis/Analyses/PostOrderCFGView.h"
 #include "clang/Analysis/CFG.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/BitVector.h"
-#include "llvm/ADT/PostOrderIterator.h"
+#include <algorithm>
 #include "llvm/ADT/SmallPtrSet.h"
 #include <queue>
 
@@ -499,8 +500,12 @@ GradFlowAnalysis::FunctionRun::liveness(const CFG &Cfg) {
   unsigned N = L.Index.size();
   L.LiveOut.assign(NumBlocks, llvm::BitVector(N));
   std::vector<llvm::BitVector> LiveIn(NumBlocks, llvm::BitVector(N));
-  // Post-order visits successors first, so few passes are needed.
-  std::vector<const CFGBlock *> Order(llvm::po_begin(&Cfg), llvm::po_end(&Cfg));
+  // Post-order visits successors first, so few passes are needed. Clang's
+  // view, not llvm::po_begin: a CFG has null successors (unreachable
+  // edges, after noreturn calls), which the generic traversal dereferences.
+  PostOrderCFGView View(&Cfg);
+  std::vector<const CFGBlock *> Order(View.begin(), View.end());
+  std::reverse(Order.begin(), Order.end());
   for (bool Changed = true; Changed;) {
     Changed = false;
     for (const CFGBlock *B : Order) {
@@ -606,8 +611,7 @@ void GradFlowAnalysis::FunctionRun::run() {
   // makes loops converge in a few passes (the lattice only descends).
   std::vector<unsigned> Rank(Cfg->getNumBlockIDs(), ~0u);
   std::vector<const CFGBlock *> ByRank;
-  for (const CFGBlock *B :
-       llvm::ReversePostOrderTraversal<const CFG *>(Cfg.get())) {
+  for (const CFGBlock *B : PostOrderCFGView(Cfg.get())) { // reverse post-order
     Rank[B->getBlockID()] = ByRank.size();
     ByRank.push_back(B);
   }

@@ -1,0 +1,433 @@
+#!/usr/bin/env python3
+"""Runs torch-tidy over the public corpus (tools/corpus/repos.txt).
+
+  run.py [--build build] [--out build/corpus] [--mirror DIR] [--jobs 2]
+         [--per-repo 12] [--repos owner/name,...] [--timeout 300] [--no-fix]
+
+For every repository at its pinned commit: the sources come from a local
+mirror (--mirror, default $TORCH_TIDY_CORPUS_MIRROR or /work/.mirror, as
+owner+name/repo git directories) or, failing that, a clone from GitHub. Up to
+--per-repo C++/CUDA files that use LibTorch are picked (those with in-place
+writes or operator registrations first) and each is linted twice with every
+torch-* check: with `RegionMode: all` and with the defaults. Flags are derived
+per file: the torch 2.8 venv's include directories and Python headers, the
+repository's include directories (the file's own, its ancestors, and every
+directory a quoted include resolves in), and CUDA mode for .cu files with the
+machine's toolkit (host side; tools/corpus/cuda-shim stands in for headers
+CUDA 13 removed). Per file and run: crash, timeout, compile errors, warnings
+per check, seconds.
+
+Then, unless --no-fix, every file with warnings under `RegionMode: all` is
+copied beside itself, fixed with --fix, and syntax-checked with the same
+flags: the fixed copy must bring no new compile error, and a second --fix
+must change nothing.
+
+Writes OUT/report.json, OUT/warnings.tsv (every warning, for labelling),
+prints a summary, and with tools/corpus/labels.tsv the precision per check
+and per class. Exit 1 on any crash, timeout or failed fix.
+"""
+import argparse
+import concurrent.futures
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tarfile
+import io
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+CHECKS = ["torch-compile-requires-grad-propagation", "torch-index-assign-to-copy",
+          "torch-inplace-on-grad-leaf"]
+SOURCE_EXT = (".cpp", ".cc", ".cxx", ".cu")
+HEADER_EXT = (".h", ".hpp", ".cuh", ".hh", ".inl", ".inc", ".h.in")
+TORCH_INCLUDE = re.compile(r'#\s*include\s*[<"](torch|ATen|c10)/')
+INTERESTING = re.compile(r"index_put_|copy_\(|fill_\(|masked_|scatter_|index_copy_|"
+                         r"TORCH_LIBRARY|\]\s*=[^=]|\.index\(")
+QUOTED_INCLUDE = re.compile(r'#\s*include\s*"([^"]+)"')
+CONFIGS = {
+    "all": "{CheckOptions: {torch-compile-requires-grad-propagation.RegionMode: all}}",
+    "default": "",
+}
+
+
+# --- sources ---------------------------------------------------------------
+
+def read_repos(path, only):
+    repos = []
+    for line in open(path):
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        name, commit, kind, *note = line.split(None, 3)
+        if only and name not in only:
+            continue
+        repos.append({"name": name, "commit": commit, "kind": kind,
+                      "note": note[0] if note else ""})
+    return repos
+
+
+def materialize(repo, mirror, dest):
+    """Unpacks the pinned commit into dest (once); returns dest or None."""
+    stamp = os.path.join(dest, ".torch-tidy-corpus-" + repo["commit"])
+    if os.path.exists(stamp):
+        return dest
+    shutil.rmtree(dest, ignore_errors=True)
+    os.makedirs(dest)
+    git_dir = os.path.join(mirror, repo["name"].replace("/", "+", 1), "repo")
+    if not os.path.isdir(git_dir):
+        clone = dest + ".git"
+        res = subprocess.run(["git", "clone", "-q", "--bare",
+                              f"https://github.com/{repo['name']}.git", clone],
+                             capture_output=True, text=True)
+        if res.returncode != 0:
+            print(f"corpus: {repo['name']}: no mirror at {git_dir} and no clone: "
+                  f"{res.stderr.strip()[:200]}")
+            return None
+        git_dir = clone
+    res = subprocess.run(["git", "-C", git_dir, "archive", repo["commit"]],
+                         capture_output=True)
+    if res.returncode != 0:
+        print(f"corpus: {repo['name']}: commit {repo['commit']} not in {git_dir}")
+        return None
+    with tarfile.open(fileobj=io.BytesIO(res.stdout)) as tar:
+        tar.extractall(dest, filter="data") if hasattr(tarfile, "data_filter") \
+            else tar.extractall(dest)
+    open(stamp, "w").close()
+    return dest
+
+
+def text_of(path):
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            return f.read()
+    except OSError:
+        return ""
+
+
+def pick_files(root, per_repo):
+    """LibTorch source files: including a torch header, directly or through
+    a header of the repository that does. In-place writes and registrations
+    first, then the rest, each in path order; at most per_repo."""
+    sources, headers = [], []
+    for d, dirs, files in os.walk(root):
+        dirs[:] = sorted(x for x in dirs if not x.startswith(".") and
+                         x not in ("third_party", "3rdparty", "external", "docs"))
+        for f in sorted(files):
+            p = os.path.join(d, f)
+            if f.endswith(SOURCE_EXT):
+                sources.append(p)
+            elif f.endswith(HEADER_EXT):
+                headers.append(p)
+    torch_headers = {os.path.basename(h) for h in headers if TORCH_INCLUDE.search(text_of(h))}
+    chosen = []
+    for p in sources:
+        text = text_of(p)
+        uses_torch = TORCH_INCLUDE.search(text) or any(
+            os.path.basename(inc) in torch_headers for inc in QUOTED_INCLUDE.findall(text))
+        if uses_torch:
+            chosen.append((0 if INTERESTING.search(text) else 1, p))
+    chosen.sort()
+    return [p for _, p in chosen[:per_repo]]
+
+
+# --- flags -----------------------------------------------------------------
+
+def header_index(root):
+    index = []
+    for d, dirs, files in os.walk(root):
+        dirs[:] = [x for x in dirs if not x.startswith(".")]
+        for f in files:
+            if f.endswith(HEADER_EXT) or f.endswith(".cuh"):
+                index.append(os.path.relpath(os.path.join(d, f), root))
+    return index
+
+
+def include_dirs(path, root, index):
+    """The file's directory and its ancestors, then every directory from
+    which the file's quoted includes (two levels deep) resolve."""
+    dirs = []
+    d = os.path.dirname(path)
+    while True:
+        dirs.append(d)
+        if os.path.samefile(d, root) or len(dirs) > 12:
+            break
+        d = os.path.dirname(d)
+    seen, frontier = set(), [path]
+    for _ in range(2):
+        nxt = []
+        for f in frontier:
+            for inc in QUOTED_INCLUDE.findall(text_of(f)):
+                if inc in seen:
+                    continue
+                seen.add(inc)
+                for rel in index:
+                    if rel == inc or rel.endswith("/" + inc):
+                        base = os.path.join(root, rel[: len(rel) - len(inc)])
+                        base = os.path.normpath(base)
+                        if base not in dirs:
+                            dirs.append(base)
+                        nxt.append(os.path.join(root, rel))
+                        break
+        frontier = nxt
+    return dirs
+
+
+def torch_flags(python):
+    """-isystem flags for the venv's torch and Python headers."""
+    code = ("import os, sysconfig, importlib.util as u; "
+            "t = os.path.dirname(u.find_spec('torch').origin); "
+            "print(os.path.join(t, 'include')); "
+            "print(os.path.join(t, 'include', 'torch', 'csrc', 'api', 'include')); "
+            "print(sysconfig.get_paths()['include'])")
+    out = subprocess.run([python, "-c", code], capture_output=True, text=True, check=True)
+    return [f for d in out.stdout.split() for f in ("-isystem", d)]
+
+
+def file_flags(path, root, index, base_flags, cuda):
+    flags = ["-std=c++17", "-D_GLIBCXX_USE_CXX11_ABI=1", "-DTORCH_EXTENSION_NAME=corpus_ext",
+             "-DTORCH_API_INCLUDE_EXTENSION_H", "-DWITH_CUDA", "-w"]
+    if path.endswith(".cu"):
+        flags = ["-x", "cuda", "--cuda-host-only", f"--cuda-path={cuda}",
+                 "-Wno-unknown-cuda-version", "-isystem", os.path.join(HERE, "cuda-shim")] + flags
+    flags += base_flags + ["-isystem", os.path.join(cuda, "include")]
+    if os.path.isdir(os.path.join(cuda, "include", "cccl")):  # CUDA 13's thrust, cub
+        flags += ["-isystem", os.path.join(cuda, "include", "cccl")]
+    for d in include_dirs(path, root, index):
+        flags += ["-I", d]
+    return flags
+
+
+# --- running ---------------------------------------------------------------
+
+def run(cmd, timeout):
+    start = time.perf_counter()
+    try:
+        res = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                             text=True, errors="replace", timeout=timeout)
+        out, code, timed_out = res.stdout, res.returncode, False
+    except subprocess.TimeoutExpired as e:
+        out = (e.stdout or b"").decode(errors="replace") if isinstance(e.stdout, bytes) \
+            else (e.stdout or "")
+        code, timed_out = None, True
+    return out, code, timed_out, time.perf_counter() - start
+
+
+def crashed(out, code):
+    return (code is not None and code < 0) or "Stack dump" in out or \
+        "PLEASE submit a bug report" in out
+
+
+WARNING = re.compile(r"^(.*?):(\d+):(\d+): warning: (.*) \[(torch-[\w-]+)\]$")
+ERROR = re.compile(r"^(.*?):(\d+):(\d+): error: (.*?)( \[clang-diagnostic-error\])?$")
+
+
+def lint(args, path, flags, config, fix=False):
+    cmd = [args.clang_tidy, f"--load={args.module}", "-checks=-*," + ",".join(CHECKS)]
+    if CONFIGS[config]:
+        cmd.append("--config=" + CONFIGS[config])
+    if fix:
+        cmd.append("--fix")
+    cmd += [path, "--"] + flags
+    out, code, timed_out, secs = run(cmd, args.timeout)
+    warnings = []
+    errors = []
+    for line in out.splitlines():
+        m = WARNING.match(line)
+        if m and os.path.abspath(m.group(1)) == os.path.abspath(path):
+            warnings.append({"line": int(m.group(2)), "column": int(m.group(3)),
+                             "check": m.group(5), "message": m.group(4)})
+        e = ERROR.match(line)
+        if e:
+            errors.append(e.group(4))
+    return {"crash": crashed(out, code), "timeout": timed_out, "seconds": round(secs, 2),
+            "errors": len(errors), "first_error": errors[0] if errors else "",
+            "warnings": warnings,
+            "tail": out[-3000:] if crashed(out, code) or timed_out else ""}
+
+
+def syntax_errors(args, path, flags):
+    cmd = [args.clang, "-fsyntax-only", "-ferror-limit=0", path] + flags
+    out, code, timed_out, _ = run(cmd, args.timeout)
+    # The messages, without where they are (a fix moves lines).
+    return sorted(e.group(4) for e in map(ERROR.match, out.splitlines()) if e), timed_out
+
+
+def check_fix(args, path, flags):
+    """Fixes a copy beside the file; returns a dict of what happened."""
+    d, name = os.path.split(path)
+    copy = os.path.join(d, ".tt-fix-" + name)
+    shutil.copyfile(path, copy)
+    try:
+        result = lint(args, copy, flags, "all", fix=True)
+        fixed = text_of(copy)
+        changed = fixed != text_of(path)
+        before, _ = syntax_errors(args, path, flags)
+        after, _ = syntax_errors(args, copy, flags)
+        new = list(after)
+        for e in before:
+            if e in new:
+                new.remove(e)
+        again = lint(args, copy, flags, "all", fix=True)
+        idempotent = text_of(copy) == fixed
+        return {"changed": changed, "new_errors": new[:5], "idempotent": idempotent,
+                "crash": result["crash"] or again["crash"],
+                "timeout": result["timeout"] or again["timeout"]}
+    finally:
+        os.remove(copy)
+
+
+def job(args, repo, root, index, base_flags, path):
+    flags = file_flags(path, root, index, base_flags, args.cuda)
+    rel = os.path.relpath(path, root)
+    entry = {"repo": repo["name"], "path": rel, "runs": {}}
+    for config in CONFIGS:
+        entry["runs"][config] = lint(args, path, flags, config)
+    if not args.no_fix and entry["runs"]["all"]["warnings"] and \
+            not entry["runs"]["all"]["crash"]:
+        entry["fix"] = check_fix(args, path, flags)
+    return entry
+
+
+# --- labels and the report -------------------------------------------------
+
+def read_labels(path):
+    labels = {}
+    if not os.path.exists(path):
+        return labels
+    for line in open(path):
+        if not line.strip() or line.startswith("#"):
+            continue
+        parts = line.rstrip("\n").split("\t")
+        if len(parts) < 7:
+            continue
+        repo, rel, ln, check, cls, label, reason = parts[:7]
+        labels[(repo, rel, int(ln), check)] = {"class": cls, "label": label, "reason": reason}
+    return labels
+
+
+def summarize(entries, labels, out_dir):
+    files = len(entries)
+    crashes = [(e["repo"], e["path"], c) for e in entries for c, r in e["runs"].items() if r["crash"]]
+    timeouts = [(e["repo"], e["path"], c) for e in entries for c, r in e["runs"].items() if r["timeout"]]
+    error_files = sum(1 for e in entries if e["runs"]["all"]["errors"])
+    print(f"\ncorpus: {len({e['repo'] for e in entries})} repositories, {files} files; "
+          f"{len(crashes)} crashes, {len(timeouts)} timeouts; {error_files} files with "
+          f"compile errors (missing third-party headers, ...)")
+    for config in CONFIGS:
+        counts = {c: 0 for c in CHECKS}
+        for e in entries:
+            for w in e["runs"][config]["warnings"]:
+                counts[w["check"]] += 1
+        secs = sum(e["runs"][config]["seconds"] for e in entries)
+        print(f"  {config:8} warnings: " + ", ".join(f"{c} {n}" for c, n in counts.items())
+              + f"; {secs:.0f} s")
+    fixes = [e for e in entries if "fix" in e]
+    bad = [e for e in fixes if e["fix"]["new_errors"] or not e["fix"]["idempotent"]
+           or e["fix"]["crash"] or e["fix"]["timeout"]]
+    print(f"  --fix: {len(fixes)} files with warnings, {sum(e['fix']['changed'] for e in fixes)} "
+          f"changed, {len(bad)} with a new compile error or a second --fix that changes them")
+    for e in bad:
+        print(f"    FIX {e['repo']}/{e['path']}: {e['fix']}")
+    for repo, path, config in crashes:
+        print(f"    CRASH {repo}/{path} ({config})")
+    for repo, path, config in timeouts:
+        print(f"    TIMEOUT {repo}/{path} ({config})")
+
+    # Every warning, for labelling; the label when there is one.
+    rows = []
+    with open(os.path.join(out_dir, "warnings.tsv"), "w") as f:
+        f.write("repo\tpath\tline\tcheck\tconfig\tlabel\tmessage\n")
+        for e in entries:
+            for config in CONFIGS:
+                for w in e["runs"][config]["warnings"]:
+                    key = (e["repo"], e["path"], w["line"], w["check"])
+                    lab = labels.get(key)
+                    rows.append((config, key, lab))
+                    f.write(f"{e['repo']}\t{e['path']}\t{w['line']}\t{w['check']}\t{config}\t"
+                            f"{lab['label'] if lab else '-'}\t{w['message']}\n")
+    if labels:
+        print("\nprecision on the labels (hazard / (hazard + benign); unclear left out):")
+        for config in CONFIGS:
+            per = {}
+            for cfg, key, lab in rows:
+                if cfg != config or not lab:
+                    continue
+                for group in (key[3], key[3] + " / " + lab["class"]):
+                    t = per.setdefault(group, {"hazard": 0, "benign": 0, "unclear": 0})
+                    t[lab["label"]] += 1
+            for group, t in sorted(per.items()):
+                judged = t["hazard"] + t["benign"]
+                p = f"{100 * t['hazard'] / judged:.0f}%" if judged else "-"
+                print(f"  {config:8} {group:70} {p:>5} (hazard {t['hazard']}, benign "
+                      f"{t['benign']}, unclear {t['unclear']})")
+        unlabelled = sum(1 for cfg, _, lab in rows if cfg == "all" and not lab)
+        print(f"  {unlabelled} warnings under RegionMode: all have no label")
+    return 1 if crashes or timeouts or bad else 0
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--build", default=os.path.join(ROOT, "build"))
+    ap.add_argument("--out", default="")
+    ap.add_argument("--mirror", default=os.environ.get("TORCH_TIDY_CORPUS_MIRROR", "/work/.mirror"))
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--per-repo", type=int, default=12)
+    ap.add_argument("--repos", default="")
+    ap.add_argument("--timeout", type=int, default=300)
+    ap.add_argument("--no-fix", action="store_true")
+    ap.add_argument("--labels", default=os.path.join(HERE, "labels.tsv"))
+    ap.add_argument("--cuda", default=os.environ.get("CUDA_HOME", "/usr/local/cuda"))
+    args = ap.parse_args()
+    args.out = args.out or os.path.join(args.build, "corpus")
+    cache = {}
+    for line in open(os.path.join(args.build, "CMakeCache.txt")):
+        if "=" in line and ":" in line.split("=")[0]:
+            k, v = line.rstrip("\n").split("=", 1)
+            cache[k.split(":")[0]] = v
+    llvm_bin = cache.get("TORCH_TIDY_LLVM_BIN") or "/usr/lib/llvm-19/bin"
+    args.clang_tidy = os.path.join(llvm_bin, "clang-tidy")
+    args.clang = os.path.join(llvm_bin, "clang++")
+    args.module = os.path.join(args.build, "lib", "TorchTidyModule.so")
+    venv = cache.get("TORCH_TIDY_VENV_28", "")
+    python = os.path.join(venv, "bin", "python")
+    if not os.path.exists(python):
+        raise SystemExit(f"corpus: no torch 2.8.0 venv at {venv} (run tools/bootstrap/bootstrap.sh)")
+    base_flags = torch_flags(python)
+
+    repos = read_repos(os.path.join(HERE, "repos.txt"), set(filter(None, args.repos.split(","))))
+    os.makedirs(args.out, exist_ok=True)
+    work = []
+    for repo in repos:
+        root = materialize(repo, args.mirror, os.path.join(args.out, "src",
+                                                           repo["name"].replace("/", "+")))
+        if not root:
+            continue
+        index = header_index(root)
+        for path in pick_files(root, args.per_repo):
+            work.append((repo, root, index, path))
+    print(f"corpus: {len(repos)} repositories, {len(work)} files, {args.jobs} jobs", flush=True)
+    entries = []
+    with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
+        futures = [pool.submit(job, args, repo, root, index, base_flags, path)
+                   for repo, root, index, path in work]
+        for fut in concurrent.futures.as_completed(futures):
+            e = fut.result()
+            entries.append(e)
+            r = e["runs"]
+            status = "CRASH" if any(x["crash"] for x in r.values()) else \
+                "TIMEOUT" if any(x["timeout"] for x in r.values()) else "ok"
+            print(f"  {status:7} {e['repo']}/{e['path']}: all {len(r['all']['warnings'])} "
+                  f"warnings, default {len(r['default']['warnings'])}, "
+                  f"{r['all']['errors']} errors, {r['all']['seconds']:.0f} s", flush=True)
+    entries.sort(key=lambda e: (e["repo"], e["path"]))
+    with open(os.path.join(args.out, "report.json"), "w") as f:
+        json.dump({"repos": repos, "files": entries}, f, indent=1)
+    return summarize(entries, read_labels(args.labels), args.out)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
