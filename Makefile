@@ -6,7 +6,7 @@ BUILD_DIR    ?= build
 CACHE_DIR    ?= $(or $(TORCH_TIDY_CACHE),$(or $(XDG_CACHE_HOME),$(HOME)/.cache)/torch-tidy)
 CTEST_ARGS   ?=
 
-.PHONY: all bootstrap configure build demo test bench format ground-truth clean
+.PHONY: all bootstrap configure build demo test bench corpus format ground-truth clean
 
 all: build
 
@@ -35,6 +35,11 @@ test: build
 # The performance harness: prints the table, writes docs/performance.md.
 bench: build
 	@python3 tools/bench/run_bench.py --build $(BUILD_DIR)
+
+# torch-tidy over the public corpus (tools/corpus/repos.txt): crashes,
+# timeouts, warnings, --fix that compiles, precision on the labels. Not in CI.
+corpus: build
+	@python3 tools/corpus/run.py --build $(BUILD_DIR)
 
 format:
 	@git ls-files '*.cpp' '*.h' '*.cu' '*.cuh' | grep -v "^test/lit/" | xargs clang-format-19 -i

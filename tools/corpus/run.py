@@ -34,8 +34,6 @@ import re
 import shutil
 import subprocess
 import sys
-import tarfile
-import io
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -44,6 +42,9 @@ CHECKS = ["torch-compile-requires-grad-propagation", "torch-index-assign-to-copy
           "torch-inplace-on-grad-leaf"]
 SOURCE_EXT = (".cpp", ".cc", ".cxx", ".cu")
 HEADER_EXT = (".h", ".hpp", ".cuh", ".hh", ".inl", ".inc", ".h.in")
+# What is unpacked of each repository: sources, headers and the files they
+# include as text.
+CODE_EXT = SOURCE_EXT + HEADER_EXT + (".ipp", ".tcc", ".def", ".cuinl", ".c")
 TORCH_INCLUDE = re.compile(r'#\s*include\s*[<"](torch|ATen|c10)/')
 INTERESTING = re.compile(r"index_put_|copy_\(|fill_\(|masked_|scatter_|index_copy_|"
                          r"TORCH_LIBRARY|\]\s*=[^=]|\.index\(")
@@ -88,14 +89,35 @@ def materialize(repo, mirror, dest):
                   f"{res.stderr.strip()[:200]}")
             return None
         git_dir = clone
-    res = subprocess.run(["git", "-C", git_dir, "archive", repo["commit"]],
-                         capture_output=True)
+    # The C/C++/CUDA files of the commit, blob by blob: a mirror may lack
+    # large binary blobs, which `git archive` would stop at.
+    res = subprocess.run(["git", "-C", git_dir, "ls-tree", "-r", repo["commit"]],
+                         capture_output=True, text=True)
     if res.returncode != 0:
         print(f"corpus: {repo['name']}: commit {repo['commit']} not in {git_dir}")
         return None
-    with tarfile.open(fileobj=io.BytesIO(res.stdout)) as tar:
-        tar.extractall(dest, filter="data") if hasattr(tarfile, "data_filter") \
-            else tar.extractall(dest)
+    wanted = []
+    for line in res.stdout.splitlines():
+        meta, path = line.split("\t", 1)
+        mode, kind, sha = meta.split()
+        if kind == "blob" and path.endswith(CODE_EXT):
+            wanted.append((sha, path))
+    batch = subprocess.run(["git", "-C", git_dir, "cat-file", "--batch"],
+                           input="".join(sha + "\n" for sha, _ in wanted).encode(),
+                           capture_output=True)
+    data, pos = batch.stdout, 0
+    for sha, path in wanted:
+        header_end = data.index(b"\n", pos)
+        header = data[pos:header_end].split()
+        pos = header_end + 1
+        if len(header) < 3 or header[1] == b"missing":
+            continue
+        size = int(header[2])
+        target = os.path.join(dest, path)
+        os.makedirs(os.path.dirname(target), exist_ok=True)
+        with open(target, "wb") as f:
+            f.write(data[pos:pos + size])
+        pos += size + 1
     open(stamp, "w").close()
     return dest
 
