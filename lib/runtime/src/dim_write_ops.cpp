@@ -2,6 +2,8 @@
 // scatter, gather, slice_scatter, select_scatter.
 #include "internal.h"
 
+#include <algorithm>
+
 namespace torch_tidy::runtime {
 
 using detail::backend_of;
@@ -166,25 +168,17 @@ Tensor &Tensor::index_fill_(std::int64_t dim, const Tensor &index,
     return *this;
   }
   // The value's gradient counts every filled slice once, however often the
-  // index names it (PyTorch selects with the unique indices). PyTorch 2.8's
-  // backward passes the indices to index_select unwrapped, so a negative
-  // one fails there; the runtime copies that.
-  std::int64_t size = sizes()[dim];
-  std::vector<double> seen(std::size_t(size), 0), unique;
-  bool any_negative = false;
-  for (double p : positions.to_doubles()) {
-    any_negative |= p < 0;
-    std::int64_t w =
-        std::int64_t(p) < 0 ? std::int64_t(p) + size : std::int64_t(p);
-    if (w < 0 || w >= size)
-      continue; // resolve_index rejected it already
-    if (!seen[std::size_t(w)]++)
-      unique.push_back(double(w));
-  }
+  // index names it: PyTorch 2.8 selects with the unique index values, as
+  // given (unwrapped), so its backward fails on a negative index and on one
+  // out of range, which an empty tensor's forward lets through (index_select
+  // checks bounds whatever the tensor's size); the runtime does the same.
+  std::vector<double> unique;
+  for (double p : positions.to_doubles())
+    if (std::find(unique.begin(), unique.end(), p) == unique.end())
+      unique.push_back(p);
   Tensor unique_positions = from_doubles(unique, {std::int64_t(unique.size())},
                                          {DType::Int64, device()});
   record_inplace(*this, "IndexFillBackward", {value}, [=](const Tensor &grad) {
-    TT_CHECK(!any_negative, "index out of range in self");
     return std::vector<Tensor>{
         grad.index_fill(dim, positions, 0),
         grad.index_select(dim, unique_positions).sum().to(value_dtype)};
