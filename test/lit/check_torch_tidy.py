@@ -30,6 +30,17 @@ def run(cmd, **kw):
                           text=True, **kw)
 
 
+def clang_tidy_env():
+    """The environment for clang-tidy: with a sanitized module, its runtime
+    preloaded (TORCH_TIDY_PRELOAD, set by lit.cfg.py)."""
+    env = dict(os.environ)
+    preload = env.get("TORCH_TIDY_PRELOAD")
+    if preload:
+        env["LD_PRELOAD"] = preload
+        env["ASAN_OPTIONS"] = "detect_leaks=0:abort_on_error=1"
+    return env
+
+
 def filecheck(prefix, check_file, text, implicit_not):
     cmd = [os.environ["TORCH_TIDY_FILECHECK"], check_file,
            f"--check-prefix={prefix}", "--strict-whitespace",
@@ -84,11 +95,13 @@ def main(argv):
     cmd += [work, "--", "-std=c++17",
             "-isystem", os.environ["TORCH_TIDY_MOCK_INCLUDE"],
             "-I", os.environ["TORCH_TIDY_INCLUDE"]] + extra
-    res = run(cmd)
+    res = run(cmd, env=clang_tidy_env())
     out = res.stdout
     # clang-tidy exits non-zero on compiler errors; tests that expect them
-    # check the text. A crash (signal) is always a failure.
-    if res.returncode < 0 or "Stack dump" in out or "PLEASE submit a bug" in out:
+    # check the text. A crash (signal) or a sanitizer report is always a
+    # failure.
+    if res.returncode < 0 or "Stack dump" in out or "PLEASE submit a bug" in out \
+            or "ERROR: AddressSanitizer" in out:
         sys.stdout.write(out)
         sys.exit("clang-tidy crashed")
 

@@ -3,14 +3,14 @@
 import os
 import lit.formats
 
-config.name = "torch-tidy-" + config.llvm_version
+config.name = "torch-tidy-" + config.llvm_version + config.name_suffix
 config.test_format = lit.formats.ShTest(execute_external=True)
 config.suffixes = [".cpp"]
 config.excludes_suffixes = [".py"]
 config.excludes = ["Inputs"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.torch_tidy_build_dir, "test", "lit",
-                                     "llvm-" + config.llvm_version)
+                                     "llvm-" + config.llvm_version + config.name_suffix)
 
 for key, value in {
     "TORCH_TIDY_CLANG_TIDY": config.clang_tidy,
@@ -24,6 +24,23 @@ for key, value in {
 config.environment["PATH"] = os.pathsep.join(
     [config.llvm_bin_dir, config.environment.get("PATH", os.environ["PATH"])])
 
+# A sanitized module: clang-tidy runs with the sanitizer's runtime preloaded
+# (LLVM frees little at exit on purpose, so leak checking is off), in
+# check_torch_tidy.py and in RUN lines that call %clang_tidy themselves.
+clang_tidy_command = config.clang_tidy
+if config.preload:
+    config.environment["TORCH_TIDY_PRELOAD"] = config.preload
+    # One executable path, so that scripts taking %clang_tidy as an argument
+    # run the sanitized module too.
+    os.makedirs(config.test_exec_root, exist_ok=True)
+    clang_tidy_command = os.path.join(config.test_exec_root, "clang-tidy-asan")
+    with open(clang_tidy_command, "w") as wrapper:
+        wrapper.write("#!/bin/sh\n"
+                      f"LD_PRELOAD={config.preload} "
+                      "ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 "
+                      f"exec {config.clang_tidy} \"$@\"\n")
+    os.chmod(clang_tidy_command, 0o755)
+
 runner = os.path.join(config.test_source_root, "check_torch_tidy.py")
 config.substitutions.append(("%check_torch_tidy", f"{config.python} {runner}"))
 # The fresh-local suites exercise the analysis inside registered kernels,
@@ -32,7 +49,7 @@ config.substitutions.append(
     ("%fresh_in_kernels",
      "--config=\"{CheckOptions: {torch-compile-requires-grad-propagation."
      "FreshTargetsInKernels: true}}\""))
-config.substitutions.append(("%clang_tidy", config.clang_tidy))
+config.substitutions.append(("%clang_tidy", clang_tidy_command))
 config.substitutions.append(("%torch_tidy_module", config.torch_tidy_module))
 config.substitutions.append(("%python", config.python))
 config.substitutions.append(("%llvm_version", config.llvm_version))

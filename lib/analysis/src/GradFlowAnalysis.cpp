@@ -12,8 +12,8 @@
 #include "clang/Analysis/CFG.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/BitVector.h"
-#include <algorithm>
 #include "llvm/ADT/SmallPtrSet.h"
+#include <algorithm>
 #include <queue>
 
 using namespace clang;

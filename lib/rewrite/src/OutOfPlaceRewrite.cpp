@@ -27,13 +27,33 @@ using namespace clang;
 namespace torch_tidy {
 namespace {
 
+/// The namespace whose factories a rewrite calls: "torch" where the C++
+/// frontend is declared (torch::arange), "at" where only ATen is, "" where
+/// neither is. A fix spells only names the file can see.
+StringRef factoryNamespace(ASTContext &Ctx) {
+  auto Declares = [&](StringRef Ns) {
+    for (const Decl *D :
+         Ctx.getTranslationUnitDecl()->lookup(&Ctx.Idents.get(Ns)))
+      if (const auto *N = dyn_cast<NamespaceDecl>(D))
+        if (!N->lookup(&Ctx.Idents.get("arange")).empty())
+          return true;
+    return false;
+  };
+  if (Declares("torch"))
+    return "torch";
+  if (Declares("at"))
+    return "at";
+  return "";
+}
+
 class Planner {
 public:
   Planner(const InPlaceWrite &W, const VarDecl *Target,
           FunctionRewriteContext &Function, ASTContext &Ctx, FixStyle Style,
           LibTorchVersion Version)
       : W(W), Target(Target), Function(Function), Ctx(Ctx),
-        SM(Ctx.getSourceManager()), Style(Style), Version(Version) {}
+        SM(Ctx.getSourceManager()), Style(Style), Version(Version),
+        FactoryNs(factoryNamespace(Ctx)) {}
 
   RewritePlan plan();
 
@@ -44,6 +64,9 @@ private:
     return P;
   }
   RewritePlan fix(StringRef RuleId, std::string Text) {
+    if (RuleId.starts_with("index-put-positions") && FactoryNs.empty())
+      return noFix("neither torch::arange nor at::arange is declared in this "
+                   "file; include <ATen/ATen.h> to get a fix");
     RewritePlan P;
     P.Rule = findRewriteRule(RuleId);
     assert(P.Rule && "rule missing from RewriteRules.def");
@@ -81,8 +104,10 @@ private:
 
   std::string name() const { return Target->getName().str(); }
   std::string positions() const {
-    return "torch::arange(" + name() + ".numel(), " + name() +
-           ".options().dtype(torch::kLong)).view(" + name() + ".sizes())";
+    return (FactoryNs + "::arange(" + name() + ".numel(), " + name() +
+            ".options().dtype(" + FactoryNs + "::kLong)).view(" + name() +
+            ".sizes())")
+        .str();
   }
   std::string viaPositions(const std::string &Suffix,
                            const std::string &Value) const {
@@ -119,6 +144,7 @@ private:
   const SourceManager &SM;
   FixStyle Style;
   LibTorchVersion Version;
+  StringRef FactoryNs; ///< see factoryNamespace
   /// A named view of Target the write goes through, once accepted.
   const VarDecl *Alias = nullptr;
   std::string AliasPrefix; ///< its view chain after Target

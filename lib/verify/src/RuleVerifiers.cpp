@@ -485,7 +485,8 @@ Tensor to_options(const Tensor &v, const Tensor &like) {
   return v.to(like.dtype()).to(like.device());
 }
 
-/// torch::arange(t.numel(), t.options().dtype(torch::kLong)).view(t.sizes())
+/// torch::arange(t.numel(), t.options().dtype(torch::kLong)).view(t.sizes()),
+/// or the same with at::
 Tensor positions(const Tensor &t) {
   return rt::arange(t.numel(), {DType::Int64, t.device()}).view(t.sizes());
 }
@@ -864,10 +865,10 @@ Instance no_grad_guard(Random &r) {
 }
 
 // Fix texts, as OutOfPlaceRewrite.cpp and the checks spell them (\1 is the
-// target's name).
+// target's name; the factories are torch:: or, in ATen-only files, at::).
 const char *kPositions =
-    R"(\1\.flatten\(\)\.index_put\(\{torch::arange\(\1\.numel\(\), )"
-    R"(\1\.options\(\)\.dtype\(torch::kLong\)\)\.view\(\1\.sizes\(\)\))";
+    R"(\1\.flatten\(\)\.index_put\(\{(torch|at)::arange\(\1\.numel\(\), )"
+    R"(\1\.options\(\)\.dtype\((torch|at)::kLong\)\)\.view\(\1\.sizes\(\)\))";
 const char *kStrip =
     R"(\.view(_symint)?\(at::indexing::slicePrefix1sSize\(.*\)\))";
 

@@ -4,6 +4,11 @@ import subprocess
 import sys
 
 module, built_major, source = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+# A sanitized module needs its runtime preloaded into every clang-tidy.
+env = dict(os.environ)
+if env.get("TORCH_TIDY_PRELOAD"):
+    env["LD_PRELOAD"] = env["TORCH_TIDY_PRELOAD"]
+    env["ASAN_OPTIONS"] = "detect_leaks=0:abort_on_error=1"
 other_versions = 0
 for major in (19, 22):
     tidy = f"/usr/lib/llvm-{major}/bin/clang-tidy"
@@ -13,9 +18,9 @@ for major in (19, 22):
     out = subprocess.run([tidy, f"--load={module}", "-checks=-*,torch-*",
                           "--list-checks"],
                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                         text=True)
+                         text=True, env=env)
     text = out.stdout
-    if "Stack dump" in text or out.returncode < 0:
+    if "Stack dump" in text or "AddressSanitizer" in text or out.returncode < 0:
         sys.exit(f"{tidy} crashed:\n{text}")
     guard = [l for l in text.splitlines() if l.startswith("torch-tidy:")]
     if major == built_major:
@@ -31,7 +36,7 @@ for major in (19, 22):
     run = subprocess.run([tidy, f"--load={module}", "-checks=-*,torch-*",
                           source, "--", "-std=c++17"],
                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                         text=True)
+                         text=True, env=env)
     if run.returncode <= 0 or "Stack dump" in run.stdout:
         sys.exit(f"{tidy}: expected a clean non-zero exit, got "
                  f"{run.returncode}:\n{run.stdout}")

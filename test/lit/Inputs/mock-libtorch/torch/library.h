@@ -1,2 +1,2 @@
 #pragma once
-#include "../mock_libtorch.h"
+#include "../mock_torch_library.h"
