@@ -2,7 +2,8 @@
 """Runs torch-tidy over the public corpus (tools/corpus/repos.txt).
 
   run.py [--build build] [--out build/corpus] [--mirror DIR] [--jobs 2]
-         [--per-repo 12] [--repos owner/name,...] [--timeout 300] [--no-fix]
+         [--per-repo 6] [--repos owner/name,...] [--timeout 300] [--no-fix]
+         [--module PATH] [--only LIST]
 
 For every repository at its pinned commit: the sources come from a local
 mirror (--mirror, default $TORCH_TIDY_CORPUS_MIRROR or /work/.mirror, as
@@ -397,11 +398,15 @@ def main():
     ap.add_argument("--out", default="")
     ap.add_argument("--mirror", default=os.environ.get("TORCH_TIDY_CORPUS_MIRROR", "/work/.mirror"))
     ap.add_argument("--jobs", type=int, default=2)
-    ap.add_argument("--per-repo", type=int, default=12)
+    ap.add_argument("--per-repo", type=int, default=6)
     ap.add_argument("--repos", default="")
     ap.add_argument("--timeout", type=int, default=300)
     ap.add_argument("--no-fix", action="store_true")
     ap.add_argument("--labels", default=os.path.join(HERE, "labels.tsv"))
+    ap.add_argument("--module", default="",
+                    help="the module to load (default BUILD/lib/TorchTidyModule.so)")
+    ap.add_argument("--only", default="",
+                    help="a file of repo/path lines: lint only those files")
     ap.add_argument("--cuda", default=os.environ.get("CUDA_HOME", "/usr/local/cuda"))
     args = ap.parse_args()
     args.out = args.out or os.path.join(args.build, "corpus")
@@ -413,7 +418,10 @@ def main():
     llvm_bin = cache.get("TORCH_TIDY_LLVM_BIN") or "/usr/lib/llvm-19/bin"
     args.clang_tidy = os.path.join(llvm_bin, "clang-tidy")
     args.clang = os.path.join(llvm_bin, "clang++")
-    args.module = os.path.join(args.build, "lib", "TorchTidyModule.so")
+    args.module = args.module or os.path.join(args.build, "lib", "TorchTidyModule.so")
+    only = set()
+    if args.only:
+        only = {l.strip() for l in open(args.only) if l.strip()}
     venv = cache.get("TORCH_TIDY_VENV_28", "")
     python = os.path.join(venv, "bin", "python")
     if not os.path.exists(python):
@@ -430,7 +438,8 @@ def main():
             continue
         index = header_index(root)
         for path in pick_files(root, args.per_repo):
-            work.append((repo, root, index, path))
+            if not only or f"{repo['name']}/{path}" in only:
+                work.append((repo, root, index, path))
     print(f"corpus: {len(repos)} repositories, {len(work)} files, {args.jobs} jobs", flush=True)
     entries = []
     with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
