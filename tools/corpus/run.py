@@ -2,7 +2,7 @@
 """Runs torch-tidy over the public corpus (tools/corpus/repos.txt).
 
   run.py [--build build] [--out build/corpus] [--mirror DIR] [--jobs 2]
-         [--per-repo 6] [--repos owner/name,...] [--timeout 300] [--no-fix]
+         [--per-repo 4] [--repos owner/name,...] [--timeout 300] [--no-fix]
          [--module PATH] [--only LIST]
 
 For every repository at its pinned commit: the sources come from a local
@@ -141,6 +141,9 @@ def pick_files(root, per_repo):
                          x not in ("third_party", "3rdparty", "external", "docs"))
         for f in sorted(files):
             p = os.path.join(d, f)
+            if f.startswith(".tt-fix-"):  # a fix copy an interrupted run left
+                os.remove(p)
+                continue
             if f.endswith(SOURCE_EXT):
                 sources.append(p)
             elif f.endswith(HEADER_EXT):
@@ -398,7 +401,7 @@ def main():
     ap.add_argument("--out", default="")
     ap.add_argument("--mirror", default=os.environ.get("TORCH_TIDY_CORPUS_MIRROR", "/work/.mirror"))
     ap.add_argument("--jobs", type=int, default=2)
-    ap.add_argument("--per-repo", type=int, default=6)
+    ap.add_argument("--per-repo", type=int, default=4)
     ap.add_argument("--repos", default="")
     ap.add_argument("--timeout", type=int, default=300)
     ap.add_argument("--no-fix", action="store_true")

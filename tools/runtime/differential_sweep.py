@@ -39,9 +39,12 @@ def main():
     def one(seed):
         res = subprocess.run([binary, "--cases", str(args.per_seed), "--seed", str(seed),
                               "--show", "3"], capture_output=True, text=True)
-        m = re.search(r"(\d+) passed, (\d+) failed", res.stdout)
+        # The total is the last line of its own ("N passed, M failed"); lines
+        # above break it down (operator calls, ...).
+        totals = re.findall(r"^(\d+) passed, (\d+) failed$", res.stdout, re.M)
+        m = totals[-1] if totals else None
         fails = re.findall(r"^FAIL case (\d+): (.*)$", res.stdout, re.M)
-        return seed, (int(m.group(1)), int(m.group(2))) if m else (0, args.per_seed), fails
+        return seed, (int(m[0]), int(m[1])) if m else (0, args.per_seed), fails
 
     passed = failed = 0
     with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:

@@ -82,6 +82,11 @@ public:
       Finder.operators().addLibraryInit(V);
     return true;
   }
+  bool VisitCallExpr(CallExpr *C) {
+    if (!Enclosing.empty())
+      Finder.addCall(C, Enclosing.back());
+    return true;
+  }
   bool VisitCXXMemberCallExpr(CXXMemberCallExpr *C) {
     if (libtorch::classifyLibraryCall(C) != libtorch::LibraryCall::None)
       Finder.operators().addLibraryCall(
@@ -122,6 +127,84 @@ void CompiledRegionFinder::addFunction(const FunctionDecl *Definition) {
     Functions.push_back(Definition);
 }
 
+void CompiledRegionFinder::addCall(const CallExpr *Call,
+                                   const FunctionDecl *Caller) {
+  const FunctionDecl *Callee = Call->getDirectCallee();
+  if (Callee && !libtorch::isInTorchNamespace(Callee) &&
+      !Callee->isInStdNamespace())
+    CallSites[Callee->getCanonicalDecl()].push_back({Call, Caller});
+}
+
+namespace {
+/// forward/backward of a class deriving from torch::autograd::Function<T>:
+/// LibTorch runs forward with grad mode off, and the engine runs backward
+/// with it off unless a higher-order graph is asked for.
+bool isAutogradFunctionBody(const FunctionDecl *FD) {
+  const auto *MD = dyn_cast<CXXMethodDecl>(FD);
+  if (!MD || !MD->getIdentifier() ||
+      (MD->getName() != "forward" && MD->getName() != "backward"))
+    return false;
+  const CXXRecordDecl *RD = MD->getParent()->getDefinition();
+  if (!RD)
+    return false;
+  for (const CXXBaseSpecifier &B : RD->bases()) {
+    const auto *Base = B.getType()->getAsCXXRecordDecl();
+    if (Base && Base->getIdentifier() && Base->getName() == "Function" &&
+        libtorch::isInTorchNamespace(Base))
+      return true;
+  }
+  return false;
+}
+
+/// An explicit backward function: the name says so (my_op_backward,
+/// BackwardKernel, attn_bwd).
+bool isBackwardByName(const FunctionDecl *FD) {
+  if (!FD->getIdentifier())
+    return false;
+  std::string Name = FD->getName().lower();
+  return StringRef(Name).contains("backward") ||
+         StringRef(Name).contains("_bwd") || StringRef(Name).starts_with("bwd");
+}
+
+/// The function a lambda's call operator is written in, if any.
+const FunctionDecl *enclosingFunctionOfLambda(const FunctionDecl *FD) {
+  const auto *MD = dyn_cast<CXXMethodDecl>(FD);
+  if (!MD || !MD->getParent()->isLambda())
+    return nullptr;
+  const DeclContext *DC = MD->getParent()->getDeclContext();
+  while (DC && !isa<FunctionDecl>(DC))
+    DC = DC->getParent();
+  return dyn_cast_or_null<FunctionDecl>(DC);
+}
+} // namespace
+
+bool CompiledRegionFinder::runsWithGradOff(const FunctionDecl *FD) {
+  FD = FD->getCanonicalDecl();
+  if (auto It = GradOff.find(FD); It != GradOff.end())
+    return It->second;
+  GradOff[FD] = false; // While in progress: recursion proves nothing.
+  bool Off = false;
+  if (isAutogradFunctionBody(FD) || isBackwardByName(FD)) {
+    Off = true;
+  } else if (const FunctionDecl *Outer = enclosingFunctionOfLambda(FD)) {
+    Off = runsWithGradOff(Outer);
+  } else if (auto Sites = CallSites.find(FD); Sites != CallSites.end()) {
+    Off = llvm::all_of(Sites->second, [&](const auto &Site) {
+      const auto &[Call, Caller] = Site;
+      if (runsWithGradOff(Caller))
+        return true;
+      if (!Caller->getBody())
+        return false;
+      std::unique_ptr<NoGradScopes> &G = Guards[Caller];
+      if (!G)
+        G = std::make_unique<NoGradScopes>(Caller->getBody());
+      return G->contains(Call);
+    });
+  }
+  GradOff[FD] = Off;
+  return Off;
+}
+
 llvm::MapVector<const FunctionDecl *, RegionReason>
 CompiledRegionFinder::computeRegions() {
   llvm::MapVector<const FunctionDecl *, RegionReason> Regions;
@@ -138,7 +221,8 @@ CompiledRegionFinder::computeRegions() {
           Add(K.Kernel, {RegionReason::Registered, K.Site, nullptr});
   for (const FunctionDecl *FD : Functions) {
     if (Mode == RegionMode::All) {
-      Add(FD, {RegionReason::AllFunctions});
+      if (!runsWithGradOff(FD))
+        Add(FD, {RegionReason::AllFunctions});
       continue;
     }
     for (const auto *A : FD->specific_attrs<AnnotateAttr>())
@@ -155,7 +239,8 @@ CompiledRegionFinder::computeRegions() {
     V.TraverseStmt(const_cast<Stmt *>(Caller->getBody()));
     RegionReason::Kind Root = Regions.begin()[I].second.RootKind;
     for (const auto &[Callee, Site] : V.Reached)
-      Add(Callee, {RegionReason::CalledFrom, Site, Caller, Root});
+      if (!runsWithGradOff(Callee))
+        Add(Callee, {RegionReason::CalledFrom, Site, Caller, Root});
   }
   return Regions;
 }

@@ -13,7 +13,9 @@
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/StringSet.h"
 #include <algorithm>
+#include <optional>
 #include <queue>
 
 using namespace clang;
@@ -98,6 +100,7 @@ private:
   void handleCall(const CallExpr *Call, FlowState &St);
   void assign(const VarDecl *V, TensorFact F, FlowState &St);
   bool underNoGrad(const Stmt *S);
+  bool handedToRawKernel(const VarDecl *V);
   bool worthAnalysing(const Stmt *S) const;
   struct Liveness {
     llvm::DenseMap<const VarDecl *, unsigned> Index;
@@ -111,6 +114,7 @@ private:
   ASTContext &Ctx;
   FunctionFlowResult &Out;
   std::unique_ptr<NoGradScopes> Guards;
+  std::optional<llvm::DenseSet<const VarDecl *>> RawAccessed;
   bool Recording = false;
   bool HasTensorParams = false;
   llvm::DenseSet<const Expr *> Recorded;
@@ -262,6 +266,39 @@ bool GradFlowAnalysis::FunctionRun::underNoGrad(const Stmt *S) {
   return Guards->contains(S);
 }
 
+/// Whether the function takes a raw pointer or accessor into V (data_ptr,
+/// accessor, packed_accessor...), in its body or its lambdas: V is then a
+/// buffer handed to a raw kernel, whose autograd flag the code does not
+/// rely on.
+bool GradFlowAnalysis::FunctionRun::handedToRawKernel(const VarDecl *V) {
+  if (!RawAccessed) {
+    RawAccessed.emplace();
+    struct Finder : RecursiveASTVisitor<Finder> {
+      llvm::DenseSet<const VarDecl *> &Out;
+      explicit Finder(llvm::DenseSet<const VarDecl *> &Out) : Out(Out) {}
+      bool VisitCXXMemberCallExpr(CXXMemberCallExpr *C) {
+        const CXXMethodDecl *MD = C->getMethodDecl();
+        if (!MD || !MD->getIdentifier() ||
+            !libtorch::isTensorType(C->getObjectType()))
+          return true;
+        static const llvm::StringSet<> Raw = {
+            "data_ptr",           "mutable_data_ptr",
+            "const_data_ptr",     "accessor",
+            "packed_accessor",    "packed_accessor32",
+            "packed_accessor64",  "generic_packed_accessor",
+            "unsafeGetTensorImpl"};
+        if (Raw.contains(MD->getName()))
+          if (const VarDecl *Var =
+                  referencedVar(C->getImplicitObjectArgument()))
+            Out.insert(Var);
+        return true;
+      }
+    } F(*RawAccessed);
+    F.TraverseStmt(FD->getBody());
+  }
+  return RawAccessed->contains(V);
+}
+
 void GradFlowAnalysis::FunctionRun::assign(const VarDecl *V, TensorFact F,
                                            FlowState &St) {
   // Assigning through a reference alias assigns the referenced variable.
@@ -314,7 +351,7 @@ void GradFlowAnalysis::FunctionRun::handleWrite(const InPlaceWrite &W,
     // Any such write makes the tensor require grad in eager mode; only a
     // sliced or indexed one is reported for a fresh local.
     if (PW.countsForFreshTarget() && Recording &&
-        Recorded.insert(W.Write).second)
+        Recorded.insert(W.Write).second && !handedToRawKernel(T.Var))
       Out.Writes.push_back({PW.Write, T.Var, TF.Origin});
     St[T.Var].Written = true;
     return;
@@ -391,7 +428,7 @@ void GradFlowAnalysis::FunctionRun::handleCall(const CallExpr *Call,
     TensorFact TF = factOf(T.Var, St);
     if (TF.K == TensorFact::Fresh) {
       if (PW.countsForFreshTarget() && !underNoGrad(Call) && Recording &&
-          Recorded.insert(Call).second)
+          Recorded.insert(Call).second && !handedToRawKernel(T.Var))
         Out.Calls.push_back({Call, Callee, T.Var, TF.Origin, Inner});
       St[T.Var].Written = true;
     } else if (TF.K == TensorFact::Param && Recording && !underNoGrad(Call)) {
@@ -411,6 +448,18 @@ void GradFlowAnalysis::FunctionRun::handleExpr(const Expr *E, FlowState &St) {
   }
   if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E);
       Op && Op->getOperator() == OO_Equal && Op->getNumArgs() == 2) {
+    // std::tie(a, b) = f(...): the tied locals take values the analysis
+    // does not follow.
+    if (const auto *Tie = dyn_cast<CallExpr>(Op->getArg(0)->IgnoreImplicit());
+        Tie && Tie->getDirectCallee() &&
+        Tie->getDirectCallee()->isInStdNamespace() &&
+        Tie->getDirectCallee()->getIdentifier() &&
+        Tie->getDirectCallee()->getName() == "tie") {
+      for (const Expr *Arg : Tie->arguments())
+        if (const VarDecl *V = referencedVar(Arg); isLocalTensorVar(V))
+          assign(V, TensorFact::maybeGrad(), St);
+      return;
+    }
     const VarDecl *V = referencedVar(Op->getArg(0));
     if (isLocalTensorVar(V)) {
       assign(V, bindingFact(Op->getArg(1), St, /*IsReference=*/false), St);

@@ -128,6 +128,10 @@ public:
   TensorOptions options() const;
   Device device() const;
   int64_t numel() const;
+  template <typename T> T *data_ptr() const;
+  void *data_ptr() const;
+  template <typename T, size_t N> struct Accessor {};
+  template <typename T, size_t N> Accessor<T, N> accessor() const;
 };
 
 class Tensor : public TensorBase {

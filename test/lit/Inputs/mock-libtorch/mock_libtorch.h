@@ -29,6 +29,17 @@ using NoGradGuard = at::NoGradGuard;
 using AutoGradMode = at::AutoGradMode;
 namespace autograd {
 using Variable = at::Tensor;
+using variable_list = std::vector<Variable>;
+struct AutogradContext {
+  void save_for_backward(variable_list to_save);
+  variable_list get_saved_variables() const;
+};
+// Custom autograd functions: struct F : Function<F> { static ... forward(
+// AutogradContext *, ...); static variable_list backward(AutogradContext *,
+// variable_list); }; F::apply(...).
+template <class T> struct Function {
+  template <typename... Args> static auto apply(Args &&...args);
+};
 } // namespace autograd
 
 } // namespace torch

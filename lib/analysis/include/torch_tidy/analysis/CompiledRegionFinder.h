@@ -13,16 +13,27 @@
 // one of those. Kernels for CPU, CUDA, Meta or CompositeExplicitAutograd run
 // below autograd and are not regions.
 //
+// Functions that run with grad mode off are not regions unless the user
+// names them (annotation, regex) or registers them: the forward and backward
+// of a custom autograd Function (torch::autograd::Function<T>), explicit
+// backward functions (named *backward* or *_bwd*), lambdas inside those, and
+// helpers whose every call in the translation unit is made from such a
+// function or under a no-grad guard.
+//
 //===----------------------------------------------------------------------===//
 #ifndef TORCH_TIDY_ANALYSIS_COMPILEDREGIONFINDER_H
 #define TORCH_TIDY_ANALYSIS_COMPILEDREGIONFINDER_H
 
+#include "torch_tidy/analysis/NoGradScope.h"
 #include "torch_tidy/analysis/OperatorModel.h"
 
 #include "clang/AST/Decl.h"
 #include "clang/AST/ExprCXX.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/Regex.h"
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -73,6 +84,13 @@ public:
   /// with the reason, in a deterministic order.
   llvm::MapVector<const clang::FunctionDecl *, RegionReason> computeRegions();
 
+  /// Whether FD runs with grad mode off as far as this translation unit
+  /// shows (see the file comment).
+  bool runsWithGradOff(const clang::FunctionDecl *FD);
+
+  /// A call from user code, for the grad-off rule (collect() calls this).
+  void addCall(const clang::CallExpr *Call, const clang::FunctionDecl *Caller);
+
   /// True if the regex option is set and valid; Error holds why not.
   bool hasNameFilter() const { return NameFilter.has_value(); }
   const std::string &regexError() const { return RegexError; }
@@ -84,6 +102,16 @@ private:
   std::string RegexError;
   OperatorModel Operators;
   std::vector<const clang::FunctionDecl *> Functions;
+  /// Calls of each user function (by canonical declaration), with the
+  /// function containing the call.
+  llvm::DenseMap<
+      const clang::FunctionDecl *,
+      llvm::SmallVector<
+          std::pair<const clang::CallExpr *, const clang::FunctionDecl *>, 2>>
+      CallSites;
+  llvm::DenseMap<const clang::FunctionDecl *, bool> GradOff;
+  llvm::DenseMap<const clang::FunctionDecl *, std::unique_ptr<NoGradScopes>>
+      Guards;
 };
 
 } // namespace torch_tidy
