@@ -2,15 +2,19 @@
 """Runs torch-tidy over the public corpus (tools/corpus/repos.txt).
 
   run.py [--build build] [--out build/corpus] [--mirror DIR] [--jobs 2]
-         [--per-repo 4] [--repos owner/name,...] [--timeout 300] [--no-fix]
+         [--per-repo 3] [--repos owner/name,...] [--timeout 300] [--no-fix]
          [--module PATH] [--only LIST]
 
 For every repository at its pinned commit: the sources come from a local
 mirror (--mirror, default $TORCH_TIDY_CORPUS_MIRROR or /work/.mirror, as
 owner+name/repo git directories) or, failing that, a clone from GitHub. Up to
---per-repo C++/CUDA files that use LibTorch are picked (those with in-place
-writes or operator registrations first) and each is linted twice with every
-torch-* check: with `RegionMode: all` and with the defaults. Flags are derived
+--per-repo C++/CUDA files that use LibTorch are picked (those with the most
+in-place writes and operator registrations first) and each is linted with
+every torch-* check with `RegionMode: all` and with the defaults (the default
+run only where the file registers an operator or marks a function compiled:
+elsewhere the flagship has no region under defaults and the other checks do
+not read RegionMode). Results are cached under OUT/cache by module, file,
+flags and configuration, so an interrupted run resumes. Flags are derived
 per file: the torch 2.8 venv's include directories and Python headers, the
 repository's include directories (the file's own, its ancestors, and every
 directory a quoted include resolves in), and CUDA mode for .cu files with the
@@ -29,6 +33,7 @@ and per class. Exit 1 on any crash, timeout or failed fix.
 """
 import argparse
 import concurrent.futures
+import hashlib
 import json
 import os
 import re
@@ -133,8 +138,8 @@ def text_of(path):
 
 def pick_files(root, per_repo):
     """LibTorch source files: including a torch header, directly or through
-    a header of the repository that does. In-place writes and registrations
-    first, then the rest, each in path order; at most per_repo."""
+    a header of the repository that does. Those with the most in-place writes
+    and registrations first, then in path order; at most per_repo."""
     sources, headers = [], []
     for d, dirs, files in os.walk(root):
         dirs[:] = sorted(x for x in dirs if not x.startswith(".") and
@@ -155,7 +160,7 @@ def pick_files(root, per_repo):
         uses_torch = TORCH_INCLUDE.search(text) or any(
             os.path.basename(inc) in torch_headers for inc in QUOTED_INCLUDE.findall(text))
         if uses_torch:
-            chosen.append((0 if INTERESTING.search(text) else 1, p))
+            chosen.append((-len(INTERESTING.findall(text)), p))
     chosen.sort()
     return [p for _, p in chosen[:per_repo]]
 
@@ -306,12 +311,45 @@ def check_fix(args, path, flags):
         os.remove(copy)
 
 
+# Under the default options the flagship looks only at operators registered
+# in the file and at functions marked compiled, and the other checks do not
+# read RegionMode: a file with neither gives the same result as under
+# `RegionMode: all` for them, so its default run is skipped (and says so).
+DEFAULT_RELEVANT = re.compile(r"TORCH_LIBRARY|torch_tidy::compiled|TORCH_TIDY_COMPILED|"
+                              r"CompiledFunctions")
+
+
+def cached_lint(args, path, flags, config):
+    """lint(), remembered by module, file contents, flags and config, so that
+    an interrupted run resumes where it stopped."""
+    key = hashlib.sha1("\0".join([args.module_digest, text_of(path), config] + flags)
+                       .encode(errors="replace")).hexdigest()
+    cache = os.path.join(args.out, "cache", key + ".json")
+    if os.path.exists(cache):
+        with open(cache) as f:
+            return json.load(f)
+    result = lint(args, path, flags, config)
+    os.makedirs(os.path.dirname(cache), exist_ok=True)
+    with open(cache + ".tmp", "w") as f:
+        json.dump(result, f)
+    os.replace(cache + ".tmp", cache)
+    return result
+
+
 def job(args, repo, root, index, base_flags, path):
     flags = file_flags(path, root, index, base_flags, args.cuda)
     rel = os.path.relpath(path, root)
     entry = {"repo": repo["name"], "path": rel, "runs": {}}
     for config in CONFIGS:
-        entry["runs"][config] = lint(args, path, flags, config)
+        if config == "default" and not DEFAULT_RELEVANT.search(text_of(path)):
+            entry["runs"][config] = {
+                "crash": False, "timeout": False, "seconds": 0, "errors": 0,
+                "first_error": "", "warnings": [
+                    w for w in entry["runs"]["all"]["warnings"]
+                    if w["check"] != "torch-compile-requires-grad-propagation"],
+                "tail": "", "skipped": "no registration or compiled marker"}
+            continue
+        entry["runs"][config] = cached_lint(args, path, flags, config)
     if not args.no_fix and entry["runs"]["all"]["warnings"] and \
             not entry["runs"]["all"]["crash"]:
         entry["fix"] = check_fix(args, path, flags)
@@ -349,8 +387,11 @@ def summarize(entries, labels, out_dir):
             for w in e["runs"][config]["warnings"]:
                 counts[w["check"]] += 1
         secs = sum(e["runs"][config]["seconds"] for e in entries)
+        skipped = sum(1 for e in entries if e["runs"][config].get("skipped"))
         print(f"  {config:8} warnings: " + ", ".join(f"{c} {n}" for c, n in counts.items())
-              + f"; {secs:.0f} s")
+              + f"; {secs:.0f} s" + (f"; {skipped} files without a registration or compiled "
+                                     f"marker not run (same as 'all' for the other checks)"
+                                     if skipped else ""))
     fixes = [e for e in entries if "fix" in e]
     bad = [e for e in fixes if e["fix"]["new_errors"] or not e["fix"]["idempotent"]
            or e["fix"]["crash"] or e["fix"]["timeout"]]
@@ -401,7 +442,7 @@ def main():
     ap.add_argument("--out", default="")
     ap.add_argument("--mirror", default=os.environ.get("TORCH_TIDY_CORPUS_MIRROR", "/work/.mirror"))
     ap.add_argument("--jobs", type=int, default=2)
-    ap.add_argument("--per-repo", type=int, default=4)
+    ap.add_argument("--per-repo", type=int, default=3)
     ap.add_argument("--repos", default="")
     ap.add_argument("--timeout", type=int, default=300)
     ap.add_argument("--no-fix", action="store_true")
@@ -422,6 +463,8 @@ def main():
     args.clang_tidy = os.path.join(llvm_bin, "clang-tidy")
     args.clang = os.path.join(llvm_bin, "clang++")
     args.module = args.module or os.path.join(args.build, "lib", "TorchTidyModule.so")
+    with open(args.module, "rb") as f:
+        args.module_digest = hashlib.sha1(f.read()).hexdigest()
     only = set()
     if args.only:
         only = {l.strip() for l in open(args.only) if l.strip()}
