@@ -52,8 +52,11 @@ HEADER_EXT = (".h", ".hpp", ".cuh", ".hh", ".inl", ".inc", ".h.in")
 # include as text.
 CODE_EXT = SOURCE_EXT + HEADER_EXT + (".ipp", ".tcc", ".def", ".cuinl", ".c")
 TORCH_INCLUDE = re.compile(r'#\s*include\s*[<"](torch|ATen|c10)/')
-INTERESTING = re.compile(r"index_put_|copy_\(|fill_\(|masked_|scatter_|index_copy_|"
-                         r"TORCH_LIBRARY|\]\s*=[^=]|\.index\(")
+# In-place tensor writes and operator registrations: files with more of them
+# are picked first.
+INTERESTING = re.compile(r"\.(index_put_|copy_|fill_|masked_fill_|masked_scatter_|index_copy_|"
+                         r"index_fill_|scatter_|index_add_|add_|mul_|sub_|div_)\(|"
+                         r"\.index\(\{[^}]*\}\)\s*=[^=]|TORCH_LIBRARY")
 QUOTED_INCLUDE = re.compile(r'#\s*include\s*"([^"]+)"')
 CONFIGS = {
     "all": "{CheckOptions: {torch-compile-requires-grad-propagation.RegionMode: all}}",
@@ -72,8 +75,13 @@ def read_repos(path, only):
         name, commit, kind, *note = line.split(None, 3)
         if only and name not in only:
             continue
-        repos.append({"name": name, "commit": commit, "kind": kind,
-                      "note": note[0] if note else ""})
+        note = note[0] if note else ""
+        files = None  # "files=N" first in the note: pick N files there
+        m = re.match(r"files=(\d+)\s*", note)
+        if m:
+            files, note = int(m.group(1)), note[m.end():]
+        repos.append({"name": name, "commit": commit, "kind": kind, "files": files,
+                      "note": note})
     return repos
 
 
@@ -483,7 +491,7 @@ def main():
         if not root:
             continue
         index = header_index(root)
-        for path in pick_files(root, args.per_repo):
+        for path in pick_files(root, repo["files"] or args.per_repo):
             if not only or f"{repo['name']}/{path}" in only:
                 work.append((repo, root, index, path))
     print(f"corpus: {len(repos)} repositories, {len(work)} files, {args.jobs} jobs", flush=True)
