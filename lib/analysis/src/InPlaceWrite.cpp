@@ -125,11 +125,29 @@ matchMethodWrite(const CXXMemberCallExpr *C) {
                       MW->NeedsView};
 }
 
+/// Whether FD is declared right in the top-level `at` or `torch` namespace
+/// (inline namespaces aside), where ATen's operators are: helpers in nested
+/// namespaces (at::functionalization::impl::replace_, at::native::...) are
+/// not operators that write values.
+static bool isOperatorNamespaceFunction(const FunctionDecl *FD) {
+  const DeclContext *DC = FD->getDeclContext();
+  while (DC && DC->isInlineNamespace())
+    DC = DC->getParent();
+  const auto *NS = dyn_cast_or_null<NamespaceDecl>(DC);
+  if (!NS || !NS->getIdentifier() ||
+      (NS->getName() != "at" && NS->getName() != "torch"))
+    return false;
+  const DeclContext *Outer = NS->getParent();
+  while (Outer && Outer->isInlineNamespace())
+    Outer = Outer->getParent();
+  return Outer && Outer->isTranslationUnit();
+}
+
 /// at::index_put_(self, indices, values), at::fill_(self, value).
 static std::optional<InPlaceWrite> matchFreeWrite(const CallExpr *C) {
   const FunctionDecl *FD = libtorch::torchCallee(C);
   if (!FD || !FD->getIdentifier() || isa<CXXMethodDecl>(FD) ||
-      !isTensorArg(C, 0))
+      !isOperatorNamespaceFunction(FD) || !isTensorArg(C, 0))
     return std::nullopt;
   StringRef Name = FD->getName();
   if (Name == "index_put_")

@@ -26,7 +26,7 @@ enum class ScalarType : int8_t { Byte, Char, Short, Int, Long, Half, Float, Doub
 enum class DeviceType : int8_t { CPU, CUDA, Meta };
 enum class DispatchKey : uint16_t {
   Undefined, CPU, CUDA, Meta, AutogradCPU, Autograd, CompositeImplicitAutograd,
-  CompositeExplicitAutograd, CompositeExplicitAutogradNonFunctional
+  CompositeExplicitAutograd, CompositeExplicitAutogradNonFunctional, Functionalize
 };
 class DispatchKeySet {
 public:
@@ -305,3 +305,11 @@ Tensor select_scatter(const Tensor &self, const Tensor &src, int64_t dim,
                       int64_t index);
 } // namespace at
 
+
+// Helpers in namespaces below at:: whose names end in '_' but which are not
+// operators (functionalization glue).
+namespace at::functionalization::impl {
+bool isFunctionalTensor(const at::Tensor &t);
+void replace_(const at::Tensor &functional, const at::Tensor &other);
+void commit_update(const at::Tensor &functional);
+} // namespace at::functionalization::impl
