@@ -146,6 +146,12 @@ TensorFact GradFlowAnalysis::FunctionRun::combineOperands(const Stmt *S,
     const auto *E = dyn_cast_or_null<Expr>(Child);
     if (!E || isa<CXXDefaultArgExpr>(E))
       continue;
+    // A number carries no grad, even one read from a tensor that does
+    // (torch::tensor({(float)x.size(2)}), t.fill_(x.item<float>())).
+    QualType T = E->getType();
+    if (!T.isNull() && !E->isTypeDependent() &&
+        (T->isArithmeticType() || T->isEnumeralType()))
+      continue;
     TensorFact F = libtorch::isTensorType(E->getType())
                        ? classify(E, St, Depth + 1)
                        : combineOperands(E, St, Depth + 1);

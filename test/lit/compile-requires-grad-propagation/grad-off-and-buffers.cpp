@@ -122,3 +122,14 @@ at::Tensor named_backward(const at::Tensor &grad) {
   // CHECK-MESSAGES-NAMED: :[[@LINE-1]]:3: warning: in-place index_put_ into 'gi'
   return gi;
 }
+
+// Numbers read from a tensor carry no grad: a tensor built from them on the
+// host does not either (koba-jon/pytorch_cpp's YOLO losses in the corpus).
+at::Tensor gains(const at::Tensor &input, const at::Tensor &v) {
+  auto gain = torch::ones({7});
+  auto xyxy = torch::tensor({(double)input.size(2), (double)input.size(1)});
+  gain.index_put_({Slice(2, 4)}, xyxy);
+  gain.index_put_({Slice(0, 2)}, v);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: in-place index_put_ into 'gain'
+  return gain;
+}
