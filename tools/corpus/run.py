@@ -492,7 +492,7 @@ def main():
             continue
         index = header_index(root)
         for path in pick_files(root, repo["files"] or args.per_repo):
-            if not only or f"{repo['name']}/{path}" in only:
+            if not only or f"{repo['name']}/{os.path.relpath(path, root)}" in only:
                 work.append((repo, root, index, path))
     print(f"corpus: {len(repos)} repositories, {len(work)} files, {args.jobs} jobs", flush=True)
     entries = []
