@@ -471,8 +471,14 @@ def main():
     args.clang_tidy = os.path.join(llvm_bin, "clang-tidy")
     args.clang = os.path.join(llvm_bin, "clang++")
     args.module = args.module or os.path.join(args.build, "lib", "TorchTidyModule.so")
-    with open(args.module, "rb") as f:
-        args.module_digest = hashlib.sha1(f.read()).hexdigest()
+    # The module is a small loader; the checks are in the libraries beside it.
+    digest = hashlib.sha1()
+    module_dir = os.path.dirname(os.path.abspath(args.module))
+    for name in sorted(os.listdir(module_dir)):
+        if name.endswith(".so") or name == os.path.basename(args.module):
+            with open(os.path.join(module_dir, name), "rb") as f:
+                digest.update(f.read())
+    args.module_digest = digest.hexdigest()
     only = set()
     if args.only:
         only = {l.strip() for l in open(args.only) if l.strip()}
