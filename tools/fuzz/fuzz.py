@@ -244,10 +244,17 @@ def main():
             found.append((kind, " ".join(files), cmd, text))
         return found, errs, files
 
+    done = 0
     with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
-        for found, errs, files in pool.map(do, jobs):
+        for k, (found, errs, files) in enumerate(pool.map(do, jobs)):
             errors += errs
             failures += found
+            done += len(files)
+            for kind, f, _, _ in found:
+                print(f"fuzz: {kind.upper()} {f}", flush=True)
+            if (k + 1) % 25 == 0:  # progress, for long runs
+                print(f"fuzz: {done} mutants done, {len(failures)} failures, "
+                      f"{time.time() - start:.0f} s", flush=True)
     seconds = time.time() - start
 
     crash_dir = os.path.join(out, "crashes")
