@@ -59,8 +59,8 @@ CONFIGS = [
     "{CheckOptions: {torch-compile-requires-grad-propagation.CompiledFunctions: '.*'}}",
 ]
 SOURCE_ECHO = re.compile(r"^\s*\d*\s*\|")
-FAILURE = re.compile(r"Stack dump|PLEASE submit a bug|AddressSanitizer|"
-                     r"UndefinedBehaviorSanitizer|LLVM ERROR|Assertion .* failed")
+FAILURE = re.compile(r"^(Stack dump:|PLEASE submit a bug|==\d+==ERROR: AddressSanitizer|"
+                     r".*runtime error: |LLVM ERROR:|.*Assertion .* failed)", re.M)
 
 
 def tokens(text):
