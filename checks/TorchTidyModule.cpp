@@ -3,6 +3,7 @@
 #include "CompileRequiresGradPropagationCheck.h"
 #include "IndexAssignToCopyCheck.h"
 #include "InplaceOnGradLeafCheck.h"
+#include "OpUndeclaredMutationCheck.h"
 
 #include "clang-tidy/ClangTidyModule.h"
 #include "clang-tidy/ClangTidyModuleRegistry.h"

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Prints the torch checks' share of total clang-tidy time on files that
 include the real <torch/torch.h> (the integration suite's generated files):
-all torch-* checks together, and the flagship alone.
+all torch-* checks together, the flagship alone, and then each check alone.
 
   check_share.py --build BUILD_DIR [--runs 3] [--functions 200]
 
@@ -53,6 +53,7 @@ def main():
         os.makedirs(os.path.dirname(src), exist_ok=True)
         generate_real_header_cases.generate(args.functions, src)
         checks, flagship, totals = [], [], []
+        per_check = {}
         for _ in range(args.runs):
             cmd = [tidy, f"--load={module}", "-checks=-*,torch-*",
                    "--enable-check-profile", src, "--", "-std=c++17"]
@@ -69,11 +70,16 @@ def main():
             if "torch-compile-requires-grad-propagation" not in times:
                 sys.exit(f"no profile line for the check in:\n{res.stdout[-2000:]}")
             checks.append(sum(times.values()))
+            for name, t in times.items():
+                per_check.setdefault(name, []).append(t)
             flagship.append(times["torch-compile-requires-grad-propagation"])
         c, t = statistics.median(checks), statistics.median(totals)
         f = statistics.median(flagship)
         print(f"{tier:<16}{c:>10.4f}{t:>10.2f}{100 * c / t:>8.3f}%"
               f"{100 * f / t:>10.3f}%")
+        for name, ts in sorted(per_check.items()):
+            share = 100 * statistics.median(ts) / t
+            print(f"  {name:<44}{statistics.median(ts):>10.4f} s{share:>9.4f}%")
 
 
 if __name__ == "__main__":

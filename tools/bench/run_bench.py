@@ -43,7 +43,8 @@ import generate_real_header_cases  # noqa: E402
 import scaling_inputs  # noqa: E402
 
 TORCH_CHECKS = ("torch-compile-requires-grad-propagation",
-                "torch-index-assign-to-copy", "torch-inplace-on-grad-leaf")
+                "torch-index-assign-to-copy", "torch-inplace-on-grad-leaf",
+                "torch-op-undeclared-mutation")
 MOCK = os.path.join(ROOT, "test", "lit", "Inputs", "mock-libtorch")
 # A profile row: "time (share%)" columns, wall time last, then the name. The
 # system-time column is left out when it is all zero, so the count varies.

@@ -45,7 +45,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 CHECKS = ["torch-compile-requires-grad-propagation", "torch-index-assign-to-copy",
-          "torch-inplace-on-grad-leaf"]
+          "torch-inplace-on-grad-leaf", "torch-op-undeclared-mutation"]
 SOURCE_EXT = (".cpp", ".cc", ".cxx", ".cu")
 HEADER_EXT = (".h", ".hpp", ".cuh", ".hh", ".inl", ".inc", ".h.in")
 # What is unpacked of each repository: sources, headers and the files they
@@ -256,8 +256,12 @@ def run(cmd, timeout):
 
 
 def crashed(out, code):
-    return (code is not None and code < 0) or "Stack dump" in out or \
-        "PLEASE submit a bug report" in out
+    """A signal, or LLVM's crash banner at the start of one of clang-tidy's
+    lines (clang quotes source lines under diagnostics, which may contain the
+    same words)."""
+    return (code is not None and code < 0) or any(
+        line.startswith(("Stack dump", "PLEASE submit a bug report"))
+        for line in out.splitlines())
 
 
 WARNING = re.compile(r"^(.*?):(\d+):(\d+): warning: (.*) \[(torch-[\w-]+)\]$")
@@ -265,7 +269,7 @@ ERROR = re.compile(r"^(.*?):(\d+):(\d+): error: (.*?)( \[clang-diagnostic-error\
 
 
 def lint(args, path, flags, config, fix=False):
-    cmd = [args.clang_tidy, f"--load={args.module}", "-checks=-*," + ",".join(CHECKS)]
+    cmd = [args.clang_tidy, f"--load={args.module}", "-checks=-*," + ",".join(args.checks)]
     if CONFIGS[config]:
         cmd.append("--config=" + CONFIGS[config])
     if fix:
@@ -330,7 +334,8 @@ DEFAULT_RELEVANT = re.compile(r"TORCH_LIBRARY|torch_tidy::compiled|TORCH_TIDY_CO
 def cached_lint(args, path, flags, config):
     """lint(), remembered by module, file contents, flags and config, so that
     an interrupted run resumes where it stopped."""
-    key = hashlib.sha1("\0".join([args.module_digest, text_of(path), config] + flags)
+    key = hashlib.sha1("\0".join([args.module_digest, text_of(path), config] +
+                                  flags + [",".join(args.checks)])
                        .encode(errors="replace")).hexdigest()
     cache = os.path.join(args.out, "cache", key + ".json")
     if os.path.exists(cache):
@@ -460,7 +465,10 @@ def main():
     ap.add_argument("--only", default="",
                     help="a file of repo/path lines: lint only those files")
     ap.add_argument("--cuda", default=os.environ.get("CUDA_HOME", "/usr/local/cuda"))
+    ap.add_argument("--checks", default=",".join(CHECKS),
+                    help="comma-separated checks to run (default: every torch check)")
     args = ap.parse_args()
+    args.checks = [c for c in args.checks.split(",") if c]
     args.out = args.out or os.path.join(args.build, "corpus")
     cache = {}
     for line in open(os.path.join(args.build, "CMakeCache.txt")):

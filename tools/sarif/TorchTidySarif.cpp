@@ -244,6 +244,10 @@ const char *describe(StringRef Check) {
   if (Check == "torch-inplace-on-grad-leaf")
     return "In-place write into a leaf tensor that requires grad, outside a "
            "no-grad scope: autograd throws at run time.";
+  if (Check == "torch-op-undeclared-mutation")
+    return "An operator kernel writes into (or returns) an argument that its "
+           "schema does not declare mutable (or aliased): inductor computes "
+           "with the unwritten values and opcheck's test_schema fails.";
   return nullptr;
 }
 

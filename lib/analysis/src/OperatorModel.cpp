@@ -170,7 +170,48 @@ const FunctionDecl *canonical(const FunctionDecl *FD) {
   return FD ? FD->getFirstDecl() : nullptr;
 }
 
+/// The registration facts of the user's code.
+class RegistrationCollector
+    : public RecursiveASTVisitor<RegistrationCollector> {
+public:
+  explicit RegistrationCollector(OperatorModel &Model) : Model(Model) {}
+  bool TraverseDecl(Decl *D) {
+    const auto *FD = dyn_cast_or_null<FunctionDecl>(D);
+    bool Body = FD && FD->doesThisDeclarationHaveABody();
+    if (Body)
+      Enclosing.push_back(FD);
+    bool Result = RecursiveASTVisitor::TraverseDecl(D);
+    if (Body)
+      Enclosing.pop_back();
+    return Result;
+  }
+  bool VisitVarDecl(VarDecl *V) {
+    const auto *RD = V->getType().getCanonicalType()->getAsCXXRecordDecl();
+    if (RD && RD->getIdentifier() && RD->getName() == "TorchLibraryInit")
+      Model.addLibraryInit(V);
+    return true;
+  }
+  bool VisitCXXMemberCallExpr(CXXMemberCallExpr *C) {
+    if (libtorch::classifyLibraryCall(C) != libtorch::LibraryCall::None)
+      Model.addLibraryCall(C, Enclosing.empty() ? nullptr : Enclosing.back());
+    return true;
+  }
+
+private:
+  OperatorModel &Model;
+  std::vector<const FunctionDecl *> Enclosing;
+};
+
 } // namespace
+
+void OperatorModel::collect(const TranslationUnitDecl *TU) {
+  const SourceManager &SM = TU->getASTContext().getSourceManager();
+  RegistrationCollector Collector(*this);
+  for (Decl *D : TU->decls())
+    if (!SM.isInSystemHeader(D->getLocation()))
+      Collector.TraverseDecl(D);
+  finish();
+}
 
 const StringLiteral *OperatorModel::stringLiteralIn(const Expr *E) {
   for (int Depth = 0; E && Depth < 16; ++Depth) {

@@ -130,7 +130,14 @@ public:
   int64_t numel() const;
   template <typename T> T *data_ptr() const;
   void *data_ptr() const;
-  template <typename T, size_t N> struct Accessor {};
+  // Element access as TensorAccessor gives it: [i] drops one dimension,
+  // the last one yields a reference to the element.
+  template <typename T, size_t N> struct Accessor {
+    Accessor<T, N - 1> operator[](int64_t i) const;
+  };
+  template <typename T> struct Accessor<T, 1> {
+    T &operator[](int64_t i) const;
+  };
   template <typename T, size_t N> Accessor<T, N> accessor() const;
 };
 
@@ -293,6 +300,9 @@ Tensor &index_put_(Tensor &self, const c10::List<std::optional<Tensor>> &indices
                    const Tensor &values, bool accumulate = false);
 Tensor &fill_(Tensor &self, const Tensor &value);
 Tensor &fill_(Tensor &self, const Scalar &value);
+Tensor &relu_(Tensor &self);
+Tensor &neg_out(Tensor &out, const Tensor &self);
+Tensor &neg_outf(const Tensor &self, Tensor &out);
 Tensor &addmv_(Tensor &self, const Tensor &mat, const Tensor &vec,
                const Scalar &beta = 1, const Scalar &alpha = 1);
 Tensor index_put(const Tensor &self,

@@ -76,6 +76,10 @@ struct SchemaProblem {
 
 class OperatorModel {
 public:
+  /// Walks the user's code of TU (not system headers) for the facts below
+  /// and calls finish(): for checks that need the operators only.
+  void collect(const clang::TranslationUnitDecl *TU);
+
   /// Facts, as the user-code walk finds them.
   void addLibraryInit(const clang::VarDecl *TorchLibraryInitVar);
   void addLibraryCall(const clang::CXXMemberCallExpr *DefOrImpl,

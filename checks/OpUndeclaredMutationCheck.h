@@ -1,0 +1,56 @@
+//===- OpUndeclaredMutationCheck.h ----------------------------*- C++ -*-===//
+#ifndef TORCH_TIDY_CHECKS_OPUNDECLAREDMUTATIONCHECK_H
+#define TORCH_TIDY_CHECKS_OPUNDECLAREDMUTATIONCHECK_H
+
+#include "clang-tidy/ClangTidyCheck.h"
+#include "llvm/ADT/DenseSet.h"
+
+namespace torch_tidy {
+
+struct RegisteredOperator;
+struct KernelRegistration;
+class ArgumentMutationAnalysis;
+
+/// Finds operator kernels, registered in the translation unit, that write
+/// into a tensor argument (or a view or alias of it) which the operator's
+/// schema does not declare mutable (`Tensor(a!)`), and kernels that return
+/// an argument or a view of it when the schema's return has no alias
+/// annotation. torch.library.opcheck's test_schema rejects both; under
+/// torch.compile the first gives silently wrong values. The fix-it adds the
+/// annotation to the schema literal (mutation) or returns a copy (aliasing).
+///
+/// For the user-facing documentation see:
+/// docs/checks/torch-op-undeclared-mutation.md
+class OpUndeclaredMutationCheck : public clang::tidy::ClangTidyCheck {
+public:
+  OpUndeclaredMutationCheck(llvm::StringRef Name,
+                            clang::tidy::ClangTidyContext *Context);
+  bool isLanguageVersionSupported(
+      const clang::LangOptions &LangOpts) const override {
+    return LangOpts.CPlusPlus;
+  }
+  void storeOptions(clang::tidy::ClangTidyOptions::OptionMap &Opts) override;
+  void registerMatchers(clang::ast_matchers::MatchFinder *Finder) override;
+  void
+  check(const clang::ast_matchers::MatchFinder::MatchResult &Result) override;
+
+private:
+  bool boolOption(llvm::StringRef Name, bool Default);
+  bool reports(const KernelRegistration &K) const;
+  void checkOperator(const RegisteredOperator &Op,
+                     ArgumentMutationAnalysis &Analysis,
+                     clang::ASTContext &Ctx);
+
+  /// Also report kernels registered for CompositeImplicitAutograd, where
+  /// opcheck passes and torch.compile gave eager's values (measured).
+  const bool CompositeKernels;
+  /// Report returns of an argument or a view of it without an alias
+  /// annotation.
+  const bool Aliasing;
+  /// Returns already given their fix in this translation unit.
+  llvm::DenseSet<const clang::Stmt *> FixedReturns;
+};
+
+} // namespace torch_tidy
+
+#endif

@@ -1,0 +1,76 @@
+//===- ArgumentMutation.h - Which arguments a kernel writes into -*- C++
+//-*-===//
+//
+// For an operator's kernel: which tensor parameters it writes into (their
+// values, whatever is written: Scalars and zero_() too), through the
+// parameter itself, a view or alias of it (narrow, select, basic index(),
+// operator[], detach(), contiguous(), a local copy of the handle), a free
+// function that takes it as `Tensor &` (at::relu_(t), at::neg_out(t, x)),
+// a same-file helper that writes into its own parameter, or a pointer or
+// accessor taken from it in the same function (data_ptr<T>(), accessor<T,
+// N>()). Also which parameters the kernel returns, or a view of them.
+//
+// The walk is in source order and flow-insensitive within a statement:
+// rebinding a local handle (t = t.clone()) ends its aliasing, and branches
+// are merged by keeping every alias either made. Advanced indexing returns a
+// copy, so writes into t.index({mask}) leave t alone.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TORCH_TIDY_ANALYSIS_ARGUMENTMUTATION_H
+#define TORCH_TIDY_ANALYSIS_ARGUMENTMUTATION_H
+
+#include "clang/AST/Decl.h"
+#include "clang/AST/Expr.h"
+#include "clang/AST/Stmt.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace torch_tidy {
+
+/// A write into the values of a kernel's parameter.
+struct ArgumentWrite {
+  unsigned ParamIndex = 0;
+  /// The write (a call, an assignment), in WriteFunction.
+  const clang::Expr *Write = nullptr;
+  const clang::FunctionDecl *WriteFunction = nullptr;
+  /// How it writes, for messages: "index_put_", "index(...) assignment",
+  /// "at::relu_", "a write through data_ptr", ...
+  std::string Form;
+  /// The call in the analysed function through which a helper writes; null
+  /// when the write is in the analysed function itself.
+  const clang::CallExpr *Via = nullptr;
+};
+
+/// A return of a parameter, or of a view or alias of it.
+struct ArgumentReturn {
+  unsigned ParamIndex = 0;
+  const clang::ReturnStmt *Return = nullptr;
+  /// The parameter's own tensor (the same handle: `return m;`, a local copy
+  /// of the handle, `return m.mul_(2);`), not a view of it.
+  bool Direct = false;
+};
+
+struct ArgumentMutationResult {
+  std::vector<ArgumentWrite> Writes;
+  std::vector<ArgumentReturn> Returns;
+};
+
+class ArgumentMutationAnalysis {
+public:
+  /// Analyses FD's definition once (memoised); helpers it calls are
+  /// analysed on demand (recursion ends in an empty summary).
+  const ArgumentMutationResult &analyse(const clang::FunctionDecl *FD);
+
+private:
+  llvm::DenseMap<const clang::FunctionDecl *,
+                 std::unique_ptr<ArgumentMutationResult>>
+      Results;
+  llvm::DenseSet<const clang::FunctionDecl *> InProgress;
+};
+
+} // namespace torch_tidy
+
+#endif

@@ -1,0 +1,407 @@
+//===- ArgumentMutation.cpp - Which arguments a kernel writes into --------===//
+
+#include "torch_tidy/analysis/ArgumentMutation.h"
+#include "torch_tidy/analysis/LibTorchApi.h"
+
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/StringSet.h"
+#include <optional>
+
+using namespace clang;
+
+namespace torch_tidy {
+namespace {
+
+StringRef nameOf(const FunctionDecl *FD) {
+  return FD && FD->getIdentifier() ? FD->getName() : StringRef();
+}
+
+/// Tensor methods that may return their object or a view of it, beyond the
+/// view calls LibTorchApi knows: detach() shares storage, contiguous() and
+/// to(...) return the tensor itself when there is nothing to do.
+bool isAliasReturningMethod(StringRef Name) {
+  static const llvm::StringSet<> Names = {"detach",     "alias",
+                                          "contiguous", "to",
+                                          "cpu",        "cuda",
+                                          "type_as",    "view_as",
+                                          "expand_as",  "requires_grad_",
+                                          "align_as",   "refine_names",
+                                          "rename",     "set_requires_grad"};
+  return Names.contains(Name);
+}
+
+/// Methods that hand out the tensor's memory for raw writes.
+bool isRawPointerMethod(StringRef Name) {
+  return Name == "data_ptr" || Name == "mutable_data_ptr" || Name == "data";
+}
+bool isAccessorMethod(StringRef Name) {
+  return Name == "accessor" || Name == "packed_accessor32" ||
+         Name == "packed_accessor64" || Name == "generic_packed_accessor" ||
+         Name == "packed_accessor";
+}
+
+bool isUserFunction(const FunctionDecl *FD) {
+  if (!FD || libtorch::isInTorchNamespace(FD) || FD->isInStdNamespace())
+    return false;
+  const SourceManager &SM = FD->getASTContext().getSourceManager();
+  return !SM.isInSystemHeader(FD->getLocation());
+}
+
+class Walker : public RecursiveASTVisitor<Walker> {
+public:
+  Walker(ArgumentMutationAnalysis &Analysis, const FunctionDecl *FD,
+         ArgumentMutationResult &Out)
+      : Analysis(Analysis), FD(FD), Out(Out) {
+    for (unsigned I = 0; I < FD->getNumParams(); ++I)
+      if (libtorch::isTensorType(FD->getParamDecl(I)->getType())) {
+        Alias[FD->getParamDecl(I)] = I;
+        Direct.insert(FD->getParamDecl(I));
+      }
+  }
+
+  // --- conditional context: rebinding inside it does not end aliasing ----
+#define TT_CONDITIONAL(Node)                                                   \
+  bool Traverse##Node(Node *S) {                                               \
+    ++Conditional;                                                             \
+    bool R = RecursiveASTVisitor::Traverse##Node(S);                           \
+    --Conditional;                                                             \
+    return R;                                                                  \
+  }
+  TT_CONDITIONAL(IfStmt)
+  TT_CONDITIONAL(ForStmt)
+  TT_CONDITIONAL(WhileStmt)
+  TT_CONDITIONAL(DoStmt)
+  TT_CONDITIONAL(CXXForRangeStmt)
+  TT_CONDITIONAL(SwitchStmt)
+  TT_CONDITIONAL(ConditionalOperator)
+#undef TT_CONDITIONAL
+  bool TraverseLambdaExpr(LambdaExpr *L) {
+    ++Conditional;
+    ++LambdaDepth;
+    bool R = RecursiveASTVisitor::TraverseLambdaExpr(L);
+    --LambdaDepth;
+    --Conditional;
+    return R;
+  }
+
+  // --- aliases ------------------------------------------------------------
+  bool VisitVarDecl(VarDecl *V) {
+    if (isa<ParmVarDecl>(V) || !V->getInit())
+      return true;
+    const Expr *Init = V->getInit();
+    if (libtorch::isTensorType(V->getType())) {
+      bind(V, Init);
+      return true;
+    }
+    if (V->getType()->isPointerType()) {
+      if (!V->getType()->getPointeeType().isConstQualified())
+        if (std::optional<unsigned> P = rawTarget(Init))
+          Raw[V] = *P;
+      return true;
+    }
+    if (std::optional<unsigned> P = accessorOf(Init))
+      Raw[V] = *P;
+    return true;
+  }
+
+  // --- writes -------------------------------------------------------------
+  bool VisitCXXMemberCallExpr(CXXMemberCallExpr *Call) {
+    if (!libtorch::isInPlaceValueMethod(Call))
+      return true;
+    if (std::optional<unsigned> P =
+            aliasedParam(Call->getImplicitObjectArgument()))
+      write(*P, Call, nameOf(Call->getMethodDecl()).str());
+    return true;
+  }
+
+  bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *Op) {
+    if (Op->getNumArgs() != 2)
+      return true;
+    const Expr *Lhs = Op->getArg(0);
+    if (!libtorch::isTensorType(Lhs->getType()))
+      return true;
+    if (libtorch::isCompoundAssignOnTensor(Op)) {
+      if (std::optional<unsigned> P = aliasedParam(Lhs))
+        write(*P, Op,
+              ("operator" + StringRef(getOperatorSpelling(Op->getOperator())))
+                  .str());
+      return true;
+    }
+    if (Op->getOperator() != OO_Equal)
+      return true;
+    const Expr *Target = libtorch::ignoreTensorWrappers(Lhs);
+    if (const auto *Ref = dyn_cast<DeclRefExpr>(Target)) {
+      // t = x on a named handle rebinds it; nothing is written.
+      if (const auto *V = dyn_cast<VarDecl>(Ref->getDecl()))
+        bind(V, Op->getArg(1));
+      return true;
+    }
+    // view = x (Tensor::operator= on a temporary) copies into the view.
+    if (libtorch::isCopyingIndexCall(Target))
+      return true;
+    if (std::optional<unsigned> P = aliasedParam(Target)) {
+      std::string Form = "assignment into a view";
+      if (const auto *Sub = dyn_cast<CXXOperatorCallExpr>(Target);
+          Sub && Sub->getOperator() == OO_Subscript)
+        Form = "operator[] assignment";
+      else if (const auto *M = dyn_cast<CXXMemberCallExpr>(Target);
+               M && nameOf(M->getMethodDecl()) == "index")
+        Form = "index(...) assignment";
+      write(*P, Op, Form);
+    }
+    return true;
+  }
+
+  bool VisitBinaryOperator(BinaryOperator *B) {
+    if (B->isAssignmentOp())
+      if (std::optional<unsigned> P = rawTarget(B->getLHS()))
+        write(*P, B, rawWriteForm(B->getLHS()));
+    return true;
+  }
+  bool VisitUnaryOperator(UnaryOperator *U) {
+    if (U->isIncrementDecrementOp())
+      if (std::optional<unsigned> P = rawTarget(U->getSubExpr()))
+        write(*P, U, rawWriteForm(U->getSubExpr()));
+    return true;
+  }
+
+  bool VisitCallExpr(CallExpr *Call) {
+    if (isa<CXXOperatorCallExpr>(Call))
+      return true;
+    const FunctionDecl *Callee = Call->getDirectCallee();
+    if (!Callee)
+      return true;
+    bool IsMember = isa<CXXMemberCallExpr>(Call);
+    // LibTorch free functions write into the arguments they take as
+    // `Tensor &`: at::relu_(t), at::index_put_(t, ...), at::neg_out(t, x).
+    if (!IsMember && libtorch::isInTorchNamespace(Callee)) {
+      for (unsigned I = 0; I < Call->getNumArgs() && I < Callee->getNumParams();
+           ++I) {
+        QualType T = Callee->getParamDecl(I)->getType();
+        if (!T->isLValueReferenceType() ||
+            T->getPointeeType().isConstQualified() ||
+            !libtorch::isTensorType(T))
+          continue;
+        if (std::optional<unsigned> P = aliasedParam(Call->getArg(I)))
+          write(*P, Call, Callee->getQualifiedNameAsString());
+      }
+      return true;
+    }
+    // A same-file helper that writes into its own parameter.
+    if (!isUserFunction(Callee))
+      return true;
+    const FunctionDecl *Def = Callee->getDefinition();
+    if (!Def) {
+      if (const FunctionDecl *Pattern =
+              Callee->getTemplateInstantiationPattern())
+        Def = Pattern->getDefinition();
+    }
+    if (!Def || Def == FD || !Def->hasBody())
+      return true;
+    const ArgumentMutationResult &Sum = Analysis.analyse(Callee);
+    for (const ArgumentWrite &W : Sum.Writes) {
+      if (W.ParamIndex >= Call->getNumArgs())
+        continue;
+      if (std::optional<unsigned> P = aliasedParam(Call->getArg(W.ParamIndex)))
+        Out.Writes.push_back({*P, W.Write, W.WriteFunction, W.Form, Call});
+    }
+    return true;
+  }
+
+  bool VisitReturnStmt(ReturnStmt *R) {
+    if (LambdaDepth == 0 && R->getRetValue() &&
+        libtorch::isTensorType(R->getRetValue()->getType()))
+      if (std::optional<unsigned> P = aliasedParam(R->getRetValue()))
+        Out.Returns.push_back({*P, R, isDirect(R->getRetValue())});
+    return true;
+  }
+
+private:
+  void bind(const VarDecl *V, const Expr *Value) {
+    std::optional<unsigned> P = aliasedParam(Value);
+    bool IsDirect = P && isDirect(Value);
+    if (P)
+      Alias[V] = *P;
+    else if (Conditional == 0)
+      Alias.erase(V);
+    if (IsDirect)
+      Direct.insert(V);
+    else if (Conditional == 0)
+      Direct.erase(V);
+  }
+
+  /// E is a parameter's own tensor: its handle, a copy of the handle, or an
+  /// in-place call on it (which returns its object).
+  bool isDirect(const Expr *E, int Depth = 0) {
+    if (!E || Depth > 32)
+      return false;
+    E = libtorch::ignoreTensorWrappers(E);
+    if (const auto *Ref = dyn_cast<DeclRefExpr>(E))
+      return Direct.contains(dyn_cast<VarDecl>(Ref->getDecl()));
+    if (const auto *C = dyn_cast<ConditionalOperator>(E))
+      return isDirect(C->getTrueExpr(), Depth + 1) ||
+             isDirect(C->getFalseExpr(), Depth + 1);
+    if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E))
+      return libtorch::isCompoundAssignOnTensor(Op) &&
+             isDirect(Op->getArg(0), Depth + 1);
+    if (const auto *Call = dyn_cast<CXXMemberCallExpr>(E))
+      return libtorch::isInPlaceValueMethod(Call) &&
+             isDirect(Call->getImplicitObjectArgument(), Depth + 1);
+    return false;
+  }
+
+  void write(unsigned P, const Expr *E, std::string Form) {
+    Out.Writes.push_back({P, E, FD, std::move(Form), nullptr});
+  }
+
+  /// The parameter that E is, or is a view or alias of.
+  std::optional<unsigned> aliasedParam(const Expr *E, int Depth = 0) {
+    if (!E || Depth > 32)
+      return std::nullopt;
+    E = libtorch::ignoreTensorWrappers(E);
+    if (const auto *Ref = dyn_cast<DeclRefExpr>(E)) {
+      auto It = Alias.find(dyn_cast<VarDecl>(Ref->getDecl()));
+      if (It != Alias.end())
+        return It->second;
+      return std::nullopt;
+    }
+    if (const auto *C = dyn_cast<ConditionalOperator>(E)) {
+      if (auto P = aliasedParam(C->getTrueExpr(), Depth + 1))
+        return P;
+      return aliasedParam(C->getFalseExpr(), Depth + 1);
+    }
+    if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E)) {
+      if (Op->getOperator() == OO_Subscript &&
+          libtorch::isTensorType(Op->getArg(0)->getType()))
+        return aliasedParam(Op->getArg(0), Depth + 1);
+      if (libtorch::isCompoundAssignOnTensor(Op))
+        return aliasedParam(Op->getArg(0), Depth + 1);
+      return std::nullopt;
+    }
+    if (const auto *Call = dyn_cast<CXXMemberCallExpr>(E)) {
+      if (!libtorch::torchCallee(Call) || libtorch::isCopyingIndexCall(Call))
+        return std::nullopt;
+      StringRef Name = nameOf(Call->getMethodDecl());
+      if (libtorch::isViewProducingCall(Call) || isAliasReturningMethod(Name) ||
+          libtorch::isInPlaceValueMethod(Call))
+        return aliasedParam(Call->getImplicitObjectArgument(), Depth + 1);
+      return std::nullopt;
+    }
+    if (const auto *Call = dyn_cast<CallExpr>(E)) {
+      const FunctionDecl *Callee = Call->getDirectCallee();
+      if (!Callee || isa<CXXMethodDecl>(Callee) ||
+          !libtorch::isInTorchNamespace(Callee) || Call->getNumArgs() == 0)
+        return std::nullopt;
+      static const llvm::StringSet<> FreeViews = {
+          "narrow",     "select",    "slice",    "transpose", "view",
+          "squeeze",    "unsqueeze", "permute",  "expand",    "diagonal",
+          "as_strided", "reshape",   "flatten",  "detach",    "alias",
+          "t",          "movedim",   "unflatten"};
+      StringRef Name = nameOf(Callee);
+      if (FreeViews.contains(Name) || libtorch::isInPlaceValueFunction(Callee))
+        return aliasedParam(Call->getArg(0), Depth + 1);
+    }
+    return std::nullopt;
+  }
+
+  /// The parameter whose memory E points into: t.data_ptr<T>(), a pointer
+  /// taken from it (plus an offset), an accessor of it, or one element of
+  /// those.
+  std::optional<unsigned> rawTarget(const Expr *E, int Depth = 0) {
+    if (!E || Depth > 32)
+      return std::nullopt;
+    E = E->IgnoreParenCasts();
+    if (const auto *A = dyn_cast<ArraySubscriptExpr>(E))
+      return rawTarget(A->getBase(), Depth + 1);
+    if (const auto *U = dyn_cast<UnaryOperator>(E);
+        U && U->getOpcode() == UO_Deref)
+      return rawTarget(U->getSubExpr(), Depth + 1);
+    if (const auto *B = dyn_cast<BinaryOperator>(E);
+        B && B->isAdditiveOp() && B->getType()->isPointerType())
+      return rawTarget(B->getLHS()->getType()->isPointerType() ? B->getLHS()
+                                                               : B->getRHS(),
+                       Depth + 1);
+    if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E);
+        Op && Op->getOperator() == OO_Subscript && Op->getNumArgs() == 2 &&
+        !libtorch::isTensorType(Op->getArg(0)->getType()))
+      return rawTarget(Op->getArg(0), Depth + 1);
+    if (const auto *Ref = dyn_cast<DeclRefExpr>(E)) {
+      auto It = Raw.find(dyn_cast<VarDecl>(Ref->getDecl()));
+      if (It != Raw.end())
+        return It->second;
+      return std::nullopt;
+    }
+    if (const auto *Call = dyn_cast<CXXMemberCallExpr>(E);
+        Call && libtorch::torchCallee(Call)) {
+      StringRef Name = nameOf(Call->getMethodDecl());
+      if (isRawPointerMethod(Name) || isAccessorMethod(Name))
+        return aliasedParam(Call->getImplicitObjectArgument());
+    }
+    return accessorOf(E);
+  }
+
+  /// The parameter an accessor expression (t.accessor<T, N>()) reads.
+  std::optional<unsigned> accessorOf(const Expr *E) {
+    E = E ? E->IgnoreImplicit() : nullptr;
+    if (const auto *C = dyn_cast_or_null<CXXConstructExpr>(E);
+        C && C->getNumArgs() == 1)
+      E = C->getArg(0)->IgnoreImplicit();
+    const auto *Call = dyn_cast_or_null<CXXMemberCallExpr>(E);
+    if (!Call || !libtorch::torchCallee(Call) ||
+        !isAccessorMethod(nameOf(Call->getMethodDecl())))
+      return std::nullopt;
+    return aliasedParam(Call->getImplicitObjectArgument());
+  }
+
+  std::string rawWriteForm(const Expr *Lhs) {
+    const Expr *E = Lhs->IgnoreParenCasts();
+    while (true) {
+      if (const auto *A = dyn_cast<ArraySubscriptExpr>(E))
+        E = A->getBase()->IgnoreParenCasts();
+      else if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E);
+               Op && Op->getOperator() == OO_Subscript)
+        E = Op->getArg(0)->IgnoreParenCasts();
+      else
+        break;
+    }
+    QualType T = E->getType();
+    if (T->isPointerType() || isa<UnaryOperator>(E))
+      return "a write through data_ptr";
+    return "a write through an accessor";
+  }
+
+  ArgumentMutationAnalysis &Analysis;
+  const FunctionDecl *FD;
+  ArgumentMutationResult &Out;
+  llvm::DenseMap<const VarDecl *, unsigned> Alias; ///< handles and views
+  llvm::DenseMap<const VarDecl *, unsigned> Raw;   ///< pointers, accessors
+  llvm::DenseSet<const VarDecl *> Direct; ///< the parameters' own handles
+  unsigned Conditional = 0, LambdaDepth = 0;
+};
+
+} // namespace
+
+const ArgumentMutationResult &
+ArgumentMutationAnalysis::analyse(const FunctionDecl *FD) {
+  static const ArgumentMutationResult Empty;
+  const FunctionDecl *Def = FD ? FD->getDefinition() : nullptr;
+  if (!Def && FD)
+    if (const FunctionDecl *Pattern = FD->getTemplateInstantiationPattern())
+      Def = Pattern->getDefinition();
+  if (!Def || !Def->hasBody())
+    return Empty;
+  auto It = Results.find(Def);
+  if (It != Results.end())
+    return *It->second;
+  if (!InProgress.insert(Def).second)
+    return Empty; // recursion: no summary yet
+  auto Result = std::make_unique<ArgumentMutationResult>();
+  Walker W(*this, Def, *Result);
+  W.TraverseStmt(const_cast<Stmt *>(Def->getBody()));
+  InProgress.erase(Def);
+  return *(Results[Def] = std::move(Result));
+}
+
+} // namespace torch_tidy

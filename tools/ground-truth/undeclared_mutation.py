@@ -1,0 +1,621 @@
+#!/usr/bin/env python3
+"""Ground truth for torch-op-undeclared-mutation: operators whose kernels write
+into arguments their schema does or does not declare mutable.
+
+One generator, three uses:
+
+  undeclared_mutation.py generate OUT.cpp [--ns PREFIX]
+      writes the C++ operators (standard library only): every write form
+      below x dispatch key (CompositeImplicitAutograd, CPU, CPU with a Python
+      autograd formula) x declared (`Tensor(a!) m`) / undeclared (`Tensor m`).
+  VENV/bin/python undeclared_mutation.py measure --out ROWS.json SRC.cpp...
+      builds the sources with torch.utils.cpp_extension and, per operator,
+      records torch.library.opcheck's test_schema verdict and whether
+      torch.compile (eager, aot_eager, inductor; fullgraph) gives the values
+      of the uncompiled call.
+  undeclared_mutation.py write|check|static|fixes ...
+      the driver (standard library): see --help of each.
+
+The committed table is docs/ground-truth-mutation.json; its reading is in
+docs/checks/torch-op-undeclared-mutation.md.
+"""
+
+import argparse
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+JSON_PATH = os.path.join(ROOT, "docs", "ground-truth-mutation.json")
+DOC_PATH = os.path.join(ROOT, "docs", "checks", "torch-op-undeclared-mutation.md")
+CHECK = "torch-op-undeclared-mutation"
+SKIP_CODE = 77
+BACKENDS = ["eager", "aot_eager", "inductor"]
+# Each backend runs twice: with inputs that do not require grad (the shape of
+# the reported case) and with x.requires_grad (autograd traced too).
+COLUMNS = BACKENDS + [b + "_grad" for b in BACKENDS]
+
+# name -> (the kernel's `m` parameter, body, what it does to m: True when it
+# writes into m's values, "alias" when it returns m or a view of it,
+# "write_alias" when both, False when neither). `m` is a float [4, 3] tensor, `v` a float [2, 3] tensor; every body
+# returns a tensor.
+FORMS = {
+    "index_put": ("at::Tensor &m", [
+        "m.index_put_({Slice(0, v.size(0))}, v);",
+        "return m.sum();"], True),
+    "index_assign": ("const at::Tensor &m", [
+        "m.index({Slice(0, 2)}) = v;",
+        "return m.sum();"], True),
+    "subscript_assign": ("const at::Tensor &m", [
+        "m[0] = v[1];",
+        "return m.sum();"], True),
+    "narrow_copy": ("const at::Tensor &m", [
+        "m.narrow(0, 1, 2).copy_(v);",
+        "return m.sum();"], True),
+    "named_view_copy": ("const at::Tensor &m", [
+        "at::Tensor w = m.select(0, 3);",
+        "w.copy_(v[0]);",
+        "return m.sum();"], True),
+    "copy": ("const at::Tensor &m", [
+        "m.copy_(v.repeat({2, 1}));",
+        "return m.sum();"], True),
+    "fill_scalar": ("const at::Tensor &m", [
+        "m.fill_(2);",
+        "return v.sum();"], True),
+    "zero": ("const at::Tensor &m", [
+        "m.zero_();",
+        "return v.sum();"], True),
+    "mul_scalar": ("const at::Tensor &m", [
+        "m.mul_(3);",
+        "return m.sum();"], True),
+    "add_tensor": ("const at::Tensor &m", [
+        "m.add_(v.sum(0));",
+        "return m.sum();"], True),
+    "compound_assign": ("at::Tensor &m", [
+        "m += v.sum(0);",
+        "return m.sum();"], True),
+    "local_alias": ("const at::Tensor &m", [
+        "at::Tensor t = m;",
+        "t.sub_(v.sum(0));",
+        "return t.sum();"], True),
+    "detach_write": ("const at::Tensor &m", [
+        "m.detach().mul_(2);",
+        "return v.sum();"], True),
+    "free_inplace": ("at::Tensor &m", [
+        "at::relu_(m);",
+        "return m.sum();"], True),
+    "out_function": ("at::Tensor &m", [
+        "at::neg_out(m, v.repeat({2, 1}));",
+        "return m.sum();"], True),
+    "helper_write": ("const at::Tensor &m", [
+        "writeRows(m, v);",
+        "return m.sum();"], True),
+    "data_ptr_write": ("const at::Tensor &m", [
+        "float *p = m.data_ptr<float>();",
+        "p[0] = 7.0f;",
+        "return v.sum();"], True),
+    "accessor_write": ("const at::Tensor &m", [
+        "auto a = m.accessor<float, 2>();",
+        "a[1][2] = 7.0f;",
+        "return v.sum();"], True),
+    "write_and_return": ("const at::Tensor &m", [
+        "m.mul_(2);",
+        "return m;"], "write_alias"),
+    # Benign: nothing writes into m's values.
+    "read_only": ("const at::Tensor &m", [
+        "return (m * v.sum()).sum();"], False),
+    "clone_write": ("const at::Tensor &m", [
+        "at::Tensor c = m.clone();",
+        "c.index_put_({Slice(0, 2)}, v);",
+        "return c.sum();"], False),
+    "fresh_local_write": ("const at::Tensor &m", [
+        "at::Tensor t = at::zeros_like(m);",
+        "t.narrow(0, 0, 2).copy_(v);",
+        "return (t + m).sum();"], False),
+    "advanced_index_copy": ("const at::Tensor &m", [
+        "m.index({at::arange(2, m.options().dtype(at::kLong))}) = v;",
+        "return m.sum();"], False),
+    "rebound_then_write": ("const at::Tensor &m", [
+        "at::Tensor t = m;",
+        "t = t.clone();",
+        "t.mul_(2);",
+        "return t.sum();"], False),
+    # Returns m or a view of it: aliasing the schema must declare with
+    # `Tensor(a) m -> Tensor(a)` (the declared variant).
+    "return_arg": ("const at::Tensor &m", [
+        "return m;"], "alias"),
+    "return_view": ("const at::Tensor &m", [
+        "return m.narrow(0, 1, 2);"], "alias"),
+    "return_clone": ("const at::Tensor &m", [
+        "return m.clone();"], False),
+}
+
+# key -> (namespace suffix, dispatch key of TORCH_LIBRARY_IMPL, autograd
+# formula registered from Python)
+KEYS = {
+    "cia": ("cia", "CompositeImplicitAutograd", False),
+    "cpu": ("cpu", "CPU", False),
+    "cpu_ag": ("cpu_ag", "CPU", True),
+}
+
+
+def op_name(form, declared):
+    return form + ("_decl" if declared else "_undecl")
+
+
+def schema_of(form, declared):
+    aliases = FORMS[form][2] == "alias"
+    if not declared:
+        return f"{op_name(form, False)}(Tensor m, Tensor v) -> Tensor"
+    if aliases:
+        return f"{op_name(form, True)}(Tensor(a) m, Tensor v) -> Tensor(a)"
+    if FORMS[form][2] == "write_alias":
+        return f"{op_name(form, True)}(Tensor(a!) m, Tensor v) -> Tensor(a!)"
+    return f"{op_name(form, True)}(Tensor(a!) m, Tensor v) -> Tensor"
+
+
+def operators(prefix="tt_um"):
+    """Every generated operator: (namespace, name, form, key, declared)."""
+    out = []
+    for key, (suffix, _, _) in KEYS.items():
+        for form, (_, _, writes) in FORMS.items():
+            for declared in ((False, True) if writes else (False,)):
+                out.append((f"{prefix}_{suffix}", op_name(form, declared), form, key, declared))
+    return out
+
+
+def generate(path, prefix="tt_um"):
+    lines = [
+        "// Generated by tools/ground-truth/undeclared_mutation.py: operators whose",
+        "// kernels write (or do not write) into an argument their schema does or",
+        "// does not declare mutable. Do not edit; regenerate.",
+        "#include <ATen/ATen.h>",
+        "#include <ATen/TensorIndexing.h>",
+        "#include <torch/library.h>",
+        "",
+        "using at::indexing::Slice;",
+        "",
+        "namespace {",
+        "void writeRows(const at::Tensor &dst, const at::Tensor &src) {",
+        "  dst.narrow(0, 0, 2).copy_(src);",
+        "}",
+        "",
+    ]
+    for form, (param, body, _) in FORMS.items():
+        lines.append(f"at::Tensor k_{form}({param}, const at::Tensor &v) {{")
+        lines += ["  " + b for b in body]
+        lines += ["}", ""]
+    lines += ["} // namespace", ""]
+    for key, (suffix, dispatch, _) in KEYS.items():
+        ns = f"{prefix}_{suffix}"
+        lines.append(f"TORCH_LIBRARY({ns}, m) {{")
+        for form, (_, _, writes) in FORMS.items():
+            for declared in ((False, True) if writes else (False,)):
+                lines.append(f'  m.def("{schema_of(form, declared)}");')
+        lines += ["}", "", f"TORCH_LIBRARY_IMPL({ns}, {dispatch}, m) {{"]
+        for form, (_, _, writes) in FORMS.items():
+            for declared in ((False, True) if writes else (False,)):
+                lines.append(f'  m.impl("{op_name(form, declared)}", &k_{form});')
+        lines += ["}", ""]
+    with open(path, "w") as f:
+        f.write("\n".join(lines))
+
+
+# --- measurement (runs under a venv's python) --------------------------------
+
+def _measure(args):
+    import logging
+    import warnings
+
+    os.environ.setdefault("TORCHINDUCTOR_CACHE_DIR", tempfile.mkdtemp(prefix="tt-um-inductor-"))
+    import torch
+    import torch._dynamo
+    import torch.utils.cpp_extension
+
+    warnings.filterwarnings("ignore")
+    logging.disable(logging.WARNING)
+    torch._dynamo.config.cache_size_limit = 64
+
+    build = tempfile.mkdtemp(prefix="tt-um-build-")
+    torch.utils.cpp_extension.load(name="tt_um_ops", sources=args.sources,
+                                   build_directory=build, is_python_module=False,
+                                   verbose=False)
+    shutil.rmtree(build, ignore_errors=True)
+
+    rows = []
+    ops = []
+    for prefix in args.prefix:
+        for ns, name, form, key, declared in operators(prefix):
+            ops.append((ns, name, form, key, declared))
+    autograd_error = {}
+    for ns, name, form, key, declared in ops:
+        qual = f"{ns}::{name}"
+        if key == "cia":
+            continue
+        if FORMS[form][2] == "write_alias":
+            torch.library.register_fake(qual)(lambda m, v: m)
+        elif FORMS[form][2] == "alias":
+            torch.library.register_fake(qual)(
+                (lambda m, v: m) if form == "return_arg" else (lambda m, v: m.narrow(0, 1, 2)))
+        elif form == "return_clone":
+            torch.library.register_fake(qual)(lambda m, v: torch.empty_like(m))
+        else:
+            torch.library.register_fake(qual)(lambda m, v: v.new_empty(()))
+        if KEYS[key][2]:
+            def setup_context(ctx, inputs, output):
+                pass
+
+            def backward(ctx, g):
+                return None, None
+            try:
+                torch.library.register_autograd(qual, backward, setup_context=setup_context)
+            except RuntimeError as e:
+                autograd_error[qual] = type(e).__name__
+
+    def inputs(n, grad):
+        """One x per operator (a write that corrupts one x must not reach the
+        next operator's reads), and v."""
+        xs = []
+        for _ in range(n):
+            g = torch.Generator().manual_seed(20261123)
+            xs.append(torch.randn(4, 3, generator=g, requires_grad=grad))
+        v = torch.randn(2, 3, generator=torch.Generator().manual_seed(5))
+        return xs, v
+
+    def program(op_list):
+        def f(v, *xs):
+            outs = []
+            for op, x in zip(op_list, xs):
+                m = x * 1
+                r = op(m, v)
+                outs.append((m * 2).sum())
+                outs.append(r)
+            return outs
+        return f
+
+    def values(fn, n, grad):
+        xs, v = inputs(n, grad)
+        return [t.detach() for t in fn(v, *xs)]
+
+    def same(a, b):
+        return len(a) == len(b) and all(
+            p.shape == q.shape and torch.allclose(p, q, rtol=1e-4, atol=1e-5) for p, q in zip(a, b))
+
+    def compiled(op_list, backend):
+        torch._dynamo.reset()
+        return torch.compile(program(op_list), backend=backend, fullgraph=True)
+
+    results = {}
+    for ns, name, form, key, declared in ops:
+        qual = f"{ns}::{name}"
+        op = getattr(getattr(torch.ops, ns), name)
+        row = {"op": qual, "form": form, "key": key, "declared": declared,
+               "autograd_error": autograd_error.get(qual)}
+        g = torch.Generator().manual_seed(7)
+        m0 = torch.randn(4, 3, generator=g)
+        v0 = torch.randn(2, 3, generator=g)
+        try:
+            torch.library.opcheck(op, (m0, v0), test_utils="test_schema")
+            row["opcheck"] = "pass"
+        except Exception as e:  # OpCheckError wraps the schema check's error
+            text = str(e) + " " + str(e.__cause__ or "")
+            row["detail"] = text.strip().splitlines()[-1][:200] if text.strip() else ""
+            if "not defined as mutable but was mutated" in text:
+                row["opcheck"] = "mutation"
+            elif "alias" in text or "directly return inputs" in text:
+                row["opcheck"] = "aliasing"
+            else:
+                row["opcheck"] = "error: " + type(e.__cause__ or e).__name__
+        row["eager_error"] = None
+        for grad, field in ((False, "_eager_values"), (True, "_eager_values_grad")):
+            try:
+                row[field] = values(program([op]), 1, grad)
+            except Exception as e:
+                row[field] = None
+                row["eager_error"] = (row["eager_error"] or "") + \
+                    ("grad: " if grad else "") + type(e).__name__ + " "
+                row["detail"] = str(e).strip().splitlines()[0][:200]
+        if row["eager_error"]:
+            row["eager_error"] = row["eager_error"].strip()
+        results[qual] = (row, op)
+        rows.append(row)
+
+    def run_batch(batch, backend, grad):
+        """Compiles the ops of batch together; splits a failing batch."""
+        column = backend + ("_grad" if grad else "")
+        want = "_eager_values_grad" if grad else "_eager_values"
+        try:
+            got = values(compiled([op for _, op in batch], backend), len(batch), grad)
+        except Exception as e:
+            if len(batch) == 1:
+                batch[0][0][column] = "error: " + type(e).__name__
+                return
+            half = len(batch) // 2
+            run_batch(batch[:half], backend, grad)
+            run_batch(batch[half:], backend, grad)
+            return
+        for i, (row, _) in enumerate(batch):
+            row[column] = "same" if same(got[2 * i:2 * i + 2], row[want]) else "differs"
+
+    for grad in (False, True):
+        want = "_eager_values_grad" if grad else "_eager_values"
+        for backend in BACKENDS:
+            for key in KEYS:
+                batch = [results[r["op"]] for r in rows
+                         if r["key"] == key and r.get(want) is not None]
+                if batch:
+                    run_batch(batch, backend, grad)
+    for r in rows:
+        for column in COLUMNS:
+            r.setdefault(column, "not run: eager error")
+        r.pop("_eager_values", None)
+        r.pop("_eager_values_grad", None)
+    with open(args.out, "w") as f:
+        json.dump({"torch": torch.__version__, "rows": rows}, f, indent=1)
+
+
+# --- driver (standard library) -----------------------------------------------
+
+def measure_with(python, sources, prefixes):
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "rows.json")
+        cmd = [python, os.path.abspath(__file__), "measure", "--out", out]
+        for p in prefixes:
+            cmd += ["--prefix", p]
+        proc = subprocess.run(cmd + sources, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        if proc.returncode != 0:
+            sys.stderr.write(proc.stdout[-6000:])
+            raise SystemExit(f"undeclared-mutation: measurement failed under {python}")
+        with open(out) as f:
+            return json.load(f)
+
+
+def python_of(spec):
+    label, _, python = spec.partition("=")
+    if not python or not os.path.exists(python):
+        print(f"SKIP undeclared-mutation torch {label}: no venv python ({python or 'not given'}); "
+              "tools/bootstrap could not install it")
+        return label, None
+    return label, python
+
+
+def verdict_cells(row):
+    return [row["opcheck"]] + [row[c] for c in COLUMNS]
+
+
+def render(table):
+    versions = [table["versions"][lab] for lab in table["order"] if lab in table["versions"]]
+    head = ["operator (key / form / schema)"]
+    for v in versions:
+        head += [f"{v} opcheck"] + [f"{v} {c}" for c in COLUMNS]
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    by_version = {}
+    for r in table["rows"]:
+        by_version.setdefault(r["torch"], {})[(r["key"], r["form"], r["declared"])] = r
+    first = by_version[versions[0]]
+    for (key, form, declared) in first:
+        cells = [f"{key} / `{form}` / " + ("`Tensor(a!) m`" if declared else "`Tensor m`")]
+        for v in versions:
+            r = by_version.get(v, {}).get((key, form, declared))
+            cells += verdict_cells(r) if r else ["-"] * (1 + len(COLUMNS))
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+BEGIN = "<!-- BEGIN GENERATED: undeclared_mutation.py write rewrites this part -->"
+END = "<!-- END GENERATED -->"
+
+
+def rewrite_doc(table):
+    with open(DOC_PATH) as f:
+        text = f.read()
+    head, _, rest = text.partition(BEGIN)
+    _, _, tail = rest.partition(END)
+    with open(DOC_PATH, "w") as f:
+        f.write(head + BEGIN + "\n" + render(table) + "\n" + END + tail)
+
+
+def comparable(row):
+    return {k: row[k] for k in ("op", "opcheck", "eager_error", "autograd_error", *COLUMNS)}
+
+
+def cmd_write(args):
+    table = {"order": [], "versions": {}, "rows": []}
+    if os.path.exists(JSON_PATH):
+        with open(JSON_PATH) as f:
+            table = json.load(f)
+    with tempfile.TemporaryDirectory() as tmp:
+        src = os.path.join(tmp, "tt_um_ops.cpp")
+        generate(src)
+        for spec in args.python:
+            label, python = python_of(spec)
+            if not python:
+                continue
+            got = measure_with(python, [src], ["tt_um"])
+            old = table["versions"].get(label)
+            table["rows"] = [r for r in table["rows"] if r["torch"] != old]
+            table["versions"][label] = got["torch"]
+            if label not in table["order"]:
+                table["order"].append(label)
+            for r in got["rows"]:
+                r["torch"] = got["torch"]
+                table["rows"].append(r)
+    with open(JSON_PATH, "w") as f:
+        json.dump(table, f, indent=1)
+        f.write("\n")
+    rewrite_doc(table)
+    print(render(table))
+
+
+def cmd_check(args):
+    label, python = python_of(args.python)
+    if not python:
+        return SKIP_CODE
+    with open(JSON_PATH) as f:
+        table = json.load(f)
+    want_version = table["versions"].get(label)
+    with tempfile.TemporaryDirectory() as tmp:
+        src = os.path.join(tmp, "tt_um_ops.cpp")
+        generate(src)
+        got = measure_with(python, [src], ["tt_um"])
+    if want_version and got["torch"] != want_version:
+        print(f"undeclared-mutation: torch {got['torch']} installed, the table has {want_version}; "
+              "rerun tools/ground-truth/undeclared_mutation.py write")
+        return 1
+    want = {r["op"]: comparable(r) for r in table["rows"] if r["torch"] == want_version}
+    bad = 0
+    for r in got["rows"]:
+        if comparable(r) != want.get(r["op"]):
+            bad += 1
+            print(f"DIFFERS {r['op']}: measured {comparable(r)}, table {want.get(r['op'])}")
+    print(f"undeclared-mutation torch {got['torch']}: {len(got['rows'])} operators, {bad} differ from the table")
+    return 1 if bad else 0
+
+
+def run_tidy(clang_tidy, module, src, torch_include, fix=False):
+    cmd = [clang_tidy, "--load", module, f"-checks=-*,{CHECK}", src]
+    if fix:
+        cmd.insert(1, "--fix")
+    cmd += ["--", "-std=c++17", "-isystem", torch_include,
+            "-isystem", os.path.join(torch_include, "torch", "csrc", "api", "include")]
+    return subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+
+
+def warned_ops(output):
+    """{"ns::op"} that the check's warnings name."""
+    return set(re.findall(r"warning: .*? of operator '([a-z0-9_:]+)'.*\[" + CHECK + r"\]", output))
+
+
+def torch_include_of(python):
+    out = subprocess.run([python, "-c", "import torch.utils.cpp_extension as c; "
+                          "print(c.include_paths()[0])"], stdout=subprocess.PIPE, text=True, check=True)
+    return out.stdout.strip()
+
+
+def cmd_static(args):
+    """The check warns exactly on the operators whose opcheck test_schema fails
+    for mutation, in every version of the committed table."""
+    label, python = python_of(args.python)
+    if not python:
+        return SKIP_CODE
+    with open(JSON_PATH) as f:
+        table = json.load(f)
+    with tempfile.TemporaryDirectory() as tmp:
+        src = os.path.join(tmp, "tt_um_ops.cpp")
+        generate(src)
+        proc = run_tidy(args.clang_tidy, args.module, src, torch_include_of(python))
+    if "error:" in proc.stdout:
+        print(proc.stdout[-4000:])
+        print("FAIL: clang-tidy reported errors on the generated operators")
+        return 1
+    warned = warned_ops(proc.stdout)
+    bad = 0
+    for label, version in table["versions"].items():
+        rows = [r for r in table["rows"] if r["torch"] == version]
+        failing = {r["op"] for r in rows if r["opcheck"] in ("mutation", "aliasing")}
+        others = [r for r in rows if r["opcheck"] not in ("pass", "mutation", "aliasing")]
+        for r in others:
+            bad += 1
+            print(f"UNEXPECTED opcheck verdict on torch {version}: {r['op']}: {r['opcheck']}")
+        for op in sorted(failing - warned):
+            bad += 1
+            print(f"MISSED on torch {version}: {op} (opcheck fails test_schema; the check is silent)")
+        for op in sorted(warned - failing):
+            bad += 1
+            print(f"FALSE on torch {version}: {op} (opcheck passes; the check warns)")
+        print(f"torch {version}: {len(rows)} operators, opcheck fails {len(failing)}, "
+              f"the check warns on {len(warned)}, disagreements {len(failing ^ warned)}")
+    return 1 if bad else 0
+
+
+def cmd_fixes(args):
+    """Each undeclared operator that opcheck rejects, fixed by the check's own
+    --fix, builds, passes opcheck's test_schema and gives the uncompiled
+    values under every backend; a second --fix changes nothing."""
+    label, python = python_of(args.python)
+    if not python:
+        return SKIP_CODE
+    with open(JSON_PATH) as f:
+        table = json.load(f)
+    version = table["versions"].get(label)
+    failing = {r["op"].replace("tt_um_", "tt_umfix_", 1) for r in table["rows"]
+               if r["torch"] == version and r["opcheck"] in ("mutation", "aliasing")}
+    want_rows = {r["op"]: r for r in table["rows"] if r["torch"] == version}
+    include = torch_include_of(python)
+    with tempfile.TemporaryDirectory() as tmp:
+        src = os.path.join(tmp, "tt_umfix_ops.cpp")
+        generate(src, prefix="tt_umfix")
+        before = open(src).read()
+        proc = run_tidy(args.clang_tidy, args.module, src, include, fix=True)
+        fixed = open(src).read()
+        if fixed == before:
+            print(proc.stdout[-3000:])
+            print("FAIL: --fix changed nothing")
+            return 1
+        again = run_tidy(args.clang_tidy, args.module, src, include, fix=True)
+        if open(src).read() != fixed or warned_ops(again.stdout):
+            print(again.stdout[-3000:])
+            print("FAIL: a second --fix changed the file or still warns")
+            return 1
+        shutil.copy(src, os.path.join(args.keep, "tt_umfix_ops.cpp")) if args.keep else None
+        got = measure_with(python, [src], ["tt_umfix"])
+    bad = 0
+    rows = {r["op"]: r for r in got["rows"]}
+    for op in sorted(failing):
+        r = rows[op]
+        problems = []
+        if r["opcheck"] != "pass":
+            problems.append(f"opcheck {r['opcheck']}")
+        original = want_rows.get(op.replace("tt_umfix_", "tt_um_", 1), {})
+        for c in COLUMNS:
+            if r[c] != "same" and not str(original.get(c, "")).startswith("not run"):
+                problems.append(f"{c} {r[c]}")
+        if problems:
+            bad += 1
+            print(f"FIX NOT PROVEN {op}: " + ", ".join(problems))
+    print(f"torch {got['torch']}: {len(failing)} operators that opcheck rejects, fixed by --fix; "
+          f"{len(failing) - bad} pass opcheck test_schema and match uncompiled values on "
+          f"{', '.join(COLUMNS)} (where eager runs); {bad} do not")
+    return 1 if bad or not failing else 0
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = p.add_subparsers(dest="cmd", required=True)
+    g = sub.add_parser("generate")
+    g.add_argument("out")
+    g.add_argument("--ns", default="tt_um")
+    m = sub.add_parser("measure")
+    m.add_argument("--out", required=True)
+    m.add_argument("--prefix", action="append", default=[])
+    m.add_argument("sources", nargs="+")
+    w = sub.add_parser("write", help="re-measure, rewrite the table and the doc's table")
+    w.add_argument("--python", action="append", default=[], help="LABEL=PYTHON")
+    c = sub.add_parser("check", help="re-measure one version against the table")
+    c.add_argument("--python", required=True, help="LABEL=PYTHON")
+    for name in ("static", "fixes"):
+        s = sub.add_parser(name)
+        s.add_argument("--python", required=True, help="LABEL=PYTHON (its torch headers)")
+        s.add_argument("--clang-tidy", required=True)
+        s.add_argument("--module", required=True)
+        s.add_argument("--keep", help="copy the fixed source here")
+    args = p.parse_args()
+    if args.cmd == "generate":
+        generate(args.out, args.ns)
+        return 0
+    if args.cmd == "measure":
+        if not args.prefix:
+            args.prefix = ["tt_um"]
+        _measure(args)
+        return 0
+    return {"write": cmd_write, "check": cmd_check, "static": cmd_static,
+            "fixes": cmd_fixes}[args.cmd](args) or 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
