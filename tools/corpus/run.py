@@ -386,7 +386,7 @@ def read_labels(path):
     return labels
 
 
-def summarize(entries, labels, out_dir):
+def summarize(entries, labels, out_dir, checks=CHECKS):
     files = len(entries)
     crashes = [(e["repo"], e["path"], c) for e in entries for c, r in e["runs"].items() if r["crash"]]
     timeouts = [(e["repo"], e["path"], c) for e in entries for c, r in e["runs"].items() if r["timeout"]]
@@ -395,7 +395,7 @@ def summarize(entries, labels, out_dir):
           f"{len(crashes)} crashes, {len(timeouts)} timeouts; {error_files} files with "
           f"compile errors (missing third-party headers, ...)")
     for config in CONFIGS:
-        counts = {c: 0 for c in CHECKS}
+        counts = {c: 0 for c in checks}
         for e in entries:
             for w in e["runs"][config]["warnings"]:
                 counts[w["check"]] += 1
@@ -525,7 +525,7 @@ def main():
     entries.sort(key=lambda e: (e["repo"], e["path"]))
     with open(os.path.join(args.out, "report.json"), "w") as f:
         json.dump({"repos": repos, "files": entries}, f, indent=1)
-    return summarize(entries, read_labels(args.labels), args.out)
+    return summarize(entries, read_labels(args.labels), args.out, args.checks)
 
 
 if __name__ == "__main__":
