@@ -235,9 +235,14 @@ def _measure(args):
 
     rows = []
     ops = []
+    wanted = None
+    if args.ops:
+        with open(args.ops) as f:
+            wanted = set(json.load(f))
     for prefix in args.prefix:
         for ns, name, form, key, declared in operators(prefix):
-            ops.append((ns, name, form, key, declared))
+            if wanted is None or f"{ns}::{name}" in wanted:
+                ops.append((ns, name, form, key, declared))
     autograd_error = {}
     for ns, name, form, key, declared in ops:
         qual = f"{ns}::{name}"
@@ -367,10 +372,15 @@ def _measure(args):
 
 # --- driver (standard library) -----------------------------------------------
 
-def measure_with(python, sources, prefixes):
+def measure_with(python, sources, prefixes, only=None):
+    """Measures the operators of sources (only those named in `only`, if given)."""
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "rows.json")
         cmd = [python, os.path.abspath(__file__), "measure", "--out", out]
+        if only is not None:
+            with open(os.path.join(tmp, "ops.json"), "w") as f:
+                json.dump(sorted(only), f)
+            cmd += ["--ops", os.path.join(tmp, "ops.json")]
         for p in prefixes:
             cmd += ["--prefix", p]
         proc = subprocess.run(cmd + sources, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
@@ -576,7 +586,7 @@ def cmd_fixes(args):
             print("FAIL: a second --fix changed the file or still warns")
             return 1
         shutil.copy(src, os.path.join(args.keep, "tt_umfix_ops.cpp")) if args.keep else None
-        got = measure_with(python, [src], ["tt_umfix"])
+        got = measure_with(python, [src], ["tt_umfix"], only=failing)
     bad = 0
     notes = []
     rows = {r["op"]: r for r in got["rows"]}
@@ -619,6 +629,7 @@ def main():
     m = sub.add_parser("measure")
     m.add_argument("--out", required=True)
     m.add_argument("--prefix", action="append", default=[])
+    m.add_argument("--ops", help="a JSON list of ns::name: measure only these")
     m.add_argument("sources", nargs="+")
     w = sub.add_parser("write", help="re-measure, rewrite the table and the doc's table")
     w.add_argument("--python", action="append", default=[], help="LABEL=PYTHON")
