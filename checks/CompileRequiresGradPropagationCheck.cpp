@@ -40,7 +40,7 @@ namespace torch_tidy {
 
 CompileRequiresGradPropagationCheck::CompileRequiresGradPropagationCheck(
     StringRef Name, tidy::ClangTidyContext *Context)
-    : ClangTidyCheck(Name, Context),
+    : TorchTidyCheck(Name, Context),
       Mode(Options.get("RegionMode", RegionMode::Auto)),
       CompiledFunctions(Options.get("CompiledFunctions", "")),
       Style(Options.get("FixStyle", FixStyle::IndexPut)),
@@ -62,31 +62,13 @@ CompileRequiresGradPropagationCheck::CompileRequiresGradPropagationCheck(
 CompileRequiresGradPropagationCheck::~CompileRequiresGradPropagationCheck() =
     default;
 
-// Read as a string: OptionsView::get<bool> is a template specialisation whose
-// mangled name differs between the compiler that built clang-tidy and g++,
-// so a module built with g++ could not link against it.
-bool CompileRequiresGradPropagationCheck::boolOption(StringRef Name,
-                                                     bool Default) {
-  std::string Value = Options.get(Name, Default ? "true" : "false").str();
-  StringRef V = StringRef(Value).trim();
-  if (V.equals_insensitive("true") || V == "1")
-    return true;
-  if (V.equals_insensitive("false") || V == "0")
-    return false;
-  configurationDiag("invalid configuration value '%0' for option '%1'; "
-                    "expected a bool (true or false); using '%2'")
-      << Value << Name << (Default ? "true" : "false");
-  return Default;
-}
-
 void CompileRequiresGradPropagationCheck::storeOptions(
     tidy::ClangTidyOptions::OptionMap &Opts) {
   Options.store(Opts, "RegionMode", Mode);
   Options.store(Opts, "CompiledFunctions", CompiledFunctions);
   Options.store(Opts, "FixStyle", Style);
   Options.store(Opts, "LibTorchVersion", LibTorchVersionOption);
-  Options.store(Opts, "FreshTargetsInKernels",
-                FreshTargetsInKernels ? "true" : "false");
+  storeBool(Opts, "FreshTargetsInKernels", FreshTargetsInKernels);
 }
 
 void CompileRequiresGradPropagationCheck::registerPPCallbacks(

@@ -5,7 +5,7 @@
 #include "torch_tidy/analysis/CompiledRegionFinder.h"
 #include "torch_tidy/rewrite/OutOfPlaceRewrite.h"
 
-#include "clang-tidy/ClangTidyCheck.h"
+#include "TorchTidyCheck.h"
 #include <memory>
 #include <vector>
 
@@ -21,7 +21,7 @@ class GradFlowAnalysis;
 ///
 /// For the user-facing documentation see:
 /// docs/checks/torch-compile-requires-grad-propagation.md
-class CompileRequiresGradPropagationCheck : public clang::tidy::ClangTidyCheck {
+class CompileRequiresGradPropagationCheck : public TorchTidyCheck {
 public:
   CompileRequiresGradPropagationCheck(llvm::StringRef Name,
                                       clang::tidy::ClangTidyContext *Context);
@@ -40,7 +40,6 @@ public:
 
 private:
   struct Report;
-  bool boolOption(llvm::StringRef Name, bool Default);
   void reportRegions(CompiledRegionFinder &Finder, GradFlowAnalysis &Flow,
                      clang::ASTContext &Context, std::vector<Report> &Out);
   void reportMutableArguments(const OperatorModel &Operators,

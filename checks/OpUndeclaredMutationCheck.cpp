@@ -19,29 +19,14 @@ namespace torch_tidy {
 
 OpUndeclaredMutationCheck::OpUndeclaredMutationCheck(
     StringRef Name, tidy::ClangTidyContext *Context)
-    : ClangTidyCheck(Name, Context),
+    : TorchTidyCheck(Name, Context),
       CompositeKernels(boolOption("CompositeKernels", false)),
       Aliasing(boolOption("Aliasing", true)) {}
 
-// Read as a string, like the flagship's bool options: OptionsView::get<bool>
-// does not link into a module built with g++.
-bool OpUndeclaredMutationCheck::boolOption(StringRef Name, bool Default) {
-  std::string Value = Options.get(Name, Default ? "true" : "false").str();
-  StringRef V = StringRef(Value).trim();
-  if (V.equals_insensitive("true") || V == "1")
-    return true;
-  if (V.equals_insensitive("false") || V == "0")
-    return false;
-  configurationDiag("invalid configuration value '%0' for option '%1'; "
-                    "expected a bool (true or false); using '%2'")
-      << Value << Name << (Default ? "true" : "false");
-  return Default;
-}
-
 void OpUndeclaredMutationCheck::storeOptions(
     tidy::ClangTidyOptions::OptionMap &Opts) {
-  Options.store(Opts, "CompositeKernels", CompositeKernels ? "true" : "false");
-  Options.store(Opts, "Aliasing", Aliasing ? "true" : "false");
+  storeBool(Opts, "CompositeKernels", CompositeKernels);
+  storeBool(Opts, "Aliasing", Aliasing);
 }
 
 void OpUndeclaredMutationCheck::registerMatchers(MatchFinder *F) {

@@ -2,7 +2,7 @@
 #ifndef TORCH_TIDY_CHECKS_OPUNDECLAREDMUTATIONCHECK_H
 #define TORCH_TIDY_CHECKS_OPUNDECLAREDMUTATIONCHECK_H
 
-#include "clang-tidy/ClangTidyCheck.h"
+#include "TorchTidyCheck.h"
 #include "llvm/ADT/DenseSet.h"
 
 namespace torch_tidy {
@@ -21,7 +21,7 @@ class ArgumentMutationAnalysis;
 ///
 /// For the user-facing documentation see:
 /// docs/checks/torch-op-undeclared-mutation.md
-class OpUndeclaredMutationCheck : public clang::tidy::ClangTidyCheck {
+class OpUndeclaredMutationCheck : public TorchTidyCheck {
 public:
   OpUndeclaredMutationCheck(llvm::StringRef Name,
                             clang::tidy::ClangTidyContext *Context);
@@ -35,7 +35,6 @@ public:
   check(const clang::ast_matchers::MatchFinder::MatchResult &Result) override;
 
 private:
-  bool boolOption(llvm::StringRef Name, bool Default);
   bool reports(const KernelRegistration &K) const;
   void checkOperator(const RegisteredOperator &Op,
                      ArgumentMutationAnalysis &Analysis,

@@ -400,6 +400,13 @@ def python_of(spec):
     return label, python
 
 
+def venv_and_table(spec):
+    """(label, the venv's python or None, the committed table)."""
+    label, python = python_of(spec)
+    with open(JSON_PATH) as f:
+        return label, python, json.load(f)
+
+
 def verdict_cells(row):
     return [row["opcheck"]] + [row[c] for c in COLUMNS]
 
@@ -470,11 +477,9 @@ def cmd_write(args):
 
 
 def cmd_check(args):
-    label, python = python_of(args.python)
+    label, python, table = venv_and_table(args.python)
     if not python:
         return SKIP_CODE
-    with open(JSON_PATH) as f:
-        table = json.load(f)
     want_version = table["versions"].get(label)
     with tempfile.TemporaryDirectory() as tmp:
         src = os.path.join(tmp, "tt_um_ops.cpp")
@@ -523,11 +528,9 @@ def torch_include_of(python):
 def cmd_static(args):
     """The check warns exactly on the operators whose opcheck test_schema fails
     for mutation, in every version of the committed table."""
-    label, python = python_of(args.python)
+    label, python, table = venv_and_table(args.python)
     if not python:
         return SKIP_CODE
-    with open(JSON_PATH) as f:
-        table = json.load(f)
     with tempfile.TemporaryDirectory() as tmp:
         src = os.path.join(tmp, "tt_um_ops.cpp")
         generate(src)
@@ -560,11 +563,9 @@ def cmd_fixes(args):
     """Each undeclared operator that opcheck rejects, fixed by the check's own
     --fix, builds, passes opcheck's test_schema and gives the uncompiled
     values under every backend; a second --fix changes nothing."""
-    label, python = python_of(args.python)
+    label, python, table = venv_and_table(args.python)
     if not python:
         return SKIP_CODE
-    with open(JSON_PATH) as f:
-        table = json.load(f)
     version = table["versions"].get(label)
     failing = {r["op"].replace("tt_um_", "tt_umfix_", 1) for r in table["rows"]
                if r["torch"] == version and r["opcheck"] in ("mutation", "aliasing")}

@@ -3,6 +3,7 @@
 #include "torch_tidy/analysis/CompiledRegionFinder.h"
 #include "torch_tidy/analysis/GradFlowAnalysis.h"
 #include "torch_tidy/analysis/LibTorchApi.h"
+#include "torch_tidy/analysis/UserCode.h"
 
 #include "clang/AST/Attr.h"
 #include "clang/AST/DeclTemplate.h"
@@ -76,21 +77,9 @@ public:
     Finder.addFunction(L->getCallOperator());
     return true;
   }
-  bool VisitVarDecl(VarDecl *V) {
-    const auto *RD = V->getType().getCanonicalType()->getAsCXXRecordDecl();
-    if (RD && RD->getIdentifier() && RD->getName() == "TorchLibraryInit")
-      Finder.operators().addLibraryInit(V);
-    return true;
-  }
   bool VisitCallExpr(CallExpr *C) {
     if (!Enclosing.empty())
       Finder.addCall(C, Enclosing.back());
-    return true;
-  }
-  bool VisitCXXMemberCallExpr(CXXMemberCallExpr *C) {
-    if (libtorch::classifyLibraryCall(C) != libtorch::LibraryCall::None)
-      Finder.operators().addLibraryCall(
-          C, Enclosing.empty() ? nullptr : Enclosing.back());
     return true;
   }
 
@@ -99,25 +88,17 @@ private:
   std::vector<const FunctionDecl *> Enclosing;
 };
 
-bool isLibraryNamespace(const Decl *D) {
-  const auto *NS = dyn_cast<NamespaceDecl>(D);
-  if (!NS || !NS->getIdentifier())
-    return false;
-  static const llvm::StringSet<> Names = {
-      "at", "c10", "torch", "caffe2", "std", "__gnu_cxx", "pybind11"};
-  return Names.contains(NS->getName());
-}
 } // namespace
 
 void CompiledRegionFinder::collect(const TranslationUnitDecl *TU) {
   const SourceManager &SM = TU->getASTContext().getSourceManager();
   RegionFactCollector Collector(*this);
   for (Decl *D : TU->decls()) {
-    if (SM.isInSystemHeader(D->getLocation()) || isLibraryNamespace(D))
+    if (!isUserTopLevelDecl(D, SM))
       continue;
     Collector.TraverseDecl(D);
   }
-  Operators.finish();
+  Operators.collect(TU);
 }
 
 void CompiledRegionFinder::addFunction(const FunctionDecl *Definition) {

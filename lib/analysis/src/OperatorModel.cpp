@@ -2,6 +2,7 @@
 
 #include "torch_tidy/analysis/OperatorModel.h"
 #include "torch_tidy/analysis/LibTorchApi.h"
+#include "torch_tidy/analysis/UserCode.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclCXX.h"
@@ -208,7 +209,7 @@ void OperatorModel::collect(const TranslationUnitDecl *TU) {
   const SourceManager &SM = TU->getASTContext().getSourceManager();
   RegistrationCollector Collector(*this);
   for (Decl *D : TU->decls())
-    if (!SM.isInSystemHeader(D->getLocation()))
+    if (isUserTopLevelDecl(D, SM))
       Collector.TraverseDecl(D);
   finish();
 }

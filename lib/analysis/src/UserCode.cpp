@@ -6,6 +6,7 @@
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/StringSet.h"
 
 using namespace clang;
 
@@ -37,6 +38,17 @@ private:
   llvm::SmallPtrSet<const FunctionDecl *, 32> Seen;
 };
 } // namespace
+
+bool isUserTopLevelDecl(const Decl *D, const SourceManager &SM) {
+  if (SM.isInSystemHeader(D->getLocation()))
+    return false;
+  const auto *NS = dyn_cast<NamespaceDecl>(D);
+  if (!NS || !NS->getIdentifier())
+    return true;
+  static const llvm::StringSet<> Names = {
+      "at", "c10", "torch", "caffe2", "std", "__gnu_cxx", "pybind11"};
+  return !Names.contains(NS->getName());
+}
 
 void forEachUserFunction(const TranslationUnitDecl *TU,
                          llvm::function_ref<void(const FunctionDecl *)> F,

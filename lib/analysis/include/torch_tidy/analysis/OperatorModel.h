@@ -76,8 +76,8 @@ struct SchemaProblem {
 
 class OperatorModel {
 public:
-  /// Walks the user's code of TU (not system headers) for the facts below
-  /// and calls finish(): for checks that need the operators only.
+  /// Walks the user's code of TU (isUserTopLevelDecl) for the facts below
+  /// and calls finish(). The one walk that finds registrations.
   void collect(const clang::TranslationUnitDecl *TU);
 
   /// Facts, as the user-code walk finds them.

@@ -10,9 +10,15 @@
 #define TORCH_TIDY_ANALYSIS_USERCODE_H
 
 #include "clang/AST/Decl.h"
+#include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 
 namespace torch_tidy {
+
+/// A top-level declaration of the user's code: not in a system header and
+/// not a namespace of a library (at, c10, torch, caffe2, std, __gnu_cxx,
+/// pybind11), which a file may see through -I instead of -isystem.
+bool isUserTopLevelDecl(const clang::Decl *D, const clang::SourceManager &SM);
 
 /// Calls F on every function definition with a body outside system headers:
 /// functions, methods, lambdas' call operators; never instantiations, and
