@@ -226,6 +226,14 @@ def _measure(args):
     warnings.filterwarnings("ignore")
     logging.disable(logging.WARNING)
     torch._dynamo.config.cache_size_limit = 64
+    # Newer torch checks custom-op outputs for aliasing at a compiled
+    # function's first call: a warning by default, a RuntimeError where the CI
+    # environment variable is set. The columns measure the default (what a user
+    # gets); aliasing_check records the check itself, both ways.
+    import torch._functorch.config as functorch_config
+    has_alias_check = hasattr(functorch_config, "error_on_custom_op_aliasing")
+    if has_alias_check:
+        functorch_config.error_on_custom_op_aliasing = False
 
     build = tempfile.mkdtemp(prefix="tt-um-build-")
     torch.utils.cpp_extension.load(name="tt_um_ops", sources=args.sources,
@@ -341,7 +349,16 @@ def _measure(args):
         column = backend + ("_grad" if grad else "")
         want = "_eager_values_grad" if grad else "_eager_values"
         try:
-            got = values(compiled([op for _, op in batch], backend), len(batch), grad)
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                got = values(compiled([op for _, op in batch], backend), len(batch), grad)
+            for w in caught:
+                text = str(w.message)
+                if "will become an error in a future version of PyTorch" not in text:
+                    continue  # not the aliasing check's deprecation warning
+                for row, _ in batch:
+                    if re.search(re.escape(row["op"]) + r"(?![\w])", text):
+                        row["_alias_warned"] = True
         except Exception as e:
             if len(batch) == 1:
                 batch[0][0][column] = "error: " + type(e).__name__
@@ -361,6 +378,22 @@ def _measure(args):
                          if r["key"] == key and r.get(want) is not None]
                 if batch:
                     run_batch(batch, backend, grad)
+    # torch's own aliasing check: silent, or a warning by default, and with
+    # the CI setting (error_on_custom_op_aliasing) a RuntimeError or not.
+    for r in rows:
+        warned = r.pop("_alias_warned", False)
+        if not has_alias_check:
+            r["aliasing_check"] = "not in this torch"
+        elif not warned:
+            r["aliasing_check"] = "silent"
+        else:
+            functorch_config.error_on_custom_op_aliasing = True
+            try:
+                values(compiled([results[r["op"]][1]], "aot_eager"), 1, False)
+                r["aliasing_check"] = "warns; with CI set: no error"
+            except Exception as e:
+                r["aliasing_check"] = "warns; with CI set: " + type(e).__name__
+            functorch_config.error_on_custom_op_aliasing = False
     for r in rows:
         for column in COLUMNS:
             r.setdefault(column, "not run: eager error")
@@ -383,7 +416,13 @@ def measure_with(python, sources, prefixes, only=None):
             cmd += ["--ops", os.path.join(tmp, "ops.json")]
         for p in prefixes:
             cmd += ["--prefix", p]
-        proc = subprocess.run(cmd + sources, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        # The measurement is of torch's defaults, whoever runs it: CI=1 turns
+        # torch's custom-op aliasing warning into an error (aliasing_check
+        # measures both).
+        env = {k: v for k, v in os.environ.items()
+               if k not in ("CI", "TORCHINDUCTOR_ERROR_ON_CUSTOM_OP_ALIASING")}
+        proc = subprocess.run(cmd + sources, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                              text=True, env=env)
         if proc.returncode != 0:
             sys.stderr.write(proc.stdout[-6000:])
             raise SystemExit(f"undeclared-mutation: measurement failed under {python}")
@@ -408,14 +447,14 @@ def venv_and_table(spec):
 
 
 def verdict_cells(row):
-    return [row["opcheck"]] + [row[c] for c in COLUMNS]
+    return [row["opcheck"]] + [row[c] for c in COLUMNS] + [row.get("aliasing_check", "-")]
 
 
 def render(table):
     versions = [table["versions"][lab] for lab in table["order"] if lab in table["versions"]]
     head = ["key / form / schema"]
     for v in versions:
-        head += [f"{v} opcheck"] + [f"{v} {c}" for c in COLUMNS]
+        head += [f"{v} opcheck"] + [f"{v} {c}" for c in COLUMNS] + [f"{v} aliasing check"]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     by_version = {}
     for r in table["rows"]:
@@ -426,7 +465,7 @@ def render(table):
         cells = [f"{key} / `{form}` / `{schema[schema.index('('):]}`"]
         for v in versions:
             r = by_version.get(v, {}).get((key, form, declared))
-            cells += verdict_cells(r) if r else ["-"] * (1 + len(COLUMNS))
+            cells += verdict_cells(r) if r else ["-"] * (2 + len(COLUMNS))
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
@@ -445,7 +484,8 @@ def rewrite_doc(table):
 
 
 def comparable(row):
-    return {k: row[k] for k in ("op", "opcheck", "eager_error", "autograd_error", *COLUMNS)}
+    return {k: row.get(k) for k in ("op", "opcheck", "eager_error", "autograd_error", *COLUMNS,
+                                    "aliasing_check")}
 
 
 def cmd_write(args):
