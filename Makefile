@@ -6,23 +6,31 @@ BUILD_DIR    ?= build
 CACHE_DIR    ?= $(or $(TORCH_TIDY_CACHE),$(or $(XDG_CACHE_HOME),$(HOME)/.cache)/torch-tidy)
 CTEST_ARGS   ?=
 
-.PHONY: all bootstrap configure build demo test bench corpus format ground-truth clean
+.PHONY: all bootstrap configure build demo test bench corpus format ground-truth package clean
 
 all: build
 
 bootstrap:
 	@bash tools/bootstrap/bootstrap.sh
 
-configure: bootstrap
-	@cmake -S . -B $(BUILD_DIR) -G Ninja -DCMAKE_BUILD_TYPE=Release \
-	  -DTORCH_TIDY_LLVM_VERSION=$(LLVM_VERSION) \
+# $(call cmake_configure,RUNTIME): the runtime and its tests ON or OFF.
+cmake_configure = cmake -S . -B $(BUILD_DIR) -G Ninja -DCMAKE_BUILD_TYPE=Release \
+	  -DTORCH_TIDY_LLVM_VERSION=$(LLVM_VERSION) -DTORCH_TIDY_BUILD_RUNTIME=$(1) \
 	  -DTORCH_TIDY_CACHE_DIR=$(CACHE_DIR) >$(BUILD_DIR).configure.log 2>&1 \
 	  || { cat $(BUILD_DIR).configure.log; exit 1; }
+
+configure: bootstrap
+	@$(call cmake_configure,ON)
 
 build: configure
 	@cmake --build $(BUILD_DIR)
 
-demo: build
+# The demo needs Debian packages only (no PyPI) and builds only the module
+# and torch-tidy; `make test` builds the rest in the same build directory.
+demo:
+	@bash tools/bootstrap/bootstrap.sh --demo
+	@$(call cmake_configure,OFF)
+	@cmake --build $(BUILD_DIR) --target TorchTidyModule torch-tidy
 	@bash $(BUILD_DIR)/tools/demo.sh
 
 # Re-run the torch.compile ground truth and rewrite docs/ground-truth.md.
@@ -31,6 +39,10 @@ ground-truth: bootstrap
 
 test: build
 	@cd $(BUILD_DIR) && ctest --output-on-failure --timeout 1500 $(CTEST_ARGS)
+
+# The Debian package (CPack): build/torch-tidy_<version>_<arch>.deb.
+package: build
+	@cd $(BUILD_DIR) && cpack -G DEB
 
 # The performance harness: prints the table, writes docs/performance.md.
 bench: build

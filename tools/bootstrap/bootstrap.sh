@@ -3,7 +3,14 @@
 # Debian packages (LLVM/Clang 19 and 22, LibTorch 1.13, GoogleTest, CMake, Ninja) and two
 # cached Python virtual environments with PyTorch from PyPI (2.8.0, the reference, and the
 # newest release). A failed PyPI install is reported in one line; the rest still works.
+#
+#   bootstrap.sh          everything (make test)
+#   bootstrap.sh --demo   only the Debian packages that build the module and
+#                         torch-tidy and lint the examples against Debian's
+#                         LibTorch headers; nothing from PyPI (make demo)
 set -u
+MODE=full
+[ "${1:-}" = "--demo" ] && MODE=demo
 
 CACHE_DIR="${TORCH_TIDY_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/torch-tidy}"
 mkdir -p "$CACHE_DIR"
@@ -11,14 +18,22 @@ mkdir -p "$CACHE_DIR"
 log() { printf 'bootstrap: %s\n' "$*"; }
 
 # --- Debian packages -------------------------------------------------------
+# The demo's: the module and torch-tidy against LLVM 19, Debian's LibTorch.
+DEMO_PACKAGES=(
+  cmake ninja-build g++ make python3 git lld
+  clang-19 clang-tidy-19 libclang-19-dev llvm-19-dev
+  libtorch-dev
+)
 DEB_PACKAGES=(
-  cmake ninja-build g++ make python3 python3-venv git
-  clang-19 clang-tidy-19 clangd-19 clang-format-19 libclang-19-dev llvm-19-dev llvm-19-tools
+  "${DEMO_PACKAGES[@]}" python3-venv
+  clangd-19 clang-format-19 llvm-19-tools
   clang-22 clang-tidy-22 clangd-22 libclang-22-dev llvm-22-dev llvm-22-tools
-  libtorch-dev libgtest-dev libgmock-dev
+  libgtest-dev libgmock-dev
   libgrpc++-dev  # torch-clangd links clangd's remote-index client, as Debian's clangd does
   gnuplot-nox    # the performance harness's plot (tools/bench)
+  dpkg-dev       # the .deb's Depends (dpkg-shlibdeps) and its install test
 )
+[ "$MODE" = demo ] && DEB_PACKAGES=("${DEMO_PACKAGES[@]}")
 missing=()
 for p in "${DEB_PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
@@ -79,7 +94,7 @@ make_tools_venv() {
     rm -rf "$dir"
   fi
 }
-if [ "${TORCH_TIDY_NO_PYPI:-0}" != 1 ]; then
+if [ "$MODE" = full ] && [ "${TORCH_TIDY_NO_PYPI:-0}" != 1 ]; then
   make_venv venv-torch-2.8.0 torch==2.8.0
   make_venv venv-torch-latest torch
   make_tools_venv

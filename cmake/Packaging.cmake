@@ -1,0 +1,36 @@
+# What `cmake --install` puts where, beyond the targets' own install rules
+# (bin/torch-tidy, bin/torch-clangd, bin/torch-tidy-verify, bin/torch-tidy-sarif,
+# lib/TorchTidyModule.so and the module beside it), and the Debian package
+# (`make package`, CPack): Depends comes from dpkg-shlibdeps on the binaries,
+# plus what they open without linking.
+install(DIRECTORY ${CMAKE_SOURCE_DIR}/include/torch_tidy DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+install(DIRECTORY ${CMAKE_SOURCE_DIR}/docs/ DESTINATION ${CMAKE_INSTALL_DOCDIR})
+install(FILES ${CMAKE_SOURCE_DIR}/README.md DESTINATION ${CMAKE_INSTALL_DOCDIR})
+# The pre-commit hook's entry and the extension-project recipe's helper.
+install(PROGRAMS ${CMAKE_SOURCE_DIR}/tools/pre-commit/torch-tidy-hook
+        DESTINATION ${CMAKE_INSTALL_BINDIR})
+if(EXISTS ${CMAKE_SOURCE_DIR}/tools/torch-tidy/torch-tidy-cdb)
+  install(PROGRAMS ${CMAKE_SOURCE_DIR}/tools/torch-tidy/torch-tidy-cdb
+          DESTINATION ${CMAKE_INSTALL_BINDIR})
+endif()
+
+set(CPACK_GENERATOR DEB)
+set(CPACK_PACKAGE_NAME torch-tidy)
+set(CPACK_PACKAGE_VERSION 0.1.0)
+set(CPACK_PACKAGE_CONTACT "torch-tidy developers <torch-tidy@localhost>")
+set(CPACK_PACKAGE_DESCRIPTION_SUMMARY
+  "clang-tidy checks for LibTorch code that torch.compile reaches")
+set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
+set(CPACK_STRIP_FILES ON)
+set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
+set(CPACK_DEBIAN_PACKAGE_SECTION devel)
+set(CPACK_DEBIAN_COMPRESSION_TYPE gzip)
+# Linked libraries (libclang-cpp19, libllvm19, libc6, ...): dpkg-shlibdeps.
+set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
+# Not linked, but needed: clang's builtin headers (<stddef.h>, ...), found
+# through /usr/lib/clang/N; and the clang-tidy that --loads the module.
+set(CPACK_DEBIAN_PACKAGE_DEPENDS
+  "libclang-common-${LLVM_VERSION_MAJOR}-dev, clang-tidy-${LLVM_VERSION_MAJOR}, python3")
+set(CPACK_DEBIAN_PACKAGE_DESCRIPTION
+  "torch-tidy finds in-place writes in LibTorch C++ code after which\n torch.compile reports requires_grad == false, and operators that mutate\n arguments their schema does not declare mutable.")
+include(CPack)
