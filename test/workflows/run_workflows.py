@@ -4,7 +4,7 @@
 against the lit suite's mock LibTorch headers).
 
   run_workflows.py CASE --source-dir REPO --build-dir BUILD --llvm-bin DIR
-                   --out DIR [--tools-python PY]
+                   --out DIR [--tools-python PY] [--torch-python PY]
 
 CASE is one of:
   torch-tidy      build/bin/torch-tidy --list-checks names every check of
@@ -25,10 +25,15 @@ CASE is one of:
   ci-build        docs/ci.md "inside the build": CMAKE_CXX_CLANG_TIDY fails
                   the build on the finding and passes a clean project;
   ci-fix-verify   docs/ci.md "fix and verify": --export-fixes, apply with
-                  clang-apply-replacements, torch-tidy-verify, re-lint clean.
+                  clang-apply-replacements, torch-tidy-verify, re-lint clean;
+  extension       docs/extensions.md: a setup.py (torch.utils.cpp_extension)
+                  project, test/workflows/extension, linted against the real
+                  torch 2.8.0 headers (--torch-python) with torch-tidy-cdb and
+                  run-clang-tidy: each planted finding, in the .cpp and the
+                  .cu, at its line; nothing else; no compiler error.
 
 Exit 0 on success, 1 on failure, 77 (one SKIPPED line naming the case and
-why) when a needed PyPI tool is missing.
+why) when a needed PyPI tool, the torch venv or the CUDA toolkit is missing.
 """
 import argparse
 import json
@@ -308,10 +313,115 @@ def case_ci_fix_verify(c):
     check(rc == 0, "the fixed project still compiles")
 
 
+# The planted findings of test/workflows/extension: (file, the statement that
+# is reported, check). The lines are looked up in the sources.
+EXTENSION_FINDINGS = [
+    ("csrc/ops.cpp", "out.index_put_({Slice(0, rows.size(0))}, rows);", CHECK),
+    ("csrc/ops.cpp", "x.div_(x.norm());", "torch-op-undeclared-mutation"),
+    ("csrc/ops_cuda.cu", "out.index_put_({idx}, rows, /*accumulate=*/true);",
+     CHECK),
+    ("csrc/ops_cuda.cu", "x.clamp_(-limit, limit);",
+     "torch-op-undeclared-mutation"),
+]
+# Operators that must not be reported: (file, first and last line of the
+# kernel).
+EXTENSION_CLEAN = [
+    ("csrc/ops.cpp", "at::Tensor with_rows(", "}"),
+    ("csrc/ops_cuda.cu", "at::Tensor scale_rows_cuda(", "}"),
+]
+
+
+def line_of(path, text, start=1):
+    for n, line in enumerate(open(path).read().splitlines(), 1):
+        if n >= start and text in line:
+            return n
+    return None
+
+
+def case_extension(c):
+    py = c.args.torch_python
+    if not py or not os.path.exists(py):
+        print("SKIPPED workflow-extension: no torch 2.8.0 venv "
+              "(TORCH_TIDY_PYTHON_28 is empty; tools/bootstrap makes it)")
+        return 77
+    d = os.path.join(c.out, "extension")
+    shutil.rmtree(d, ignore_errors=True)
+    shutil.copytree(os.path.join(c.src, "test", "workflows", "extension"), d)
+    # The recipe of docs/extensions.md, verbatim but for paths.
+    cdb = os.path.join(c.src, "tools", "torch-tidy", "torch-tidy-cdb")
+    rc, out = run([cdb, "--python", py, "csrc"], cwd=d)
+    if rc == 2 and "no CUDA toolkit" in out:
+        print("SKIPPED workflow-extension: the sample's .cu needs a CUDA "
+              "toolkit (" + out.strip() + ")")
+        return 77
+    check(rc == 0 and "2 entries (1 CUDA)" in out,
+          f"torch-tidy-cdb writes compile_commands.json (exit {rc}): "
+          f"{out.strip()[-300:]}")
+    try:
+        entries = json.load(open(os.path.join(d, "compile_commands.json")))
+    except (OSError, ValueError):
+        entries = []
+    args = {os.path.relpath(e["file"], d): e["arguments"] for e in entries}
+    check(sorted(args) == ["csrc/ops.cpp", "csrc/ops_cuda.cu"] and
+          len(entries) == 2, f"one entry per source ({sorted(args)})")
+    cpp, cu = args.get("csrc/ops.cpp", []), args.get("csrc/ops_cuda.cu", [])
+    for name, a in (("ops.cpp", cpp), ("ops_cuda.cu", cu)):
+        check(a[:1] == ["clang++"] and "-std=c++17" in a and
+              "-DTORCH_EXTENSION_NAME=extension" in a and
+              "-DTORCH_API_INCLUDE_EXTENSION_H" in a and
+              "-D_GLIBCXX_USE_CXX11_ABI=1" in a and
+              any(x.endswith(os.path.join("torch", "include")) for x in a),
+              f"{name}: clang++ with cpp_extension's flags and torch's "
+              f"include paths")
+    check("-x" not in cpp and "cuda" not in cpp,
+          "ops.cpp is parsed as C++")
+    check(cu[cu.index("-x") + 1:cu.index("-x") + 2] == ["cuda"]
+          if "-x" in cu else False,
+          "ops_cuda.cu is parsed as CUDA (-x cuda)")
+    check("--cuda-host-only" in cu and "-Wno-unknown-cuda-version" in cu and
+          any(x.startswith("--cuda-path=") for x in cu),
+          "ops_cuda.cu: --cuda-host-only --cuda-path= "
+          "-Wno-unknown-cuda-version")
+
+    recipe = (f"run-clang-tidy-{c.ver} -clang-tidy-binary {c.bin}/torch-tidy "
+              f"-checks='-*,torch-*' -p .")
+    rc, out = run(recipe, cwd=d, shell=True)
+    with open(os.path.join(d, "tidy.log"), "w") as f:
+        f.write(out)
+    check(rc == 0, f"run-clang-tidy exits 0 (exit {rc})")
+    errors = [l for l in out.splitlines() if re.search(r": error: ", l)]
+    check(not errors and "Found compiler error" not in out,
+          f"no compiler error: the torch and CUDA headers parse ({errors[:3]})")
+    found = set()
+    for m in re.finditer(r"^(.*?):(\d+):\d+: warning: .* \[(torch-[\w-]+)\]$",
+                         out, re.M):
+        found.add((os.path.relpath(m.group(1), d), int(m.group(2)),
+                   m.group(3)))
+    expected = set()
+    for rel, text, check_name in EXTENSION_FINDINGS:
+        line = line_of(os.path.join(d, rel), text)
+        expected.add((rel, line, check_name))
+        check((rel, line, check_name) in found,
+              f"{rel}:{line}: warning [{check_name}] ({text})")
+    for rel, first, last in EXTENSION_CLEAN:
+        start = line_of(os.path.join(d, rel), first)
+        end = line_of(os.path.join(d, rel), last, start or 1)
+        hits = [f for f in found if start and end and f[0] == rel and
+                start <= f[1] <= end]
+        check(start and end and not hits,
+              f"{rel}:{start}-{end}: the clean operator is not reported "
+              f"({hits})")
+    check(found == expected,
+          f"exactly the planted findings (missing: "
+          f"{sorted(expected - found)}; others: {sorted(found - expected)})")
+    if failures:
+        print(out[-4000:])
+
+
 CASES = {"torch-tidy": case_torch_tidy, "pre-commit": case_pre_commit,
          "sarif": case_sarif, "ci-diff": case_ci_diff,
          "ci-project": case_ci_project, "ci-build": case_ci_build,
-         "ci-fix-verify": case_ci_fix_verify}
+         "ci-fix-verify": case_ci_fix_verify, "extension": case_extension}
 
 
 def main():
@@ -322,6 +432,8 @@ def main():
     p.add_argument("--llvm-bin", required=True)
     p.add_argument("--out", required=True)
     p.add_argument("--tools-python", default="")
+    p.add_argument("--torch-python", default="",
+                   help="python of the torch 2.8.0 venv (extension)")
     args = p.parse_args()
     os.makedirs(args.out, exist_ok=True)
     code = CASES[args.case](Ctx(args))
