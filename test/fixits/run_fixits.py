@@ -194,6 +194,40 @@ def check_first_run(cases, warnings, style, before, after):
     return report, failures
 
 
+STRIP = re.compile(r"(\w+)\.view(?:_symint)?\(at::indexing::slicePrefix1sSize\(\1\.(?:sym_)?sizes\(\)\)\)")
+
+
+def fix_lengths(cases, style, before, after):
+    """Per rule: the median length of the written statement, of its fix, and
+    of the fix with the leading-unit-dim strip written as the bare value (the
+    seed workaround's shape, `t = t.index_put({...}, v)`, plus the casts the
+    rule adds). Lines to print; measured, not asserted (issue 18)."""
+    import difflib
+    import statistics
+    by_rule = {}
+    for case, old, new in zip(cases, before, after):
+        rule = case.expected(style)
+        if rule is None or old == new:
+            continue
+        a, b = old.splitlines(), new.splitlines()
+        for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, a, b).get_opcodes():
+            if tag != "replace":
+                continue
+            written = " ".join(x.strip() for x in a[i1:i2])
+            fixed = " ".join(x.strip() for x in b[j1:j2])
+            shape = STRIP.sub(r"\1", fixed)
+            by_rule.setdefault(rule, []).append((len(written), len(fixed), len(shape)))
+    lines = [f"fix length ({style}): rule, writes, median chars written -> fixed "
+             f"(ratio), fixed without the leading-1s strip"]
+    for rule in sorted(by_rule):
+        rows = by_rule[rule]
+        w = statistics.median(r[0] for r in rows)
+        f = statistics.median(r[1] for r in rows)
+        sh = statistics.median(r[2] for r in rows)
+        lines.append(f"  {rule:32} {len(rows):3}  {w:6.1f} -> {f:6.1f} ({f / w:4.2f}x)  {sh:6.1f}")
+    return lines
+
+
 def check_second_run(warnings, errors, style, fixed_text, again_text):
     """The fixed copy is a fixed point of --fix and no longer warns where a
     fix was expected."""
@@ -303,6 +337,8 @@ def main():
         cases, warnings, args.style, case_texts(original_text),
         case_texts(fixed_text))
     print("\n".join(report))
+    print("\n".join(fix_lengths(cases, args.style, case_texts(original_text),
+                                case_texts(fixed_text))))
     failures += case_failures
     t_fix = time.time() - start
 

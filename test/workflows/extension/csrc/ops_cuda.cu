@@ -1,9 +1,9 @@
 // tidy_ext operators with CUDA code. Planted for the workflow-extension test:
 // two findings (scatter_rows_, clip) and one clean operator (scale_rows).
-#include <torch/extension.h>
-#include <torch/library.h>
 #include <ATen/cuda/CUDAContext.h>
 #include <c10/cuda/CUDAGuard.h>
+#include <torch/extension.h>
+#include <torch/library.h>
 
 namespace tidy_ext {
 
@@ -21,7 +21,8 @@ at::Tensor scale_rows_cuda(const at::Tensor &src, double alpha) {
   auto out = at::empty_like(in);
   const int64_t n = in.numel();
   scale_kernel<<<(n + 255) / 256, 256, 0, at::cuda::getCurrentCUDAStream()>>>(
-      in.data_ptr<float>(), out.data_ptr<float>(), static_cast<float>(alpha), n);
+      in.data_ptr<float>(), out.data_ptr<float>(), static_cast<float>(alpha),
+      n);
   C10_CUDA_KERNEL_LAUNCH_CHECK();
   return out;
 }
