@@ -46,6 +46,30 @@ TORCH_TIDY_COMPILED at::Tensor index_put_strip(const at::Tensor &v, int64_t n) {
   return m;
 }
 
+// v: [B, K]; extension code that checks its input: the guard proves v is
+// 2-D, no more dims than the result, so the fix has no strip.
+// RULE: index-put-advanced
+TORCH_TIDY_COMPILED at::Tensor skew_checked(const at::Tensor &v, int64_t n) {
+  TORCH_CHECK(v.dim() == 2, "v must be [B, K]");
+  auto idx = torch::triu_indices(n, n, 1, v.options().dtype(torch::kLong));
+  auto matrix = torch::zeros({v.size(0), n, n}, v.options());
+  matrix.index_put_({Slice(), idx[0], idx[1]}, v);
+  return matrix;
+}
+
+// v: [B, K] or [B, 1, K]; indexed by tensors only (the seed workaround's
+// own index), with a value reshaped in the function.
+// RULE: index-put-advanced
+TORCH_TIDY_COMPILED at::Tensor skew_batched(const at::Tensor &v, int64_t n) {
+  auto idx = torch::triu_indices(n, n, 1, v.options().dtype(torch::kLong));
+  auto batch =
+      torch::arange(v.size(0), v.options().dtype(torch::kLong)).unsqueeze(1);
+  auto vals = v.reshape({v.size(0), -1});
+  auto matrix = torch::zeros({v.size(0), n, n}, v.options());
+  matrix.index_put_({batch, idx[0], idx[1]}, vals);
+  return matrix;
+}
+
 // row: 0-dim int64 in [0, R) (operator[](Tensor) is select(0, row.item()));
 // v: broadcastable to [C].
 // RULE: index-put-positions-copy

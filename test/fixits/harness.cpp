@@ -153,6 +153,17 @@ const std::map<std::string, Driver> &drivers() {
          auto V = maybeLeadingOne(D, D.value({B, N * (N - 1) / 2}));
          compare(BOTH(index_put_strip), V, N);
        }},
+      {"skew_checked",
+       [](Draw &D) {
+         int64_t N = D.range(2, 6), B = D.range(1, 4);
+         compare(BOTH(skew_checked), D.value({B, N * (N - 1) / 2}), N);
+       }},
+      {"skew_batched",
+       [](Draw &D) {
+         int64_t N = D.range(2, 6), B = D.range(1, 4), K = N * (N - 1) / 2;
+         auto V = D.pick<std::vector<int64_t>>({{B, K}, {B, 1, K}});
+         compare(BOTH(skew_batched), D.value(V), N);
+       }},
       {"subscript_tensor",
        [](Draw &D) {
          int64_t R = D.range(1, 6), C = D.range(1, 4);

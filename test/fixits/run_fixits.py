@@ -197,11 +197,16 @@ def check_first_run(cases, warnings, style, before, after):
 STRIP = re.compile(r"(\w+)\.view(?:_symint)?\(at::indexing::slicePrefix1sSize\(\1\.(?:sym_)?sizes\(\)\)\)")
 
 
+CAST = re.compile(r"\.to\((\w+)\.options\(\)\)")
+
+
 def fix_lengths(cases, style, before, after):
     """Per rule: the median length of the written statement, of its fix, and
     of the fix with the leading-unit-dim strip written as the bare value (the
     seed workaround's shape, `t = t.index_put({...}, v)`, plus the casts the
-    rule adds). Lines to print; measured, not asserted (issue 18)."""
+    rule keeps), and how many fixes keep a strip or a cast (each is left out
+    where lib/analysis/ShapeFacts proves it cannot change the result).
+    Lines to print; measured, not asserted (issue 18)."""
     import difflib
     import statistics
     by_rule = {}
@@ -216,15 +221,22 @@ def fix_lengths(cases, style, before, after):
             written = " ".join(x.strip() for x in a[i1:i2])
             fixed = " ".join(x.strip() for x in b[j1:j2])
             shape = STRIP.sub(r"\1", fixed)
-            by_rule.setdefault(rule, []).append((len(written), len(fixed), len(shape)))
+            by_rule.setdefault(rule, []).append(
+                (len(written), len(fixed), len(shape), shape != fixed,
+                 bool(CAST.search(fixed))))
     lines = [f"fix length ({style}): rule, writes, median chars written -> fixed "
-             f"(ratio), fixed without the leading-1s strip"]
+             f"(ratio), fixed without the leading-1s strip, fixes with a "
+             f"strip, with a cast"]
     for rule in sorted(by_rule):
         rows = by_rule[rule]
         w = statistics.median(r[0] for r in rows)
         f = statistics.median(r[1] for r in rows)
         sh = statistics.median(r[2] for r in rows)
-        lines.append(f"  {rule:32} {len(rows):3}  {w:6.1f} -> {f:6.1f} ({f / w:4.2f}x)  {sh:6.1f}")
+        strips = sum(r[3] for r in rows)
+        casts = sum(r[4] for r in rows)
+        lines.append(f"  {rule:32} {len(rows):3}  {w:6.1f} -> {f:6.1f} "
+                     f"({f / w:4.2f}x)  {sh:6.1f}  strip {strips}/{len(rows)}"
+                     f"  cast {casts}/{len(rows)}")
     return lines
 
 

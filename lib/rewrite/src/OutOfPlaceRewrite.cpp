@@ -121,7 +121,27 @@ private:
              ".sym_sizes()))";
     return V + ".view(at::indexing::slicePrefix1sSize(" + V + ".sizes()))";
   }
+  /// setitem's value: stripped of leading size-1 dims unless its rank is
+  /// proven no larger than the indexed result's (then index_put's own
+  /// broadcasting gives the same values, and the strip is left out).
+  std::string setItemValue(const Expr *Base,
+                           llvm::ArrayRef<const Expr *> Elements) const {
+    ShapeFacts &Facts = Function.shapes(Ctx);
+    std::optional<unsigned> ValueRank = Facts.rank(W.Source, W.Write);
+    if (ValueRank && *ValueRank == 0)
+      return text(W.Source);
+    if (ValueRank && !Elements.empty())
+      if (std::optional<unsigned> Result =
+              Facts.indexedRankLowerBound(Base, Elements, W.Write);
+          Result && *ValueRank <= *Result)
+        return text(W.Source);
+    return stripLeadingOnes(W.Source);
+  }
+  /// The value cast to the target's dtype and device, as copy_ casts it;
+  /// left as it is when it provably has them already.
   std::string castToTarget(const std::string &Value) const {
+    if (Function.shapes(Ctx).sameOptions(W.Source, Target))
+      return Value;
     return Value + ".to(" + name() + ".options())";
   }
   /// The text of E, parenthesised unless a member call can follow it.
@@ -319,16 +339,19 @@ RewritePlan Planner::planSetItem(const Expr *Object, const Expr *IndexArg) {
                                                      : text(E);
     }
     if (AllAdvanced && AnyTensor)
-      return fix("index-put-advanced", name() + " = " + name() +
-                                           ".index_put({" + List + "}, " +
-                                           stripLeadingOnes(W.Source) + ")");
+      return fix("index-put-advanced",
+                 name() + " = " + name() + ".index_put({" + List + "}, " +
+                     setItemValue(Object, *Elements) + ")");
   }
   std::optional<std::string> Suffix = chainSuffix(Object);
   if (!Suffix)
     return noFix("the written tensor is not a view chain of '" + name() + "'");
+  std::string Value =
+      setItemValue(Object, Elements ? llvm::ArrayRef<const Expr *>(*Elements)
+                                    : llvm::ArrayRef<const Expr *>());
   return fix("index-put-positions-setitem",
              viaPositions(*Suffix + ".index(" + text(IndexArg) + ")",
-                          castToTarget(stripLeadingOnes(W.Source))));
+                          castToTarget(Value)));
 }
 
 /// t.index({...}) = v and t[i] = v: Tensor::operator=(...) && is copy_ into

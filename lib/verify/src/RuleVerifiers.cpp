@@ -531,13 +531,17 @@ Instance index_put_advanced(Random &r) {
   Shape result = probe_target(g.inst)
                      .index(runtime_list(list, probe_inputs(g.inst)))
                      .sizes();
-  int v = g.value("v", g.broadcastable(result, true), g.inst.target_dtype);
+  Shape vs = g.broadcastable(result, true);
+  int v = g.value("v", vs, g.inst.target_dtype);
+  // The strip is left out where v's rank is no larger than the result's.
+  bool strip = vs.size() > result.size() || r.chance(0.5);
   g.inst.original = [=](Tensor &t, const std::vector<Tensor> &in) {
     return t.index_put_(runtime_list(list, in), in[v]);
   };
   // t = t.index_put({nullopt, rows, ...}, v.view(slicePrefix1sSize(...)))
   g.inst.rewrite = [=](Tensor &t, const std::vector<Tensor> &in) {
-    return t.index_put_list(optional_list(list, in), strip_leading_ones(in[v]));
+    return t.index_put_list(optional_list(list, in),
+                            strip ? strip_leading_ones(in[v]) : in[v]);
   };
   return g.finish("t.index_put_(" + list_text(list, g.inst) + ", v)");
 }
@@ -556,7 +560,12 @@ Instance positions_setitem(Random &r) {
   // Basic indices only: setitem is copy_, which casts; tensor indices need
   // the target's dtype.
   DType dtype = has_tensor(list) ? g.inst.target_dtype : g.float_dtype();
-  int v = g.value("v", g.broadcastable(result, true), dtype);
+  Shape vs = g.broadcastable(result, true);
+  int v = g.value("v", vs, dtype);
+  // Left out where proven unneeded: the strip (v's rank is no larger than
+  // the result's), the cast (v has the target's dtype).
+  bool strip = vs.size() > result.size() || r.chance(0.5);
+  bool cast = dtype != g.inst.target_dtype || r.chance(0.5);
   g.inst.original = [=](Tensor &t, const std::vector<Tensor> &in) {
     Tensor view = apply_chain(t, chain);
     view.index_put_(runtime_list(list, in), in[v]);
@@ -564,7 +573,8 @@ Instance positions_setitem(Random &r) {
   };
   g.inst.rewrite = [=](Tensor &t, const std::vector<Tensor> &in) {
     Tensor p = apply_chain(positions(t), chain).index(runtime_list(list, in));
-    return via_positions(t, p, to_options(strip_leading_ones(in[v]), t));
+    Tensor value = strip ? strip_leading_ones(in[v]) : in[v];
+    return via_positions(t, p, cast ? to_options(value, t) : value);
   };
   return g.finish("t" + chain_text(chain) + ".index_put_(" +
                   list_text(list, g.inst) + ", v)");
@@ -585,7 +595,10 @@ Instance positions_copy(Random &r) {
                                      .sizes();
   int form = int(r.uniform(0, 2)); // copy_, fill_, assignment
   Shape vs = form == 1 ? Shape{} : g.broadcastable(written, false);
-  int v = g.value("v", vs, g.float_dtype());
+  DType dtype = g.float_dtype();
+  int v = g.value("v", vs, dtype);
+  // The cast is left out where v provably has the target's dtype.
+  bool cast = dtype != g.inst.target_dtype || r.chance(0.5);
   auto target_view = [=](const Tensor &t, const std::vector<Tensor> &in) {
     Tensor w = apply_chain(t, chain);
     return list.empty() ? w : w.index(runtime_list(list, in));
@@ -599,7 +612,7 @@ Instance positions_copy(Random &r) {
     Tensor p = apply_chain(positions(t), chain);
     if (!list.empty())
       p = p.index(runtime_list(list, in));
-    return via_positions(t, p, to_options(in[v], t));
+    return via_positions(t, p, cast ? to_options(in[v], t) : in[v]);
   };
   std::string lhs =
       "t" + chain_text(chain) +
@@ -619,8 +632,9 @@ Instance slice_scatter(Random &r) {
       narrow ? draw_narrow(r, d, size, false) : draw_slice(r, d, size);
   Shape view = apply_view(probe_target(g.inst), step).sizes();
   bool fill = r.chance(0.2);
-  int v = g.value("v", fill ? Shape{} : g.broadcastable(view, false),
-                  g.float_dtype());
+  DType dtype = g.float_dtype();
+  int v = g.value("v", fill ? Shape{} : g.broadcastable(view, false), dtype);
+  bool cast = dtype != g.inst.target_dtype || r.chance(0.5);
   g.inst.original = [=](Tensor &t, const std::vector<Tensor> &in) {
     apply_view(t, step).copy_(in[v]);
     return t;
@@ -628,7 +642,8 @@ Instance slice_scatter(Random &r) {
   // t = t.slice_scatter(v.to(t.options()).expand_as(t.slice(...)), d, a, b, s)
   // narrow(d, a, n) becomes slice_scatter(..., d, a, a + (n)).
   g.inst.rewrite = [=](Tensor &t, const std::vector<Tensor> &in) {
-    Tensor src = to_options(in[v], t).expand(apply_view(t, step).sizes());
+    Tensor src = (cast ? to_options(in[v], t) : in[v])
+                     .expand(apply_view(t, step).sizes());
     if (narrow)
       return t.slice_scatter(src, step.a, step.b, step.b + step.c);
     return t.slice_scatter(src, step.a, step.b, step.c, step.d);
@@ -646,14 +661,16 @@ Instance select_scatter(Random &r) {
   ViewStep step{ViewStep::Select, d, r.uniform(-size, size - 1)};
   Shape view = apply_view(probe_target(g.inst), step).sizes();
   bool fill = r.chance(0.2);
-  int v = g.value("v", fill ? Shape{} : g.broadcastable(view, false),
-                  g.float_dtype());
+  DType dtype = g.float_dtype();
+  int v = g.value("v", fill ? Shape{} : g.broadcastable(view, false), dtype);
+  bool cast = dtype != g.inst.target_dtype || r.chance(0.5);
   g.inst.original = [=](Tensor &t, const std::vector<Tensor> &in) {
     apply_view(t, step).copy_(in[v]);
     return t;
   };
   g.inst.rewrite = [=](Tensor &t, const std::vector<Tensor> &in) {
-    Tensor src = to_options(in[v], t).expand(apply_view(t, step).sizes());
+    Tensor src = (cast ? to_options(in[v], t) : in[v])
+                     .expand(apply_view(t, step).sizes());
     return t.select_scatter(src, step.a, step.b);
   };
   return g.finish("t" + chain_text({step}) +
@@ -885,35 +902,41 @@ std::vector<RuleVerifier> make_verifiers() {
        pattern(R"((\1\.|(at|torch)::)index_put\(.*\))"), index_put_list},
       {"index-put-advanced",
        "setitem with full slices and int64 tensors or masks only, values "
-       "broadcast and with leading size-1 dims",
-       pattern(R"(\1\.index_put\(\{.*\}, .*)" + std::string(kStrip) + R"(\))"),
+       "broadcast and with leading size-1 dims; without the strip where the "
+       "value has no more dims than the result",
+       pattern(R"(\1\.index_put\(\{.*\}, \w+()" + std::string(kStrip) +
+               R"()?\))"),
        index_put_advanced},
       {"index-put-positions-setitem",
        "setitem on a chain of up to two views (slice with steps and negative "
        "bounds, narrow, select, transpose, unsqueeze) with integers, "
        "slices, None, Ellipsis, int64 tensors and masks; values broadcast, "
-       "with leading size-1 dims, cast when only basic indices",
-       pattern(std::string(kPositions) + R"(.*\}, .*)" + kStrip +
-               R"(\.to\(\1\.options\(\)\)\)\.view\(\1\.sizes\(\)\))"),
+       "with leading size-1 dims, cast when only basic indices; without the "
+       "strip where the value has no more dims than the result, without the "
+       "cast where it has the target's dtype",
+       pattern(std::string(kPositions) + R"(.*\}, \w+()" + kStrip +
+               R"()?(\.to\(\1\.options\(\)\))?\)\.view\(\1\.sizes\(\)\))"),
        positions_setitem},
       {"index-put-positions-copy",
        "copy_, fill_ (0-dim tensor) and assignment into a chain of up to "
        "three views (incl. subscripts) and a basic index(); values "
-       "broadcast and cast",
+       "broadcast and cast, or of the target's dtype without the cast",
        pattern(std::string(kPositions) +
-               R"(.*\}, .*\.to\(\1\.options\(\)\)\)\.view\(\1\.sizes\(\)\))"),
+               R"(.*\}, .*\)\.view\(\1\.sizes\(\)\))"),
        positions_copy},
       {"slice-scatter",
        "slice(d, a, b, step) with negative and out-of-range bounds, "
-       "narrow(d, a, n); copy_ and fill_, values broadcast and cast",
-       pattern(R"(\1\.slice_scatter\(.*\.to\(\1\.options\(\)\)\.expand_as\()"
+       "narrow(d, a, n); copy_ and fill_, values broadcast and cast, or of "
+       "the target's dtype without the cast",
+       pattern(R"(\1\.slice_scatter\(.*(\.to\(\1\.options\(\)\))?\.expand_as\()"
                R"(\1\.(slice|narrow)\(.*\)\), .*\))"),
        slice_scatter},
       {"select-scatter",
        "select(d, i) with negative d and i; copy_ and fill_, values "
-       "broadcast and cast",
-       pattern(R"(\1\.select_scatter\(.*\.to\(\1\.options\(\)\)\.expand_as\()"
-               R"(\1\.select\(.*\)\), .*\))"),
+       "broadcast and cast, or of the target's dtype without the cast",
+       pattern(
+           R"(\1\.select_scatter\(.*(\.to\(\1\.options\(\)\))?\.expand_as\()"
+           R"(\1\.select\(.*\)\), .*\))"),
        select_scatter},
       {"index-copy", "negative dims, empty and permuted indices",
        pattern(R"(\1\.index_copy\(.*\))"), index_copy},

@@ -83,7 +83,18 @@ struct InferenceMode {
   InferenceMode(bool enabled = true);
   ~InferenceMode();
 };
+namespace detail {
+[[noreturn]] void torchCheckFail(const char *func, const char *file,
+                                 uint32_t line, const char *msg);
+} // namespace detail
 } // namespace c10
+// c10's TORCH_CHECK: a guard that throws unless cond holds.
+#define C10_UNLIKELY(expr) (__builtin_expect(static_cast<bool>(expr), 0))
+#define TORCH_CHECK(cond, ...)                                                 \
+  if (C10_UNLIKELY(!(cond))) {                                                 \
+    ::c10::detail::torchCheckFail(__func__, __FILE__,                          \
+                                  static_cast<uint32_t>(__LINE__), #cond);     \
+  }
 
 namespace at {
 using c10::ArrayRef;
@@ -211,6 +222,8 @@ public:
   Tensor unsqueeze(int64_t d) const;
   Tensor squeeze(int64_t d) const;
   Tensor view(IntArrayRef size) const;
+  Tensor reshape(IntArrayRef size) const;
+  Tensor &unsqueeze_(int64_t d) const;
   Tensor expand(IntArrayRef size) const;
   Tensor diagonal(int64_t offset = 0, int64_t d1 = 0, int64_t d2 = 1) const;
   Tensor t() const;

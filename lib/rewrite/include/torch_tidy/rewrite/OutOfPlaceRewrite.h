@@ -12,6 +12,7 @@
 #define TORCH_TIDY_REWRITE_OUTOFPLACEREWRITE_H
 
 #include "torch_tidy/analysis/InPlaceWrite.h"
+#include "torch_tidy/analysis/ShapeFacts.h"
 
 #include "clang/AST/Decl.h"
 #include "clang/Basic/SourceLocation.h"
@@ -89,11 +90,19 @@ public:
   bool usedAfter(const clang::VarDecl *V, const clang::Stmt *Write,
                  const clang::SourceManager &SM);
 
+  /// The function's shape facts, made on first use.
+  ShapeFacts &shapes(clang::ASTContext &Ctx) {
+    if (!Shapes)
+      Shapes = std::make_unique<ShapeFacts>(Function, *Parents, Ctx);
+    return *Shapes;
+  }
+
 private:
   const clang::FunctionDecl *Function;
   llvm::DenseMap<const clang::VarDecl *, std::vector<clang::SourceLocation>>
       Mentions;
   std::unique_ptr<clang::ParentMap> Parents;
+  std::unique_ptr<ShapeFacts> Shapes;
   llvm::DenseMap<const clang::VarDecl *, std::vector<const clang::VarDecl *>>
       Views;
 };

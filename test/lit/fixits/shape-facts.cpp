@@ -1,0 +1,144 @@
+// RUN: %check_torch_tidy %s torch-compile-requires-grad-propagation %t
+// RUN: %check_torch_tidy %s torch-compile-requires-grad-propagation %t-scatter \
+// RUN:   --config="{CheckOptions: {torch-compile-requires-grad-propagation.FixStyle: scatter}}"
+// A fix leaves out the leading-unit-dim strip where the value's rank is
+// proven no larger than the indexed result's (a guard before the write, a
+// local of known shape), and the cast where the value provably has the
+// target's dtype and device. Where a proof fails, both stay.
+#include <stdexcept>
+#include <torch/torch.h>
+#include <torch_tidy/compiled.h>
+using torch::indexing::Slice;
+
+// A guard proves v is 2-D; the result of {Slice(), rows, cols} on a 3-D m
+// is 2-D: no strip.
+TORCH_TIDY_COMPILED at::Tensor checked(const at::Tensor &v, int64_t n) {
+  TORCH_CHECK(v.dim() == 2, "v must be [B, K]");
+  auto idx = torch::triu_indices(n, n, 1);
+  auto rows = idx[0];
+  auto cols = idx[1];
+  auto m = torch::zeros({v.size(0), n, n}, v.options());
+  m.index_put_({Slice(), rows, cols}, v);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: in-place index_put_ into 'm'
+  // CHECK-MESSAGES: :[[@LINE-2]]:3: note: rule: index-put-advanced
+  // CHECK-FIXES: {{^}}  m = m.index_put({std::nullopt, rows, cols}, v);{{$}}
+  return m;
+}
+
+// A conjunction in the guard, a long 2-D index: the result is 2-D.
+TORCH_TIDY_COMPILED at::Tensor batched(const at::Tensor &v, int64_t n) {
+  TORCH_CHECK(v.size(0) > 0 && v.dim() == 2, "v must be [B, K]");
+  auto idx = torch::triu_indices(n, n, 1);
+  auto batch = torch::arange(v.size(0)).unsqueeze(1);
+  auto m = torch::zeros({v.size(0), n, n}, v.options());
+  m.index_put_({batch, idx[0], idx[1]}, v);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: in-place index_put_ into 'm'
+  // CHECK-MESSAGES: :[[@LINE-2]]:3: note: rule: index-put-advanced
+  // CHECK-FIXES: {{^}}  m = m.index_put({batch, idx[0], idx[1]}, v);{{$}}
+  return m;
+}
+
+// `if (...) throw` proves it too; a local reshaped value.
+TORCH_TIDY_COMPILED at::Tensor thrown(const at::Tensor &v, const at::Tensor &w,
+                                      int64_t n) {
+  if (v.dim() != 1)
+    throw std::invalid_argument("v must be 1-D");
+  auto rows = torch::arange(n);
+  auto m = torch::zeros({n});
+  m.index_put_({rows}, v);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: in-place index_put_ into 'm'
+  // CHECK-MESSAGES: :[[@LINE-2]]:3: note: rule: index-put-advanced
+  // CHECK-FIXES: {{^}}  m = m.index_put({rows}, v);{{$}}
+  auto flat = w.reshape({-1});
+  m.index_put_({rows}, flat);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: in-place index_put_ into 'm'
+  // CHECK-MESSAGES: :[[@LINE-2]]:3: note: rule: index-put-advanced
+  // CHECK-FIXES: {{^}}  m = m.index_put({rows}, flat);{{$}}
+  return m;
+}
+
+// Made with v's options: the copy_ cast is left out; setitem with basic
+// indices on a known 2-D target gives a 1-D result, and v is 1-D.
+TORCH_TIDY_COMPILED at::Tensor same_options(const at::Tensor &v, int64_t r) {
+  TORCH_CHECK(v.dim() == 1);
+  auto m = torch::zeros({r, v.size(0)}, v.options());
+  m.index({Slice(), 0}) = v;
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: in-place index(...) assignment into 'm'
+  // CHECK-MESSAGES: :[[@LINE-2]]:3: note: rule: index-put-positions-copy
+  // CHECK-FIXES: {{^}}  m = m.flatten().index_put({torch::arange(m.numel(), m.options().dtype(torch::kLong)).view(m.sizes()).index({Slice(), 0})}, v).view(m.sizes());{{$}}
+  m.index_put_({1, Slice()}, v);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: in-place index_put_ into 'm'
+  // CHECK-MESSAGES: :[[@LINE-2]]:3: note: rule: index-put-positions-setitem
+  // CHECK-FIXES: {{^}}  m = m.flatten().index_put({torch::arange(m.numel(), m.options().dtype(torch::kLong)).view(m.sizes()).index({1, Slice()})}, v).view(m.sizes());{{$}}
+  return m;
+}
+
+// The proofs that fail: the strip and the cast stay.
+TORCH_TIDY_COMPILED at::Tensor unproven(at::Tensor v, const at::Tensor &u,
+                                        const at::Tensor &mask, int64_t n,
+                                        bool flag) {
+  auto rows = torch::arange(n);
+  auto m = torch::zeros({n, 4});
+  // Too many dims for the result: the strip is needed.
+  TORCH_CHECK(u.dim() == 3);
+  m.index_put_({rows}, u);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: in-place index_put_ into 'm'
+  // CHECK-FIXES: {{^}}  m = m.index_put({rows}, u.view_symint(at::indexing::slicePrefix1sSize(u.sym_sizes())));{{$}}
+  // A guard on one branch does not cover the write after it.
+  if (flag) {
+    TORCH_CHECK(v.dim() == 1);
+  }
+  m.index_put_({rows}, v);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: in-place index_put_ into 'm'
+  // CHECK-FIXES: {{^}}  m = m.index_put({rows}, v.view_symint(at::indexing::slicePrefix1sSize(v.sym_sizes())));{{$}}
+  // A guard that does not leave proves nothing.
+  if (v.dim() != 1) {
+    flag = false;
+  }
+  m.index_put_({Slice(), rows}, v);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: in-place index_put_ into 'm'
+  // CHECK-FIXES: {{^}}  m = m.index_put({std::nullopt, rows}, v.view_symint(at::indexing::slicePrefix1sSize(v.sym_sizes())));{{$}}
+  // A mask of unknown rank: the result's rank is not bounded.
+  m.index_put_({mask}, v);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: in-place index_put_ into 'm'
+  // CHECK-FIXES: {{^}}  m = m.index_put({mask}, v.view_symint(at::indexing::slicePrefix1sSize(v.sym_sizes())));{{$}}
+  // m has the default options, v its own: the cast stays.
+  m.index({Slice(), 0}) = v;
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: in-place index(...) assignment into 'm'
+  // CHECK-FIXES: {{^}}  m = m.flatten().index_put({torch::arange(m.numel(), m.options().dtype(torch::kLong)).view(m.sizes()).index({Slice(), 0})}, v.to(m.options())).view(m.sizes());{{$}}
+  return m;
+}
+
+// A guard before, but v is assigned later (or its shape changed in place):
+// the guard proves nothing about v at the write.
+TORCH_TIDY_COMPILED at::Tensor reassigned(at::Tensor v, const at::Tensor &w,
+                                          int64_t n) {
+  TORCH_CHECK(v.dim() == 1);
+  TORCH_CHECK(w.dim() == 1);
+  auto rows = torch::arange(n);
+  auto m = torch::zeros({n}, v.options());
+  m.index_put_({rows}, v);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: in-place index_put_ into 'm'
+  // CHECK-FIXES: {{^}}  m = m.index_put({rows}, v.view_symint(at::indexing::slicePrefix1sSize(v.sym_sizes())));{{$}}
+  w.unsqueeze_(0);
+  m.index_put_({rows}, w);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: in-place index_put_ into 'm'
+  // CHECK-FIXES: {{^}}  m = m.index_put({rows}, w.view_symint(at::indexing::slicePrefix1sSize(w.sym_sizes())));{{$}}
+  v = v.unsqueeze(0);
+  return m;
+}
+
+// Options: a target made with another dtype, or reassigned with a cast,
+// keeps the cast.
+TORCH_TIDY_COMPILED at::Tensor other_dtype(const at::Tensor &v, int64_t r) {
+  auto m = torch::zeros({r, 3}, v.options().dtype(torch::kDouble));
+  m.index({Slice(), 0}) = v;
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: in-place index(...) assignment into 'm'
+  // CHECK-FIXES: {{^}}  m = m.flatten().index_put({torch::arange(m.numel(), m.options().dtype(torch::kLong)).view(m.sizes()).index({Slice(), 0})}, v.to(m.options())).view(m.sizes());{{$}}
+  auto k = torch::zeros({r, 3}, v.options());
+  k = k.to(torch::kDouble);
+  k.index({Slice(), 0}) = v;
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: in-place index(...) assignment into 'k'
+  // CHECK-FIXES: {{^}}  k = k.flatten().index_put({torch::arange(k.numel(), k.options().dtype(torch::kLong)).view(k.sizes()).index({Slice(), 0})}, v.to(k.options())).view(k.sizes());{{$}}
+  return m + k;
+}
