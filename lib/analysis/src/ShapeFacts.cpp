@@ -99,7 +99,11 @@ const Expr *optionsOf(const Expr *Opts) {
 
 /// A reference to at::kLong / at::kInt64 (or ScalarType::Long).
 bool namesLong(const Expr *E) {
-  E = E->IgnoreParenImpCasts();
+  E = E->IgnoreImplicit()->IgnoreParenImpCasts();
+  // dtype(std::optional<ScalarType>) wraps the constant.
+  if (const auto *Ctor = dyn_cast<CXXConstructExpr>(E);
+      Ctor && Ctor->getNumArgs() == 1)
+    E = Ctor->getArg(0)->IgnoreImplicit()->IgnoreParenImpCasts();
   if (const auto *Ref = dyn_cast<DeclRefExpr>(E)) {
     const NamedDecl *D = Ref->getDecl();
     if (!D->getIdentifier())
@@ -162,6 +166,49 @@ const Expr *condCore(const Expr *E) {
   return E;
 }
 
+/// How a factory's arguments from First on are given: every one left to
+/// its default (Options null), or only the TensorOptions one written
+/// (Options is it); nullopt if another argument is written (a dtype,
+/// layout or memory format of its own, a generator, ...).
+struct FactoryOptions {
+  const Expr *Options = nullptr;
+};
+std::optional<FactoryOptions> factoryOptions(const CallExpr *Call,
+                                             unsigned First) {
+  const FunctionDecl *FD = Call->getDirectCallee();
+  FactoryOptions Result;
+  for (unsigned I = First; I < Call->getNumArgs(); ++I) {
+    const Expr *A = Call->getArg(I);
+    if (isa<CXXDefaultArgExpr>(A))
+      continue;
+    QualType T = FD && I < FD->getNumParams() ? FD->getParamDecl(I)->getType()
+                                              : A->getType();
+    const auto *RD =
+        T.getNonReferenceType().getCanonicalType()->getAsCXXRecordDecl();
+    if (Result.Options || !RD || !RD->getIdentifier() ||
+        RD->getName() != "TensorOptions")
+      return std::nullopt;
+    Result.Options = A;
+  }
+  return Result;
+}
+
+/// The number of leading arguments that are integers (or Scalars made
+/// from integers).
+unsigned integerPrefix(const CallExpr *Call) {
+  unsigned N = 0;
+  for (const Expr *A : Call->arguments()) {
+    const Expr *Core = A->IgnoreImplicit();
+    if (const auto *Ctor = dyn_cast<CXXConstructExpr>(Core);
+        Ctor && Ctor->getNumArgs() == 1)
+      Core = Ctor->getArg(0)->IgnoreImplicit();
+    if (isa<CXXDefaultArgExpr>(A) || !Core->getType()->isIntegerType())
+      break;
+    ++N;
+  }
+  return N;
+}
+
 class Collector : public RecursiveASTVisitor<Collector> {
 public:
   using Info = llvm::DenseMap<const VarDecl *,
@@ -217,6 +264,15 @@ public:
         Vars[V].second = true;
     return true;
   }
+  bool VisitGotoStmt(GotoStmt *) {
+    HasGoto = true;
+    return true;
+  }
+  bool VisitIndirectGotoStmt(IndirectGotoStmt *) {
+    HasGoto = true;
+    return true;
+  }
+  bool HasGoto = false;
   bool VisitLambdaExpr(LambdaExpr *L) {
     // A by-reference capture may be changed wherever the lambda runs.
     for (const LambdaCapture &C : L->captures())
@@ -234,6 +290,7 @@ ShapeFacts::ShapeFacts(const FunctionDecl *Function, ParentMap &Parents,
     : Parents(Parents), Ctx(Ctx), Body(Function->getBody()) {
   Collector C;
   C.TraverseDecl(const_cast<FunctionDecl *>(Function));
+  HasGoto = C.HasGoto;
   for (auto &[V, Facts] : C.Vars) {
     VarInfo &I = Vars[V];
     I.Assigned = std::move(Facts.first);
@@ -343,13 +400,19 @@ std::optional<unsigned> ShapeFacts::guardedRank(const VarDecl *V,
                                                 const Stmt *At) {
   // Guards that leave the function unless the rank holds, before At in a
   // block around it.
+  if (HasGoto)
+    return std::nullopt;
   const Stmt *S = At;
   for (const Stmt *P = Parents.getParent(S); P && spend();
        S = P, P = Parents.getParent(P)) {
     const auto *Block = dyn_cast<CompoundStmt>(P);
     if (!Block)
       continue;
+    // A label or case between a guard and At is a way around the guard.
+    std::optional<unsigned> Found;
     for (const Stmt *Child : Block->body()) {
+      if (isa<SwitchCase>(Child) || isa<LabelStmt>(Child))
+        Found.reset();
       if (Child == S)
         break;
       const auto *If = dyn_cast<IfStmt>(Child);
@@ -357,8 +420,10 @@ std::optional<unsigned> ShapeFacts::guardedRank(const VarDecl *V,
           !leaves(If->getThen()))
         continue;
       if (auto R = condRank(If->getCond(), /*Negated=*/true, V, Ctx))
-        return R;
+        Found = R;
     }
+    if (Found)
+      return Found;
     if (P == Body)
       break;
   }
@@ -531,16 +596,23 @@ const void *ShapeFacts::optionsRoot(const Expr *E) {
     if (N.empty() || !libtorch::isInTorchNamespace(Call->getDirectCallee()) ||
         Call->getNumArgs() == 0)
       return nullptr;
-    const Expr *Last = Call->getArg(Call->getNumArgs() - 1);
-    bool Defaulted = isa<CXXDefaultArgExpr>(Last);
-    if (isLikeFactory(N) && N != "full_like" &&
-        (Call->getNumArgs() == 1 || Defaulted))
-      return optionsRoot(Call->getArg(0));
+    if (isLikeFactory(N) && N != "full_like") {
+      std::optional<FactoryOptions> O = factoryOptions(Call, 1);
+      if (!O)
+        return nullptr;
+      if (!O->Options)
+        return optionsRoot(Call->getArg(0));
+      const Expr *Of = optionsOf(O->Options);
+      return Of ? optionsRoot(Of) : nullptr;
+    }
     if (isDefaultDtypeFactory(N)) {
-      if (Defaulted)
+      std::optional<FactoryOptions> O = factoryOptions(Call, 1);
+      if (!O)
+        return nullptr;
+      if (!O->Options)
         return &DefaultOptions;
-      if (const Expr *Of = optionsOf(Last))
-        return optionsRoot(Of);
+      const Expr *Of = optionsOf(O->Options);
+      return Of ? optionsRoot(Of) : nullptr;
     }
     return nullptr;
   }
@@ -581,26 +653,19 @@ bool ShapeFacts::longTensor(const Expr *E) {
     if (N.empty() || !libtorch::isInTorchNamespace(Call->getDirectCallee()) ||
         Call->getNumArgs() == 0)
       return false;
-    const Expr *Last = Call->getArg(Call->getNumArgs() - 1);
-    bool Defaulted = isa<CXXDefaultArgExpr>(Last);
-    if (!Defaulted && libtorch::isTensorType(Last->getType()))
+    if (N != "triu_indices" && N != "tril_indices" && N != "randperm" &&
+        N != "randint" && N != "arange")
       return false;
-    bool OptionsArg = !Defaulted && !Last->getType()->isIntegerType();
-    if (N == "triu_indices" || N == "tril_indices" || N == "randperm" ||
-        N == "randint")
-      return !OptionsArg || optionsSayLong(Last);
-    if (N == "arange") {
-      if (OptionsArg)
-        return optionsSayLong(Last);
-      return llvm::all_of(Call->arguments(), [](const Expr *A) {
-        const Expr *Core = A->IgnoreImplicit();
-        if (const auto *Ctor = dyn_cast<CXXConstructExpr>(Core);
-            Ctor && Ctor->getNumArgs() == 1)
-          Core = Ctor->getArg(0)->IgnoreImplicit();
-        return isa<CXXDefaultArgExpr>(A) || Core->getType()->isIntegerType();
-      });
-    }
-    return false;
+    // Integer bounds and sizes, then at most the options: int64 unless the
+    // options ask for another dtype.
+    unsigned Ints = integerPrefix(Call);
+    if (N == "randint") // randint(low?, high, size, options)
+      Ints += Ints < Call->getNumArgs() &&
+              libtorch::indexListElements(Call->getArg(Ints));
+    if (Ints == 0)
+      return false;
+    std::optional<FactoryOptions> O = factoryOptions(Call, Ints);
+    return O && (!O->Options || optionsSayLong(O->Options));
   }
   return false;
 }

@@ -98,6 +98,16 @@ TORCH_TIDY_COMPILED at::Tensor unproven(at::Tensor v, const at::Tensor &u,
   m.index_put_({Slice(), rows}, v);
   // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: in-place index_put_ into 'm'
   // CHECK-FIXES: {{^}}  m = m.index_put({std::nullopt, rows}, v.view_symint(at::indexing::slicePrefix1sSize(v.sym_sizes())));{{$}}
+  // A case label after the guard is a way around it.
+  switch (n) {
+  case 0:
+    TORCH_CHECK(v.dim() == 1);
+  case 1:
+    m.index_put_({rows}, v);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: in-place index_put_ into 'm'
+    // CHECK-FIXES: {{^}}    m = m.index_put({rows}, v.view_symint(at::indexing::slicePrefix1sSize(v.sym_sizes())));{{$}}
+    break;
+  }
   // A mask of unknown rank: the result's rank is not bounded.
   m.index_put_({mask}, v);
   // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: in-place index_put_ into 'm'
@@ -128,6 +138,20 @@ TORCH_TIDY_COMPILED at::Tensor reassigned(at::Tensor v, const at::Tensor &w,
   return m;
 }
 
+// A goto may jump past any guard.
+TORCH_TIDY_COMPILED at::Tensor jumped(const at::Tensor &v, int64_t n) {
+  auto rows = torch::arange(n);
+  auto m = torch::zeros({n});
+  if (n > 3)
+    goto write;
+  TORCH_CHECK(v.dim() == 1);
+write:
+  m.index_put_({rows}, v);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: in-place index_put_ into 'm'
+  // CHECK-FIXES: {{^}}  m = m.index_put({rows}, v.view_symint(at::indexing::slicePrefix1sSize(v.sym_sizes())));{{$}}
+  return m;
+}
+
 // Options: a target made with another dtype, or reassigned with a cast,
 // keeps the cast.
 TORCH_TIDY_COMPILED at::Tensor other_dtype(const at::Tensor &v, int64_t r) {
@@ -140,5 +164,13 @@ TORCH_TIDY_COMPILED at::Tensor other_dtype(const at::Tensor &v, int64_t r) {
   k.index({Slice(), 0}) = v;
   // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: in-place index(...) assignment into 'k'
   // CHECK-FIXES: {{^}}  k = k.flatten().index_put({torch::arange(k.numel(), k.options().dtype(torch::kLong)).view(k.sizes()).index({Slice(), 0})}, v.to(k.options())).view(k.sizes());{{$}}
-  return m + k;
+  auto z = torch::zeros_like(v, v.options().dtype(torch::kDouble));
+  z.index({Slice(), 0}) = v;
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: in-place index(...) assignment into 'z'
+  // CHECK-FIXES: {{^}}  z = z.flatten().index_put({torch::arange(z.numel(), z.options().dtype(torch::kLong)).view(z.sizes()).index({Slice(), 0})}, v.to(z.options())).view(z.sizes());{{$}}
+  auto same = torch::zeros_like(v);
+  same.index({Slice(), 0}) = v;
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: in-place index(...) assignment into 'same'
+  // CHECK-FIXES: {{^}}  same = same.flatten().index_put({torch::arange(same.numel(), same.options().dtype(torch::kLong)).view(same.sizes()).index({Slice(), 0})}, v).view(same.sizes());{{$}}
+  return m + k + z + same;
 }

@@ -87,6 +87,7 @@ private:
   llvm::DenseMap<const clang::VarDecl *, unsigned> AssumedRank;
   llvm::SmallPtrSet<const clang::VarDecl *, 4> AssumedRoot;
   unsigned Budget = 0;
+  bool HasGoto = false; ///< a goto may jump past any guard
 };
 
 } // namespace torch_tidy
