@@ -27,7 +27,7 @@ namespace {
 /// options.
 const char DefaultOptions = 0;
 /// Each public query may take this many steps; deeper proofs give up.
-constexpr unsigned StepBudget = 4000;
+constexpr unsigned StepBudget = 1000;
 
 StringRef calleeName(const CallExpr *Call) {
   const FunctionDecl *FD = Call ? Call->getDirectCallee() : nullptr;

@@ -152,6 +152,18 @@ write:
   return m;
 }
 
+// A local read in its own initializer (legal C++, undefined value): the
+// proofs give up instead of looping.
+TORCH_TIDY_COMPILED at::Tensor self_init(const at::Tensor &v, int64_t n) {
+  at::Tensor w = w.unsqueeze(0).clone();
+  auto rows = torch::arange(n);
+  auto m = torch::zeros({n}, w.options());
+  m.index_put_({rows}, w);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: in-place index_put_ into 'm'
+  // CHECK-FIXES: {{^}}  m = m.index_put({rows}, w.view_symint(at::indexing::slicePrefix1sSize(w.sym_sizes())));{{$}}
+  return m + v;
+}
+
 // Options: a target made with another dtype, or reassigned with a cast,
 // keeps the cast.
 TORCH_TIDY_COMPILED at::Tensor other_dtype(const at::Tensor &v, int64_t r) {
