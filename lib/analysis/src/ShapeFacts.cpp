@@ -63,16 +63,25 @@ bool changesShape(StringRef Method) {
 /// Methods whose result has the receiver's rank, dtype and device.
 bool keepsRankAndOptions(StringRef Method) {
   static const llvm::StringSet<> Names = {
-      "clone",      "contiguous", "detach",        "slice",
-      "narrow",     "t",          "transpose",     "permute",
-      "neg",        "abs",        "exp",           "log",
-      "sin",        "cos",        "tanh",          "sigmoid",
-      "relu",       "sqrt",       "index_put",     "index_fill",
-      "index_copy", "scatter",    "slice_scatter", "select_scatter",
-      "index_add",  "flip",       "roll",          "movedim",
-      "swapdims",   "swapaxes",   "clamp",         "requires_grad_",
-      "floor",      "ceil",       "round",         "reciprocal"};
+      "clone",         "contiguous",     "detach",
+      "slice",         "narrow",         "t",
+      "transpose",     "permute",        "neg",
+      "relu",          "index_put",      "index_fill",
+      "index_copy",    "scatter",        "index_add",
+      "slice_scatter", "select_scatter", "flip",
+      "roll",          "movedim",        "swapdims",
+      "swapaxes",      "clamp",          "requires_grad_",
+      "floor",         "ceil",           "round"};
   return Names.contains(Method);
+}
+
+/// Methods whose result has the receiver's rank, but maybe not its dtype
+/// (integers become floats, complex numbers reals).
+bool keepsRank(StringRef Method) {
+  static const llvm::StringSet<> Names = {"abs",     "exp",  "log",
+                                          "sin",     "cos",  "tanh",
+                                          "sigmoid", "sqrt", "reciprocal"};
+  return keepsRankAndOptions(Method) || Names.contains(Method);
 }
 
 /// Free factories whose first argument is the size.
@@ -485,7 +494,7 @@ std::optional<unsigned> ShapeFacts::rankOf(const Expr *E, const Stmt *At) {
     unsigned Args = 0; // arguments written, not defaulted
     for (const Expr *A : Call->arguments())
       Args += !isa<CXXDefaultArgExpr>(A);
-    if (keepsRankAndOptions(N) || N == "to" || N == "cpu" || N == "cuda" ||
+    if (keepsRank(N) || N == "to" || N == "cpu" || N == "cuda" ||
         N == "float" || N == "double" || N == "long" || N == "type_as")
       return rankOf(Obj, At);
     if (N == "select") {
@@ -583,6 +592,10 @@ const void *ShapeFacts::optionsRoot(const Expr *E) {
         "view",   "reshape",   "expand",    "expand_as", "view_as",
         "select", "unsqueeze", "squeeze",   "flatten",   "unflatten",
         "index",  "repeat",    "reshape_as"};
+    // view(ScalarType) reinterprets the bytes as another dtype.
+    if (N == "view" && Call->getNumArgs() == 1 &&
+        Call->getArg(0)->getType()->isEnumeralType())
+      return nullptr;
     if (keepsRankAndOptions(N) || Views.contains(N))
       return optionsRoot(Call->getImplicitObjectArgument());
     if (N == "new_zeros" || N == "new_ones" || N == "new_empty")

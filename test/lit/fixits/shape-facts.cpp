@@ -184,5 +184,11 @@ TORCH_TIDY_COMPILED at::Tensor other_dtype(const at::Tensor &v, int64_t r) {
   same.index({Slice(), 0}) = v;
   // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: in-place index(...) assignment into 'same'
   // CHECK-FIXES: {{^}}  same = same.flatten().index_put({torch::arange(same.numel(), same.options().dtype(torch::kLong)).view(same.sizes()).index({Slice(), 0})}, v).view(same.sizes());{{$}}
-  return m + k + z + same;
+  // A math op may change the dtype (integers become floats): the cast stays.
+  auto ints = torch::zeros({r, 3}, v.options());
+  auto root = v.sqrt();
+  ints.index({Slice(), 0}) = root;
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: in-place index(...) assignment into 'ints'
+  // CHECK-FIXES: {{^}}  ints = ints.flatten().index_put({torch::arange(ints.numel(), ints.options().dtype(torch::kLong)).view(ints.sizes()).index({Slice(), 0})}, root.to(ints.options())).view(ints.sizes());{{$}}
+  return m + k + z + same + ints;
 }

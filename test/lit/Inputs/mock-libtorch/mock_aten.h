@@ -223,6 +223,7 @@ public:
   Tensor squeeze(int64_t d) const;
   Tensor view(IntArrayRef size) const;
   Tensor reshape(IntArrayRef size) const;
+  Tensor sqrt() const;
   Tensor &unsqueeze_(int64_t d) const;
   Tensor expand(IntArrayRef size) const;
   Tensor diagonal(int64_t offset = 0, int64_t d1 = 0, int64_t d2 = 1) const;
