@@ -233,9 +233,18 @@ public:
     return true;
   }
   bool VisitCXXMemberCallExpr(CXXMemberCallExpr *Call) {
-    if (changesShape(calleeName(Call)))
-      if (const VarDecl *V = refVar(Call->getImplicitObjectArgument()))
-        Vars[V].second = true;
+    if (!changesShape(calleeName(Call)))
+      return true;
+    // Through in-place calls that return their object:
+    // v.requires_grad_().unsqueeze_(0).
+    const Expr *Obj = Call->getImplicitObjectArgument();
+    while (const auto *Inner = dyn_cast<CXXMemberCallExpr>(strip(Obj))) {
+      if (!calleeName(Inner).ends_with("_"))
+        break;
+      Obj = Inner->getImplicitObjectArgument();
+    }
+    if (const VarDecl *V = refVar(Obj))
+      Vars[V].second = true;
     return true;
   }
   bool VisitCallExpr(CallExpr *Call) {
@@ -243,18 +252,29 @@ public:
     // A member operator's first argument is its object.
     unsigned Shift =
         isa<CXXOperatorCallExpr>(Call) && FD && isa<CXXMethodDecl>(FD) ? 1 : 0;
+    const auto *Op = dyn_cast<CXXOperatorCallExpr>(Call);
+    // `r = v` makes r another name of v; `t.index(...) = v` (an rvalue
+    // target) is copy_.
+    bool Assign = Op && Op->getOperator() == OO_Equal &&
+                  Op->getArg(0)->IgnoreImplicit()->isLValue();
+    StringRef Name = calleeName(Call);
     for (unsigned I = Shift; I < Call->getNumArgs(); ++I) {
       const VarDecl *V = refVar(Call->getArg(I));
       if (!V)
         continue;
-      // An unknown callee, or a non-const reference parameter, may change V.
+      // Tensor copies share their TensorImpl, and LibTorch's in-place
+      // methods are const: a tensor handed to code other than LibTorch's
+      // own operations, or copied into another variable, may change shape
+      // or dtype there. So may one bound to a non-const reference.
       unsigned P = I - Shift;
-      if (!FD || P >= FD->getNumParams()) {
-        Vars[V].second |= !FD;
-        continue;
+      bool Escapes = !FD || !libtorch::isInTorchNamespace(FD) || Assign ||
+                     changesShape(Name) || Name == "resize_output";
+      if (!Escapes && P < FD->getNumParams()) {
+        QualType T = FD->getParamDecl(P)->getType();
+        Escapes =
+            T->isReferenceType() && !T->getPointeeType().isConstQualified();
       }
-      QualType T = FD->getParamDecl(P)->getType();
-      if (T->isReferenceType() && !T->getPointeeType().isConstQualified())
+      if (Escapes)
         Vars[V].second = true;
     }
     return true;
@@ -266,9 +286,8 @@ public:
     return true;
   }
   bool VisitVarDecl(VarDecl *D) {
-    QualType T = D->getType();
-    if (D->hasInit() && T->isReferenceType() &&
-        !T->getPointeeType().isConstQualified())
+    // `auto r = v;` or `at::Tensor &r = v;`: r is v under another name.
+    if (D->hasInit())
       if (const VarDecl *V = refVar(D->getInit()))
         Vars[V].second = true;
     return true;
@@ -283,9 +302,10 @@ public:
   }
   bool HasGoto = false;
   bool VisitLambdaExpr(LambdaExpr *L) {
-    // A by-reference capture may be changed wherever the lambda runs.
+    // A capture, by reference or by copy (a copy shares the TensorImpl),
+    // may be changed wherever the lambda runs.
     for (const LambdaCapture &C : L->captures())
-      if (C.capturesVariable() && C.getCaptureKind() == LCK_ByRef)
+      if (C.capturesVariable())
         if (const auto *V = dyn_cast<VarDecl>(C.getCapturedVar()))
           Vars[V].second = true;
     return true;

@@ -152,6 +152,32 @@ write:
   return m;
 }
 
+void reshape_in_place(const at::Tensor &t);
+
+// A copy shares the TensorImpl, and in-place methods are const: a tensor
+// copied, captured or handed to code other than LibTorch's may change shape.
+TORCH_TIDY_COMPILED at::Tensor escaped(const at::Tensor &v, const at::Tensor &u,
+                                       const at::Tensor &w, int64_t n) {
+  TORCH_CHECK(v.dim() == 1 && u.dim() == 1 && w.dim() == 1);
+  auto copy = v;
+  copy.unsqueeze_(0);
+  reshape_in_place(u);
+  auto later = [w] { w.unsqueeze_(0); };
+  later();
+  auto rows = torch::arange(n);
+  auto m = torch::zeros({n});
+  m.index_put_({rows}, v);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: in-place index_put_ into 'm'
+  // CHECK-FIXES: {{^}}  m = m.index_put({rows}, v.view_symint(at::indexing::slicePrefix1sSize(v.sym_sizes())));{{$}}
+  m.index_put_({rows}, u);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: in-place index_put_ into 'm'
+  // CHECK-FIXES: {{^}}  m = m.index_put({rows}, u.view_symint(at::indexing::slicePrefix1sSize(u.sym_sizes())));{{$}}
+  m.index_put_({rows}, w);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: in-place index_put_ into 'm'
+  // CHECK-FIXES: {{^}}  m = m.index_put({rows}, w.view_symint(at::indexing::slicePrefix1sSize(w.sym_sizes())));{{$}}
+  return m;
+}
+
 // A local read in its own initializer (legal C++, undefined value): the
 // proofs give up instead of looping.
 TORCH_TIDY_COMPILED at::Tensor self_init(const at::Tensor &v, int64_t n) {
