@@ -237,6 +237,49 @@ std::string kernelName(const FunctionDecl *Kernel) {
   return "'" + Kernel->getQualifiedNameAsString() + "'";
 }
 
+/// Whether a value that may require grad can reach parameters Params of FD
+/// from a caller. No only when the translation unit shows every call of FD
+/// (CompiledRegionFinder::allCallSites) and each passes, for each of them,
+/// a value that never requires grad, runs with grad mode off, or passes its
+/// own parameter for which the same holds (a few callers deep).
+bool gradReachesParams(const FunctionDecl *FD, ArrayRef<unsigned> Params,
+                       CompiledRegionFinder &Finder, GradFlowAnalysis &Flow,
+                       unsigned Depth = 0) {
+  const auto *Sites = Finder.allCallSites(FD);
+  if (!Sites || Depth > 3)
+    return true;
+  for (const auto &[Call, Caller] : *Sites) {
+    if (Finder.runsWithGradOff(Caller))
+      continue;
+    const FunctionDecl *Def = GradFlowAnalysis::analysedDefinition(Caller);
+    if (!Def)
+      return true;
+    const FunctionFlowResult &R = Flow.analyse(Def);
+    const CallArguments *Args = nullptr;
+    for (const CallArguments &CA : R.CallArgs)
+      if (CA.Call == Call)
+        Args = &CA;
+    if (!Args)
+      return true;
+    for (unsigned P : Params) {
+      if (P >= Args->Params.size())
+        return true;
+      const ArgumentGrad &G = Args->Params[P];
+      if (G.K == ArgumentGrad::Maybe)
+        return true;
+      if (G.K == ArgumentGrad::FromParams) {
+        llvm::SmallVector<unsigned, 2> Next;
+        for (unsigned I = 0; I < 64; ++I)
+          if (G.Params & (uint64_t(1) << I))
+            Next.push_back(I);
+        if (gradReachesParams(Caller, Next, Finder, Flow, Depth + 1))
+          return true;
+      }
+    }
+  }
+  return false;
+}
+
 /// The functional variant to suggest for an operator that writes into its
 /// mutable arguments: the arguments without '(a!)' and without keyword-only
 /// outputs (`*, Tensor(a!) out`), returning a tensor, named as PyTorch names
@@ -287,64 +330,71 @@ void CompileRequiresGradPropagationCheck::reportRegions(
       if (!Text.empty() && Why.Site)
         diag(Why.Site->getBeginLoc(), Text, DiagnosticIDs::Note);
     };
+    // A helper's write whose grad comes only through its parameters is not
+    // reported when every call in the file passes values without grad.
+    auto NoGradFromCallers = [&, FD = FD](ArrayRef<unsigned> Params) {
+      return !Params.empty() && !gradReachesParams(FD, Params, Finder, Flow);
+    };
     for (const HazardousWrite &W : R.Writes)
-      Out.push_back(
-          {W.Write.Write->getBeginLoc(),
-           [this, Ctx, Version, W, RegionNote, Rewrites, InKernel] {
-             RewritePlan Plan = planRewrite(W.Write, W.Target, *Rewrites, *Ctx,
-                                            Style, Version);
-             {
-               auto D = diag(W.Write.Write->getBeginLoc(),
-                             "in-place %0 into '%1', which was created "
-                             "without gradient tracking, from '%2', "
-                             "which may require grad: %3")
-                        << writeName(W.Write) << W.Target->getName()
-                        << spelling(W.Write.Source, *Ctx)
-                        << freshWriteMeasurement(W.Write, W.Target, InKernel)
-                        << W.Write.Write->getSourceRange();
+      if (!NoGradFromCallers(W.GradOnlyFromParams))
+        Out.push_back(
+            {W.Write.Write->getBeginLoc(),
+             [this, Ctx, Version, W, RegionNote, Rewrites, InKernel] {
+               RewritePlan Plan = planRewrite(W.Write, W.Target, *Rewrites,
+                                              *Ctx, Style, Version);
+               {
+                 auto D = diag(W.Write.Write->getBeginLoc(),
+                               "in-place %0 into '%1', which was created "
+                               "without gradient tracking, from '%2', "
+                               "which may require grad: %3")
+                          << writeName(W.Write) << W.Target->getName()
+                          << spelling(W.Write.Source, *Ctx)
+                          << freshWriteMeasurement(W.Write, W.Target, InKernel)
+                          << W.Write.Write->getSourceRange();
+                 if (Plan.Rule)
+                   D << FixItHint::CreateReplacement(Plan.Range,
+                                                     Plan.Replacement);
+               } // Emits the warning before its notes.
+               diag(W.TargetOrigin->getBeginLoc(),
+                    "'%0' is created here without requires_grad",
+                    DiagnosticIDs::Note)
+                   << W.Target->getName();
+               RegionNote();
                if (Plan.Rule)
-                 D << FixItHint::CreateReplacement(Plan.Range,
-                                                   Plan.Replacement);
-             } // Emits the warning before its notes.
-             diag(W.TargetOrigin->getBeginLoc(),
-                  "'%0' is created here without requires_grad",
-                  DiagnosticIDs::Note)
-                 << W.Target->getName();
-             RegionNote();
-             if (Plan.Rule)
-               diag(W.Write.Write->getBeginLoc(), "rule: %0",
-                    DiagnosticIDs::Note)
-                   << Plan.Rule->Id;
-             else
-               diag(W.Write.Write->getBeginLoc(), "no fix: %0",
-                    DiagnosticIDs::Note)
-                   << Plan.NoFixReason;
-           }});
+                 diag(W.Write.Write->getBeginLoc(), "rule: %0",
+                      DiagnosticIDs::Note)
+                     << Plan.Rule->Id;
+               else
+                 diag(W.Write.Write->getBeginLoc(), "no fix: %0",
+                      DiagnosticIDs::Note)
+                     << Plan.NoFixReason;
+             }});
     for (const HazardousCall &C : R.Calls)
-      Out.push_back(
-          {C.Call->getBeginLoc(), [this, Ctx, C, RegionNote, InKernel] {
-             diag(C.Call->getBeginLoc(),
-                  "'%0' writes in place (%1) into '%2', which "
-                  "was created without gradient tracking, from "
-                  "a value that may require grad: %3")
-                 << C.Callee->getQualifiedNameAsString()
-                 << writeName(C.Inner.Write) << C.Target->getName()
-                 << freshWriteMeasurement(C.Inner.Write, C.Target, InKernel)
-                 << C.Call->getSourceRange();
-             diag(C.Inner.Write.Write->getBeginLoc(),
-                  "the in-place write from '%0' is here", DiagnosticIDs::Note)
-                 << spelling(C.Inner.Write.Source, *Ctx);
-             diag(C.TargetOrigin->getBeginLoc(),
-                  "'%0' is created here without requires_grad",
-                  DiagnosticIDs::Note)
-                 << C.Target->getName();
-             RegionNote();
-             diag(C.Call->getBeginLoc(),
-                  "no fix: the write is in '%0'; rewrite it "
-                  "there to the out-of-place form",
-                  DiagnosticIDs::Note)
-                 << C.Callee->getQualifiedNameAsString();
-           }});
+      if (!NoGradFromCallers(C.GradOnlyFromParams))
+        Out.push_back(
+            {C.Call->getBeginLoc(), [this, Ctx, C, RegionNote, InKernel] {
+               diag(C.Call->getBeginLoc(),
+                    "'%0' writes in place (%1) into '%2', which "
+                    "was created without gradient tracking, from "
+                    "a value that may require grad: %3")
+                   << C.Callee->getQualifiedNameAsString()
+                   << writeName(C.Inner.Write) << C.Target->getName()
+                   << freshWriteMeasurement(C.Inner.Write, C.Target, InKernel)
+                   << C.Call->getSourceRange();
+               diag(C.Inner.Write.Write->getBeginLoc(),
+                    "the in-place write from '%0' is here", DiagnosticIDs::Note)
+                   << spelling(C.Inner.Write.Source, *Ctx);
+               diag(C.TargetOrigin->getBeginLoc(),
+                    "'%0' is created here without requires_grad",
+                    DiagnosticIDs::Note)
+                   << C.Target->getName();
+               RegionNote();
+               diag(C.Call->getBeginLoc(),
+                    "no fix: the write is in '%0'; rewrite it "
+                    "there to the out-of-place form",
+                    DiagnosticIDs::Note)
+                   << C.Callee->getQualifiedNameAsString();
+             }});
   }
 }
 

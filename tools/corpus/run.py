@@ -57,7 +57,19 @@ TORCH_INCLUDE = re.compile(r'#\s*include\s*[<"](torch|ATen|c10)/')
 INTERESTING = re.compile(r"\.(index_put_|copy_|fill_|masked_fill_|masked_scatter_|index_copy_|"
                          r"index_fill_|scatter_|index_add_|add_|mul_|sub_|div_)\(|"
                          r"\.index\(\{[^}]*\}\)\s*=[^=]|TORCH_LIBRARY")
+# Sliced and indexed in-place writes, the form of the bug: files with more of
+# them are picked before files with only other in-place writes.
+SLICED = re.compile(r"\.(index_put_|index_copy_|index_fill_|index_add_|masked_scatter_|"
+                    r"masked_fill_|scatter_|scatter_add_)\(|"
+                    r"\.(index|slice|narrow|select)\([^;]*?\)\s*(=[^=]|\.(copy_|fill_|zero_|"
+                    r"add_|mul_|sub_|div_|index_put_|masked_fill_)\()")
+# Comments, left out when counting writes (commented-out code is common).
+COMMENT = re.compile(r"//[^\n]*|/\*.*?\*/", re.S)
 QUOTED_INCLUDE = re.compile(r'#\s*include\s*"([^"]+)"')
+# Any include: an angle-bracket one may name a header of the repository too
+# (`#include <models/net.h>` with include/ on the project's path).
+ANY_INCLUDE = re.compile(r'#\s*include\s*[<"]([^">]+)[">]')
+LIBRARY_INCLUDE = re.compile(r"(torch|ATen|c10)/")
 CONFIGS = {
     "all": "{CheckOptions: {torch-compile-requires-grad-propagation.RegionMode: all}}",
     "default": "",
@@ -146,8 +158,9 @@ def text_of(path):
 
 def pick_files(root, per_repo):
     """LibTorch source files: including a torch header, directly or through
-    a header of the repository that does. Those with the most in-place writes
-    and registrations first, then in path order; at most per_repo."""
+    a header of the repository that does. Those with the most sliced or indexed
+    in-place writes first, then those with the most other in-place writes and
+    registrations, then in path order; at most per_repo."""
     sources, headers = [], []
     for d, dirs, files in os.walk(root):
         dirs[:] = sorted(x for x in dirs if not x.startswith(".") and
@@ -168,9 +181,10 @@ def pick_files(root, per_repo):
         uses_torch = TORCH_INCLUDE.search(text) or any(
             os.path.basename(inc) in torch_headers for inc in QUOTED_INCLUDE.findall(text))
         if uses_torch:
-            chosen.append((-len(INTERESTING.findall(text)), p))
+            code = COMMENT.sub(" ", text)
+            chosen.append((-len(SLICED.findall(code)), -len(INTERESTING.findall(code)), p))
     chosen.sort()
-    return [p for _, p in chosen[:per_repo]]
+    return [p for *_, p in chosen[:per_repo]]
 
 
 # --- flags -----------------------------------------------------------------
@@ -187,7 +201,8 @@ def header_index(root):
 
 def include_dirs(path, root, index):
     """The file's directory and its ancestors, then every directory from
-    which the file's quoted includes (two levels deep) resolve."""
+    which the file's includes (two levels deep; quoted, or angle-bracket ones
+    naming a header of the repository, LibTorch's own excepted) resolve."""
     dirs = []
     d = os.path.dirname(path)
     while True:
@@ -199,8 +214,8 @@ def include_dirs(path, root, index):
     for _ in range(2):
         nxt = []
         for f in frontier:
-            for inc in QUOTED_INCLUDE.findall(text_of(f)):
-                if inc in seen:
+            for inc in ANY_INCLUDE.findall(text_of(f)):
+                if inc in seen or LIBRARY_INCLUDE.match(inc):
                     continue
                 seen.add(inc)
                 for rel in index:
@@ -224,6 +239,27 @@ def torch_flags(python):
             "print(sysconfig.get_paths()['include'])")
     out = subprocess.run([python, "-c", code], capture_output=True, text=True, check=True)
     return [f for d in out.stdout.split() for f in ("-isystem", d)]
+
+
+# Third-party libraries the corpus's applications include, where Debian's
+# packages for them are installed (libopencv-dev, libeigen3-dev): their
+# headers sit outside the default search path.
+PKG_CONFIG_LIBS = ("opencv4", "eigen3")
+
+
+def library_flags():
+    """-isystem flags for the installed PKG_CONFIG_LIBS; none for the rest."""
+    flags = []
+    for lib in PKG_CONFIG_LIBS:
+        try:
+            out = subprocess.run(["pkg-config", "--cflags-only-I", lib],
+                                 capture_output=True, text=True)
+        except OSError:
+            return flags
+        if out.returncode == 0:
+            flags += [f for d in out.stdout.split() if d.startswith("-I")
+                      for f in ("-isystem", d[2:])]
+    return flags
 
 
 def file_flags(path, root, index, base_flags, cuda):
@@ -494,7 +530,7 @@ def main():
     python = os.path.join(venv, "bin", "python")
     if not os.path.exists(python):
         raise SystemExit(f"corpus: no torch 2.8.0 venv at {venv} (run tools/bootstrap/bootstrap.sh)")
-    base_flags = torch_flags(python)
+    base_flags = torch_flags(python) + library_flags()
 
     repos = read_repos(os.path.join(HERE, "repos.txt"), set(filter(None, args.repos.split(","))))
     os.makedirs(args.out, exist_ok=True)

@@ -82,6 +82,26 @@ public:
       Finder.addCall(C, Enclosing.back());
     return true;
   }
+  bool VisitDeclRefExpr(DeclRefExpr *E) {
+    if (const auto *FD = dyn_cast<FunctionDecl>(E->getDecl()))
+      Finder.addReference(FD, /*Unresolved=*/false);
+    return true;
+  }
+  bool VisitMemberExpr(MemberExpr *E) {
+    if (const auto *FD = dyn_cast<FunctionDecl>(E->getMemberDecl()))
+      Finder.addReference(FD, /*Unresolved=*/false);
+    return true;
+  }
+  bool VisitOverloadExpr(OverloadExpr *E) {
+    for (const NamedDecl *D : E->decls()) {
+      D = D->getUnderlyingDecl();
+      if (const auto *FT = dyn_cast<FunctionTemplateDecl>(D))
+        D = FT->getTemplatedDecl();
+      if (const auto *FD = dyn_cast<FunctionDecl>(D))
+        Finder.addReference(FD, /*Unresolved=*/true);
+    }
+    return true;
+  }
 
 private:
   CompiledRegionFinder &Finder;
@@ -114,6 +134,33 @@ void CompiledRegionFinder::addCall(const CallExpr *Call,
   if (Callee && !libtorch::isInTorchNamespace(Callee) &&
       !Callee->isInStdNamespace())
     CallSites[Callee->getCanonicalDecl()].push_back({Call, Caller});
+}
+
+void CompiledRegionFinder::addReference(const FunctionDecl *FD,
+                                        bool Unresolved) {
+  unsigned &N = References[FD->getCanonicalDecl()];
+  N = Unresolved || N == ~0u ? ~0u : N + 1;
+}
+
+const llvm::SmallVectorImpl<CompiledRegionFinder::CallSite> *
+CompiledRegionFinder::allCallSites(const FunctionDecl *FD) const {
+  FD = FD->getCanonicalDecl();
+  if (FD->isMain() || FD->getTemplatedKind() != FunctionDecl::TK_NonTemplate ||
+      FD->isDependentContext())
+    return nullptr;
+  if (const auto *MD = dyn_cast<CXXMethodDecl>(FD);
+      MD && (MD->isVirtual() || MD->getParent()->isLambda()))
+    return nullptr;
+  const SourceManager &SM = FD->getASTContext().getSourceManager();
+  for (const FunctionDecl *Redecl : FD->redecls())
+    if (!SM.isInMainFile(SM.getExpansionLoc(Redecl->getLocation())))
+      return nullptr;
+  auto Sites = CallSites.find(FD);
+  auto Refs = References.find(FD);
+  if (Sites == CallSites.end() || Refs == References.end() ||
+      Sites->second.empty() || Refs->second != Sites->second.size())
+    return nullptr;
+  return &Sites->second;
 }
 
 namespace {

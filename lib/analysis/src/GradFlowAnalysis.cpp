@@ -66,6 +66,14 @@ const VarDecl *referencedVar(const Expr *E) {
   return Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
 }
 
+/// The parameters a value that may require grad carries grad through, as a
+/// mask (bit I: parameter I); 0 when it may carry grad from anything else.
+uint64_t gradParams(const TensorFact &F) {
+  if (F.K == TensorFact::Param)
+    return F.ParamIndex < 64 ? uint64_t(1) << F.ParamIndex : 0;
+  return F.K == TensorFact::MaybeGrad ? F.FromParams : 0;
+}
+
 /// Whether a write into this fact, as a source, may carry grad.
 bool mayRequireGrad(const TensorFact &F) {
   return F.K == TensorFact::MaybeGrad || F.K == TensorFact::Param ||
@@ -142,6 +150,8 @@ TensorFact GradFlowAnalysis::FunctionRun::combineOperands(const Stmt *S,
                                                           const FlowState &St,
                                                           int Depth) const {
   bool AnyGrad = false;
+  uint64_t Params = 0; // the parameters all the grad comes through, if any
+  bool OnlyParams = true;
   for (const Stmt *Child : S->children()) {
     const auto *E = dyn_cast_or_null<Expr>(Child);
     if (!E || isa<CXXDefaultArgExpr>(E))
@@ -155,9 +165,19 @@ TensorFact GradFlowAnalysis::FunctionRun::combineOperands(const Stmt *S,
     TensorFact F = libtorch::isTensorType(E->getType())
                        ? classify(E, St, Depth + 1)
                        : combineOperands(E, St, Depth + 1);
-    AnyGrad |= mayRequireGrad(F);
+    if (!mayRequireGrad(F))
+      continue;
+    AnyGrad = true;
+    uint64_t P = gradParams(F);
+    Params |= P;
+    OnlyParams &= P != 0;
   }
-  return AnyGrad ? TensorFact::maybeGrad() : TensorFact::nonGrad();
+  if (!AnyGrad)
+    return TensorFact::nonGrad();
+  TensorFact F = TensorFact::maybeGrad();
+  if (OnlyParams)
+    F.FromParams = Params;
+  return F;
 }
 
 TensorFact GradFlowAnalysis::FunctionRun::classify(const Expr *E,
@@ -346,10 +366,14 @@ void GradFlowAnalysis::FunctionRun::handleWrite(const InPlaceWrite &W,
   // argument does.
   bool OnlyParams = true;
   for (const TensorFact &F : {First, Other}) {
-    if (F.K == TensorFact::Param)
-      PW.GradOnlyFromParams.push_back(F.ParamIndex);
-    else if (mayRequireGrad(F))
-      OnlyParams = false;
+    if (!mayRequireGrad(F))
+      continue;
+    uint64_t P = gradParams(F);
+    OnlyParams &= P != 0;
+    for (unsigned I = 0; I < 64; ++I)
+      if (P & (uint64_t(1) << I) &&
+          !llvm::is_contained(PW.GradOnlyFromParams, I))
+        PW.GradOnlyFromParams.push_back(I);
   }
   if (!OnlyParams)
     PW.GradOnlyFromParams.clear();
@@ -358,7 +382,7 @@ void GradFlowAnalysis::FunctionRun::handleWrite(const InPlaceWrite &W,
     // sliced or indexed one is reported for a fresh local.
     if (PW.countsForFreshTarget() && Recording &&
         Recorded.insert(W.Write).second && !handedToRawKernel(T.Var))
-      Out.Writes.push_back({PW.Write, T.Var, TF.Origin});
+      Out.Writes.push_back({PW.Write, T.Var, TF.Origin, PW.GradOnlyFromParams});
     St[T.Var].Written = true;
     return;
   }
@@ -391,6 +415,25 @@ void GradFlowAnalysis::FunctionRun::handleCall(const CallExpr *Call,
           assign(V, TensorFact::maybeGrad(), St);
     }
     return;
+  }
+  if (Recording) {
+    // For the callee's writes whose grad comes only through its parameters:
+    // what this call passes for them.
+    CallArguments CA{Call, {}};
+    bool NoGrad = underNoGrad(Call);
+    for (unsigned I = 0; I < Def->getNumParams(); ++I) {
+      ArgumentGrad G;
+      const Expr *Arg = ArgFor(I);
+      if (Arg && libtorch::isTensorType(Def->getParamDecl(I)->getType())) {
+        TensorFact F = classify(Arg, St);
+        if (NoGrad || !mayRequireGrad(F))
+          G.K = ArgumentGrad::None;
+        else if (uint64_t P = gradParams(F))
+          G = {ArgumentGrad::FromParams, P};
+      }
+      CA.Params.push_back(G);
+    }
+    Out.CallArgs.push_back(std::move(CA));
   }
   const FunctionFlowResult &Summary = Owner.analyse(Def);
   for (const ParamWrite &Inner : Summary.ParamWrites) {
@@ -435,7 +478,8 @@ void GradFlowAnalysis::FunctionRun::handleCall(const CallExpr *Call,
     if (TF.K == TensorFact::Fresh) {
       if (PW.countsForFreshTarget() && !underNoGrad(Call) && Recording &&
           Recorded.insert(Call).second && !handedToRawKernel(T.Var))
-        Out.Calls.push_back({Call, Callee, T.Var, TF.Origin, Inner});
+        Out.Calls.push_back(
+            {Call, Callee, T.Var, TF.Origin, Inner, PW.GradOnlyFromParams});
       St[T.Var].Written = true;
     } else if (TF.K == TensorFact::Param && Recording && !underNoGrad(Call)) {
       PW.ParamIndex = TF.ParamIndex;

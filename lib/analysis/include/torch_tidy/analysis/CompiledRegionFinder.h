@@ -90,6 +90,19 @@ public:
 
   /// A call from user code, for the grad-off rule (collect() calls this).
   void addCall(const clang::CallExpr *Call, const clang::FunctionDecl *Caller);
+  /// A reference to a function in user code (collect() calls this), direct
+  /// call or not; Unresolved: a dependent name that may denote it.
+  void addReference(const clang::FunctionDecl *FD, bool Unresolved);
+
+  using CallSite =
+      std::pair<const clang::CallExpr *, const clang::FunctionDecl *>;
+  /// Every call of FD, with the function containing it, when this
+  /// translation unit shows them all: FD is declared only in the main file,
+  /// is no template, virtual method or main(), is called at least once and
+  /// is never named except as the callee of those calls (no address taken,
+  /// no dependent call that may resolve to it). Null otherwise.
+  const llvm::SmallVectorImpl<CallSite> *
+  allCallSites(const clang::FunctionDecl *FD) const;
 
   /// True if the regex option is set and valid; Error holds why not.
   bool hasNameFilter() const { return NameFilter.has_value(); }
@@ -109,6 +122,9 @@ private:
       llvm::SmallVector<
           std::pair<const clang::CallExpr *, const clang::FunctionDecl *>, 2>>
       CallSites;
+  /// References to each user function (by canonical declaration); ~0u once
+  /// a dependent name may denote it.
+  llvm::DenseMap<const clang::FunctionDecl *, unsigned> References;
   llvm::DenseMap<const clang::FunctionDecl *, bool> GradOff;
   llvm::DenseMap<const clang::FunctionDecl *, std::unique_ptr<NoGradScopes>>
       Guards;

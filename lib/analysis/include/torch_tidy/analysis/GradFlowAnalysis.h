@@ -49,13 +49,17 @@ struct TensorFact {
   /// Fresh only: it has received a write from a value that may require
   /// grad, so in eager mode it now requires grad itself.
   bool Written = false;
+  /// MaybeGrad only: when nonzero, the value is computed from these
+  /// parameters (bit I: parameter I) and carries grad only through them.
+  uint64_t FromParams = 0;
 
   static TensorFact maybeGrad() { return {}; }
   static TensorFact nonGrad() { return {NonGrad}; }
   static TensorFact fresh(const clang::Expr *Origin) { return {Fresh, Origin}; }
   bool operator==(const TensorFact &O) const {
     return K == O.K && Origin == O.Origin && Base == O.Base &&
-           ParamIndex == O.ParamIndex && Written == O.Written;
+           ParamIndex == O.ParamIndex && Written == O.Written &&
+           FromParams == O.FromParams;
   }
   bool operator!=(const TensorFact &O) const { return !(*this == O); }
 };
@@ -97,6 +101,9 @@ struct HazardousWrite {
   InPlaceWrite Write;
   const clang::VarDecl *Target;
   const clang::Expr *TargetOrigin; ///< the factory call that made Target
+  /// When the written value carries grad only through some parameters of
+  /// the function, those parameters (callers decide); empty otherwise.
+  llvm::SmallVector<unsigned, 2> GradOnlyFromParams = {};
 };
 
 /// A call that passes a fresh-non-grad local to a same-TU function which
@@ -107,6 +114,23 @@ struct HazardousCall {
   const clang::VarDecl *Target;
   const clang::Expr *TargetOrigin;
   ParamWrite Inner;
+  /// As for HazardousWrite: the caller's parameters the grad comes through.
+  llvm::SmallVector<unsigned, 2> GradOnlyFromParams = {};
+};
+
+/// What a call passes for one parameter of a same-TU callee, as far as
+/// grad goes: a value that never requires grad (or the call runs under a
+/// no-grad guard), one that may, or the caller's own untouched parameter.
+struct ArgumentGrad {
+  enum Kind : uint8_t { None, Maybe, FromParams };
+  Kind K = Maybe;
+  uint64_t Params = 0; ///< FromParams: the caller's parameters (bit I: I)
+};
+
+/// The arguments of one call to a same-TU function with a body.
+struct CallArguments {
+  const clang::CallExpr *Call;
+  llvm::SmallVector<ArgumentGrad, 4> Params; ///< by the callee's parameter
 };
 
 /// Work counters, for the linear-scaling regression guard.
@@ -127,6 +151,7 @@ struct FunctionFlowResult {
   std::vector<HazardousCall> Calls;
   std::vector<ParamWrite> ParamWrites;   ///< summary for callers
   llvm::SmallBitVector ReassignedParams; ///< summary for callers
+  std::vector<CallArguments> CallArgs;   ///< what this function passes
 };
 
 class GradFlowAnalysis {

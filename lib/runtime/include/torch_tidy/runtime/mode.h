@@ -1,5 +1,5 @@
 // Execution modes: eager (PyTorch's eager semantics) and compiled (what
-// Dynamo reports, DESIGN.md section 6).
+// Dynamo reports, docs/design.md section 4).
 #pragma once
 
 namespace torch_tidy::runtime {

@@ -1,6 +1,6 @@
-// The write forms of the seed bug (DESIGN.md section 1) as runtime programs,
-// keyed by the form ids of docs/ground-truth.json, plus the out-of-place
-// twins the fix-its rewrite them to.
+// The write forms of the seed bug (docs/design.md section 1) as runtime
+// programs, keyed by the form ids of docs/ground-truth.json, plus the
+// out-of-place twins the fix-its rewrite them to.
 #pragma once
 
 #include "torch_tidy/runtime/operator_call.h"

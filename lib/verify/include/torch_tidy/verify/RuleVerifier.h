@@ -1,7 +1,7 @@
 // The rule verifiers: for every rewrite rule of RewriteRules.def, a
 // generator of random instances of the rule (the in-place write the check
 // flags and the rewrite the rule makes of it, as reference-runtime programs)
-// and the runner that proves each instance (DESIGN.md section 6):
+// and the runner that proves each instance (docs/design.md section 4):
 //
 //   - the original runs in eager mode; the rewrite runs in eager and in
 //     compiled mode, and gives the same values and gradients, with
