@@ -11,6 +11,8 @@
 #include "clang/Lex/Lexer.h"
 #include "clang/Lex/MacroInfo.h"
 #include "clang/Lex/Preprocessor.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/Regex.h"
 #include "llvm/Support/raw_ostream.h"
 #include <cstdlib>
@@ -237,32 +239,51 @@ std::string kernelName(const FunctionDecl *Kernel) {
   return "'" + Kernel->getQualifiedNameAsString() + "'";
 }
 
-/// Whether a value that may require grad can reach parameters Params of FD
-/// from a caller. No only when the translation unit shows every call of FD
-/// (CompiledRegionFinder::allCallSites) and each passes, for each of them,
-/// a value that never requires grad, runs with grad mode off, or passes its
-/// own parameter for which the same holds (a few callers deep).
-bool gradReachesParams(const FunctionDecl *FD, ArrayRef<unsigned> Params,
-                       CompiledRegionFinder &Finder, GradFlowAnalysis &Flow,
-                       unsigned Depth = 0) {
-  const auto *Sites = Finder.allCallSites(FD);
-  if (!Sites || Depth > 3)
-    return true;
-  for (const auto &[Call, Caller] : *Sites) {
-    if (Finder.runsWithGradOff(Caller))
-      continue;
-    const FunctionDecl *Def = GradFlowAnalysis::analysedDefinition(Caller);
-    if (!Def)
+/// Whether a value that may require grad can reach parameter P of FD from a
+/// caller. No only when the translation unit shows every call of FD
+/// (CompiledRegionFinder::allCallSites) and each passes a value that never
+/// requires grad, runs with grad mode off, or passes its own parameters for
+/// which the same holds (a few callers deep). Answers are memoised per
+/// (function, parameter), so the walk is linear in the call sites; a
+/// question asked again while it is being answered (recursion) is answered
+/// yes.
+class CallerGrad {
+public:
+  CallerGrad(CompiledRegionFinder &Finder, GradFlowAnalysis &Flow)
+      : Finder(Finder), Flow(Flow) {}
+
+  bool reachesAny(const FunctionDecl *FD, ArrayRef<unsigned> Params,
+                  unsigned Depth = 0) {
+    return llvm::any_of(Params,
+                        [&](unsigned P) { return reaches(FD, P, Depth); });
+  }
+
+private:
+  bool reaches(const FunctionDecl *FD, unsigned P, unsigned Depth) {
+    auto [It, New] = Memo.try_emplace({FD, P}, true);
+    if (!New)
+      return It->second;
+    bool Result = compute(FD, P, Depth);
+    Memo[{FD, P}] = Result;
+    return Result;
+  }
+
+  bool compute(const FunctionDecl *FD, unsigned P, unsigned Depth) {
+    const auto *Sites = Finder.allCallSites(FD);
+    if (!Sites || Depth > 3)
       return true;
-    const FunctionFlowResult &R = Flow.analyse(Def);
-    const CallArguments *Args = nullptr;
-    for (const CallArguments &CA : R.CallArgs)
-      if (CA.Call == Call)
-        Args = &CA;
-    if (!Args)
-      return true;
-    for (unsigned P : Params) {
-      if (P >= Args->Params.size())
+    for (const auto &[Call, Caller] : *Sites) {
+      if (Finder.runsWithGradOff(Caller))
+        continue;
+      const FunctionDecl *Def = GradFlowAnalysis::analysedDefinition(Caller);
+      if (!Def)
+        return true;
+      const FunctionFlowResult &R = Flow.analyse(Def);
+      const CallArguments *Args = nullptr;
+      for (const CallArguments &CA : R.CallArgs)
+        if (CA.Call == Call)
+          Args = &CA;
+      if (!Args || P >= Args->Params.size())
         return true;
       const ArgumentGrad &G = Args->Params[P];
       if (G.K == ArgumentGrad::Maybe)
@@ -272,13 +293,17 @@ bool gradReachesParams(const FunctionDecl *FD, ArrayRef<unsigned> Params,
         for (unsigned I = 0; I < 64; ++I)
           if (G.Params & (uint64_t(1) << I))
             Next.push_back(I);
-        if (gradReachesParams(Caller, Next, Finder, Flow, Depth + 1))
+        if (reachesAny(Caller, Next, Depth + 1))
           return true;
       }
     }
+    return false;
   }
-  return false;
-}
+
+  CompiledRegionFinder &Finder;
+  GradFlowAnalysis &Flow;
+  llvm::DenseMap<std::pair<const FunctionDecl *, unsigned>, bool> Memo;
+};
 
 /// The functional variant to suggest for an operator that writes into its
 /// mutable arguments: the arguments without '(a!)' and without keyword-only
@@ -317,6 +342,7 @@ void CompileRequiresGradPropagationCheck::reportRegions(
   ASTContext *Ctx = &Context;
   const LibTorchVersion Version = libTorchVersion();
 
+  CallerGrad Callers(Finder, Flow);
   for (const auto &[FD, Why] : Finder.computeRegions()) {
     const FunctionFlowResult &R = Flow.analyse(FD);
     auto Rewrites = R.Writes.empty()
@@ -333,7 +359,7 @@ void CompileRequiresGradPropagationCheck::reportRegions(
     // A helper's write whose grad comes only through its parameters is not
     // reported when every call in the file passes values without grad.
     auto NoGradFromCallers = [&, FD = FD](ArrayRef<unsigned> Params) {
-      return !Params.empty() && !gradReachesParams(FD, Params, Finder, Flow);
+      return !Params.empty() && !Callers.reachesAny(FD, Params);
     };
     for (const HazardousWrite &W : R.Writes)
       if (!NoGradFromCallers(W.GradOnlyFromParams))

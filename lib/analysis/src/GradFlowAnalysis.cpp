@@ -74,6 +74,17 @@ uint64_t gradParams(const TensorFact &F) {
   return F.K == TensorFact::MaybeGrad ? F.FromParams : 0;
 }
 
+/// A fresh tensor made with an integer or bool dtype (`zeros(..., kInt8)`):
+/// it can never require grad (a write into it casts the values and drops the
+/// graph in eager mode too), so there is no flag to lose.
+bool neverRequiresGrad(const TensorFact &F) {
+  if (F.K != TensorFact::Fresh || !F.Origin)
+    return false;
+  const auto *Factory =
+      dyn_cast<CallExpr>(libtorch::ignoreTensorWrappers(F.Origin));
+  return Factory && libtorch::producesNonGradValue(Factory);
+}
+
 /// Whether a write into this fact, as a source, may carry grad.
 bool mayRequireGrad(const TensorFact &F) {
   return F.K == TensorFact::MaybeGrad || F.K == TensorFact::Param ||
@@ -353,6 +364,8 @@ void GradFlowAnalysis::FunctionRun::handleWrite(const InPlaceWrite &W,
   TensorFact TF = factOf(T.Var, St);
   if (TF.K != TensorFact::Fresh && TF.K != TensorFact::Param)
     return;
+  if (neverRequiresGrad(TF))
+    return;
   TensorFact First = classify(W.Source, St);
   TensorFact Other =
       W.OtherSource ? classify(W.OtherSource, St) : TensorFact::nonGrad();
@@ -475,6 +488,8 @@ void GradFlowAnalysis::FunctionRun::handleCall(const CallExpr *Call,
         PW.GradOnlyFromParams.clear();
     }
     TensorFact TF = factOf(T.Var, St);
+    if (neverRequiresGrad(TF))
+      continue;
     if (TF.K == TensorFact::Fresh) {
       if (PW.countsForFreshTarget() && !underNoGrad(Call) && Recording &&
           Recorded.insert(Call).second && !handedToRawKernel(T.Var))

@@ -5,6 +5,10 @@
 #include <torch/torch.h>
 using torch::indexing::Slice;
 
+// A helper that writes into its argument: a fresh tensor passed here is
+// reported at the call.
+void fill(at::Tensor out, const at::Tensor &v) { out.index_put_({0}, v); }
+
 at::Tensor fresh(const at::Tensor &v, std::optional<at::Tensor> out) {
   auto a = torch::zeros({3, 3});
   a.index_put_({0}, v);
@@ -59,7 +63,20 @@ at::Tensor fresh(const at::Tensor &v, std::optional<at::Tensor> out) {
   r = torch::zeros({3});
   r.index_put_({0}, v);
   // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: in-place index_put_ into 'r'
-  return a + b + c + d + e + f + g + h + i + j + k + l + n + o + p + q + r;
+  auto s = torch::zeros({3});
+  fill(s, v);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: {{.*}}'s'
+  // Integer and bool tensors can never require grad: no flag to lose.
+  auto t = torch::zeros({3, 3}, torch::kInt8);
+  t.index_put_({0}, v);
+  auto u = torch::zeros({3}, torch::dtype(torch::kLong)).to(torch::kCUDA);
+  u.index({Slice(0, 2)}) = v;
+  auto w = torch::empty({3}, at::TensorOptions().dtype(at::kBool));
+  w.narrow(0, 0, 1).copy_(v);
+  auto x = torch::zeros({3}, torch::kInt);
+  fill(x, v);
+  return a + b + c + d + e + f + g + h + i + j + k + l + n + o + p + q + r +
+         s + t + u + w + x;
 }
 
 struct Model {

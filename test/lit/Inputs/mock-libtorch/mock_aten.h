@@ -113,6 +113,7 @@ constexpr auto kFloat = ScalarType::Float;
 constexpr auto kDouble = ScalarType::Double;
 constexpr auto kLong = ScalarType::Long;
 constexpr auto kInt = ScalarType::Int;
+constexpr auto kInt8 = ScalarType::Char;
 constexpr auto kBool = ScalarType::Bool;
 constexpr auto kCUDA = c10::DeviceType::CUDA;
 constexpr auto kCPU = c10::DeviceType::CPU;
