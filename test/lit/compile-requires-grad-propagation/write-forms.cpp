@@ -1,6 +1,6 @@
 // RUN: %check_torch_tidy %s torch-compile-requires-grad-propagation %t \
 // RUN:   %fresh_in_kernels
-// Every in-place write form of the design brief, into a fresh tensor, from a
+// Every in-place write form listed in docs/design.md, into a fresh tensor, from a
 // parameter that may require grad, inside a CompositeImplicitAutograd kernel.
 #include <torch/torch.h>
 using torch::indexing::Slice;

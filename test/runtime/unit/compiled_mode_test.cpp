@@ -150,9 +150,10 @@ TEST(CompiledMode, FlagIsTakenAtCreation) {
 namespace torch_tidy::runtime {
 namespace {
 
-// DESIGN section 6 on random shapes and indices: the seed write (before) and
-// its index_put rewrite (after) agree on values and gradients in eager; the
-// rewrite keeps requires_grad in compiled mode, the original loses it.
+// docs/design.md (fix-it rules) on random shapes and indices: the seed write
+// (before) and its index_put rewrite (after) agree on values and gradients in
+// eager; the rewrite keeps requires_grad in compiled mode, the original loses
+// it.
 TEST(RewriteEquivalence, SetitemAdvancedVersusIndexPutOnRandomShapes) {
   std::mt19937_64 rng(11);
   auto pick = [&](std::int64_t n) { return std::int64_t(rng() % n); };

@@ -5,7 +5,7 @@
 // a factory without requires_grad, on every path), a view of another local,
 // known never to require grad, or possibly requiring grad. At each in-place
 // write it then decides whether the target is fresh-non-grad and the source
-// may require grad (DESIGN section 3), outside any no-grad scope.
+// may require grad (docs/design.md), outside any no-grad scope.
 //
 // Functions are summarised for their callers: which tensor parameters they
 // write in place from a value that may require grad, and which they may

@@ -3,7 +3,7 @@
 // Turns an expression into a description of the in-place write it performs,
 // if any: which tensor expression receives the data (possibly a view chain
 // such as t.select(0, i).narrow(0, 0, n)), what is written, and in which
-// spelling. Every write form of the design brief is recognised here, once.
+// spelling. Every write form listed in docs/design.md is recognised here, once.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TORCH_TIDY_ANALYSIS_INPLACEWRITE_H
