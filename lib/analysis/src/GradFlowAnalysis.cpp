@@ -74,17 +74,6 @@ uint64_t gradParams(const TensorFact &F) {
   return F.K == TensorFact::MaybeGrad ? F.FromParams : 0;
 }
 
-/// A fresh tensor made with an integer or bool dtype (`zeros(..., kInt8)`):
-/// it can never require grad (a write into it casts the values and drops the
-/// graph in eager mode too), so there is no flag to lose.
-bool neverRequiresGrad(const TensorFact &F) {
-  if (F.K != TensorFact::Fresh || !F.Origin)
-    return false;
-  const auto *Factory =
-      dyn_cast<CallExpr>(libtorch::ignoreTensorWrappers(F.Origin));
-  return Factory && libtorch::producesNonGradValue(Factory);
-}
-
 /// Whether a write into this fact, as a source, may carry grad.
 bool mayRequireGrad(const TensorFact &F) {
   return F.K == TensorFact::MaybeGrad || F.K == TensorFact::Param ||
@@ -226,9 +215,15 @@ TensorFact GradFlowAnalysis::FunctionRun::classify(const Expr *E,
   const auto *Call = dyn_cast<CallExpr>(E);
   if (!Call)
     return combineOperands(E, St, Depth);
-  if (libtorch::isNonGradFactory(Call))
-    return libtorch::factoryMayRequireGrad(Call) ? TensorFact::maybeGrad()
-                                                 : TensorFact::fresh(Call);
+  if (libtorch::isNonGradFactory(Call)) {
+    if (libtorch::factoryMayRequireGrad(Call))
+      return TensorFact::maybeGrad();
+    // A tensor made with an integer or bool dtype (`zeros(..., kInt8)`) can
+    // never require grad, so it is no target: a write into it casts the
+    // values and drops the graph in eager mode too.
+    return libtorch::producesNonGradValue(Call) ? TensorFact::nonGrad()
+                                                : TensorFact::fresh(Call);
+  }
   if (libtorch::producesNonGradValue(Call))
     return TensorFact::nonGrad();
   if (!libtorch::torchCallee(Call)) {
@@ -364,8 +359,6 @@ void GradFlowAnalysis::FunctionRun::handleWrite(const InPlaceWrite &W,
   TensorFact TF = factOf(T.Var, St);
   if (TF.K != TensorFact::Fresh && TF.K != TensorFact::Param)
     return;
-  if (neverRequiresGrad(TF))
-    return;
   TensorFact First = classify(W.Source, St);
   TensorFact Other =
       W.OtherSource ? classify(W.OtherSource, St) : TensorFact::nonGrad();
@@ -488,8 +481,6 @@ void GradFlowAnalysis::FunctionRun::handleCall(const CallExpr *Call,
         PW.GradOnlyFromParams.clear();
     }
     TensorFact TF = factOf(T.Var, St);
-    if (neverRequiresGrad(TF))
-      continue;
     if (TF.K == TensorFact::Fresh) {
       if (PW.countsForFreshTarget() && !underNoGrad(Call) && Recording &&
           Recorded.insert(Call).second && !handedToRawKernel(T.Var))
