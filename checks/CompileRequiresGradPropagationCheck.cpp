@@ -5,10 +5,11 @@
 #include "torch_tidy/analysis/GradFlowAnalysis.h"
 #include "torch_tidy/analysis/GroundTruth.h"
 #include "torch_tidy/analysis/LibTorchApi.h"
+#include "torch_tidy/analysis/SourceText.h"
+#include "torch_tidy/analysis/UserCode.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
-#include "clang/Lex/Lexer.h"
 #include "clang/Lex/MacroInfo.h"
 #include "clang/Lex/Preprocessor.h"
 #include "llvm/ADT/DenseMap.h"
@@ -163,9 +164,7 @@ void CompileRequiresGradPropagationCheck::check(
 namespace {
 /// The source text of E, shortened for a message.
 std::string spelling(const Expr *E, const ASTContext &Ctx) {
-  StringRef Text =
-      Lexer::getSourceText(CharSourceRange::getTokenRange(E->getSourceRange()),
-                           Ctx.getSourceManager(), Ctx.getLangOpts());
+  StringRef Text = sourceText(E, Ctx);
   std::string S;
   for (char C : Text)
     if (!(C == ' ' && !S.empty() && S.back() == ' ') && C != '\n')
@@ -275,7 +274,7 @@ private:
     for (const auto &[Call, Caller] : *Sites) {
       if (Finder.runsWithGradOff(Caller))
         continue;
-      const FunctionDecl *Def = GradFlowAnalysis::analysedDefinition(Caller);
+      const FunctionDecl *Def = userDefinition(Caller);
       if (!Def)
         return true;
       const FunctionFlowResult &R = Flow.analyse(Def);
@@ -366,8 +365,8 @@ void CompileRequiresGradPropagationCheck::reportRegions(
         Out.push_back(
             {W.Write.Write->getBeginLoc(),
              [this, Ctx, Version, W, RegionNote, Rewrites, InKernel] {
-               RewritePlan Plan = planRewrite(W.Write, W.Target, *Rewrites,
-                                              *Ctx, Style, Version);
+               FixPlan Plan = planRewrite(W.Write, W.Target, *Rewrites, *Ctx,
+                                          Style, Version);
                {
                  auto D = diag(W.Write.Write->getBeginLoc(),
                                "in-place %0 into '%1', which was created "
@@ -377,23 +376,14 @@ void CompileRequiresGradPropagationCheck::reportRegions(
                           << spelling(W.Write.Source, *Ctx)
                           << freshWriteMeasurement(W.Write, W.Target, InKernel)
                           << W.Write.Write->getSourceRange();
-                 if (Plan.Rule)
-                   D << FixItHint::CreateReplacement(Plan.Range,
-                                                     Plan.Replacement);
+                 addFix(D, Plan);
                } // Emits the warning before its notes.
                diag(W.TargetOrigin->getBeginLoc(),
                     "'%0' is created here without requires_grad",
                     DiagnosticIDs::Note)
                    << W.Target->getName();
                RegionNote();
-               if (Plan.Rule)
-                 diag(W.Write.Write->getBeginLoc(), "rule: %0",
-                      DiagnosticIDs::Note)
-                     << Plan.Rule->Id;
-               else
-                 diag(W.Write.Write->getBeginLoc(), "no fix: %0",
-                      DiagnosticIDs::Note)
-                     << Plan.NoFixReason;
+               noteFix(W.Write.Write->getBeginLoc(), Plan);
              }});
     for (const HazardousCall &C : R.Calls)
       if (!NoGradFromCallers(C.GradOnlyFromParams))
@@ -415,11 +405,11 @@ void CompileRequiresGradPropagationCheck::reportRegions(
                     DiagnosticIDs::Note)
                    << C.Target->getName();
                RegionNote();
-               diag(C.Call->getBeginLoc(),
-                    "no fix: the write is in '%0'; rewrite it "
-                    "there to the out-of-place form",
-                    DiagnosticIDs::Note)
-                   << C.Callee->getQualifiedNameAsString();
+               noteFix(C.Call->getBeginLoc(),
+                       FixPlan::noFix("the write is in '" +
+                                      C.Callee->getQualifiedNameAsString() +
+                                      "'; rewrite it there to the "
+                                      "out-of-place form"));
              }});
   }
 }
@@ -441,7 +431,7 @@ void CompileRequiresGradPropagationCheck::reportMutableArguments(
       if (Mode != RegionMode::All &&
           !ground_truth::mutableArgumentLossMeasured(K.DispatchKey))
         continue;
-      const FunctionDecl *Def = GradFlowAnalysis::analysedDefinition(K.Kernel);
+      const FunctionDecl *Def = userDefinition(K.Kernel);
       if (!Def)
         continue;
       for (const ParamWrite &PW : Flow.analyse(Def).ParamWrites) {
@@ -486,12 +476,11 @@ void CompileRequiresGradPropagationCheck::reportMutableArguments(
                     DiagnosticIDs::Note)
                    << kernelName(K.Kernel) << K.DispatchKey
                    << Op->qualifiedName();
-               diag(Site->getBeginLoc(),
-                    "no fix: make a functional variant that returns "
-                    "the written tensor, such as '%0', and have "
-                    "callers use its result",
-                    DiagnosticIDs::Note)
-                   << functionalSchemaSuggestion(*Op);
+               noteFix(Site->getBeginLoc(),
+                       FixPlan::noFix("make a functional variant that "
+                                      "returns the written tensor, such as '" +
+                                      functionalSchemaSuggestion(*Op) +
+                                      "', and have callers use its result"));
              }});
       }
     }

@@ -2,7 +2,7 @@
 #ifndef TORCH_TIDY_CHECKS_INDEXASSIGNTOCOPYCHECK_H
 #define TORCH_TIDY_CHECKS_INDEXASSIGNTOCOPYCHECK_H
 
-#include "clang-tidy/ClangTidyCheck.h"
+#include "TorchTidyCheck.h"
 #include "clang/AST/ParentMap.h"
 
 namespace torch_tidy {
@@ -13,9 +13,9 @@ namespace torch_tidy {
 ///
 /// For the user-facing documentation see:
 /// docs/checks/torch-index-assign-to-copy.md
-class IndexAssignToCopyCheck : public clang::tidy::ClangTidyCheck {
+class IndexAssignToCopyCheck : public TorchTidyCheck {
 public:
-  using ClangTidyCheck::ClangTidyCheck;
+  using TorchTidyCheck::TorchTidyCheck;
   bool isLanguageVersionSupported(
       const clang::LangOptions &LangOpts) const override {
     return LangOpts.CPlusPlus;

@@ -4,11 +4,10 @@
 
 #include "torch_tidy/analysis/GradLeafAnalysis.h"
 #include "torch_tidy/analysis/UserCode.h"
-#include "torch_tidy/rewrite/OutOfPlaceRewrite.h"
+#include "torch_tidy/rewrite/CheckFixes.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
-#include "clang/Lex/Lexer.h"
 
 using namespace clang;
 using namespace clang::ast_matchers;
@@ -22,23 +21,6 @@ void InplaceOnGradLeafCheck::registerMatchers(MatchFinder *F) {
   F->addMatcher(translationUnitDecl().bind("tu"), this);
 }
 
-namespace {
-bool declaresName(const Stmt *S, StringRef Name) {
-  if (!S)
-    return false;
-  if (const auto *DS = dyn_cast<DeclStmt>(S))
-    for (const Decl *D : DS->decls())
-      if (const auto *ND = dyn_cast<NamedDecl>(D);
-          ND && ND->getIdentifier() && ND->getName() == Name)
-        return true;
-  for (const Stmt *Child : S->children())
-    if (declaresName(Child, Name))
-      return true;
-  return false;
-}
-
-} // namespace
-
 void InplaceOnGradLeafCheck::check(const MatchFinder::MatchResult &Result) {
   const auto *TU = Result.Nodes.getNodeAs<TranslationUnitDecl>("tu");
   if (!TU)
@@ -49,26 +31,9 @@ void InplaceOnGradLeafCheck::check(const MatchFinder::MatchResult &Result) {
 
 void InplaceOnGradLeafCheck::checkFunction(const FunctionDecl *FD,
                                            ASTContext &Ctx) {
-  const SourceManager &SM = Ctx.getSourceManager();
-  std::vector<LeafWrite> Found = findLeafWrites(FD->getBody());
-  bool NameTaken = !Found.empty() &&
-                   (declaresName(FD->getBody(), "no_grad") ||
-                    llvm::any_of(FD->parameters(), [](const ParmVarDecl *P) {
-                      return P->getName() == "no_grad";
-                    }));
-  for (LeafWrite &W : Found) {
-    SourceLocation Semi;
-    if (W.Fixable) {
-      Semi = Lexer::findLocationAfterToken(W.Write->getEndLoc(), tok::semi, SM,
-                                           Ctx.getLangOpts(), false);
-      if (Semi.isInvalid()) {
-        W.Fixable = false;
-        W.NoFixReason = "the statement's end is not found";
-      } else if (NameTaken) {
-        W.Fixable = false;
-        W.NoFixReason = "the function already declares a 'no_grad'";
-      }
-    }
+  NoGradGuardPlanner Planner(FD);
+  for (const LeafWrite &W : findLeafWrites(FD->getBody())) {
+    FixPlan Plan = Planner.plan(W, Ctx);
     {
       auto D = diag(W.Write->getBeginLoc(),
                     "in-place write into '%0', a leaf tensor that requires "
@@ -77,20 +42,12 @@ void InplaceOnGradLeafCheck::checkFunction(const FunctionDecl *FD,
                     "in-place operation'; initialise it under "
                     "torch::NoGradGuard")
                << W.Leaf->getName() << W.Write->getSourceRange();
-      if (W.Fixable)
-        D << FixItHint::CreateInsertion(W.Write->getBeginLoc(),
-                                        "{ torch::NoGradGuard no_grad; ")
-          << FixItHint::CreateInsertion(Semi, " }");
+      addFix(D, Plan);
     }
     diag(W.Origin->getBeginLoc(), "'%0' becomes a leaf that requires grad here",
          DiagnosticIDs::Note)
         << W.Leaf->getName();
-    if (!W.Fixable)
-      diag(W.Write->getBeginLoc(), "no fix: %0", DiagnosticIDs::Note)
-          << W.NoFixReason;
-    else
-      diag(W.Write->getBeginLoc(), "rule: %0", DiagnosticIDs::Note)
-          << findRewriteRule("no-grad-guard")->Id;
+    noteFix(W.Write->getBeginLoc(), Plan);
   }
 }
 

@@ -2,7 +2,7 @@
 #ifndef TORCH_TIDY_CHECKS_INPLACEONGRADLEAFCHECK_H
 #define TORCH_TIDY_CHECKS_INPLACEONGRADLEAFCHECK_H
 
-#include "clang-tidy/ClangTidyCheck.h"
+#include "TorchTidyCheck.h"
 
 namespace torch_tidy {
 
@@ -13,9 +13,9 @@ namespace torch_tidy {
 ///
 /// For the user-facing documentation see:
 /// docs/checks/torch-inplace-on-grad-leaf.md
-class InplaceOnGradLeafCheck : public clang::tidy::ClangTidyCheck {
+class InplaceOnGradLeafCheck : public TorchTidyCheck {
 public:
-  using ClangTidyCheck::ClangTidyCheck;
+  using TorchTidyCheck::TorchTidyCheck;
   bool isLanguageVersionSupported(
       const clang::LangOptions &LangOpts) const override {
     return LangOpts.CPlusPlus;

@@ -5,11 +5,10 @@
 #include "torch_tidy/analysis/ArgumentMutation.h"
 #include "torch_tidy/analysis/GroundTruth.h"
 #include "torch_tidy/analysis/OperatorModel.h"
+#include "torch_tidy/rewrite/CheckFixes.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
-#include "clang/Lex/Lexer.h"
-#include "llvm/ADT/StringSet.h"
 #include <map>
 
 using namespace clang;
@@ -58,56 +57,6 @@ std::string kernelName(const FunctionDecl *Kernel) {
       MD && MD->getParent()->isLambda())
     return "the lambda";
   return "'" + Kernel->getQualifiedNameAsString() + "'";
-}
-
-/// Alias-set letters the schema does not use yet, in order.
-std::vector<std::string> freeAliasLetters(const OperatorSchema &S) {
-  llvm::StringSet<> Used;
-  auto Take = [&](const SchemaArgument &A) {
-    if (!A.Alias)
-      return;
-    for (const std::string &Set : A.Alias->Sets)
-      Used.insert(Set);
-    for (const std::string &Set : A.Alias->AfterSets)
-      Used.insert(Set);
-  };
-  for (const SchemaArgument &A : S.Arguments)
-    Take(A);
-  for (const SchemaArgument &A : S.Returns)
-    Take(A);
-  std::vector<std::string> Free;
-  for (char C = 'a'; C <= 'z'; ++C)
-    if (!Used.contains(std::string(1, C)))
-      Free.push_back(std::string(1, C));
-  return Free;
-}
-
-/// Where the annotation goes in the literal: right after the base type
-/// `Tensor` of an argument or return; invalid when that is not writable.
-SourceLocation annotationLocation(const RegisteredOperator &Op,
-                                  const SchemaArgument &A,
-                                  const ASTContext &Ctx, std::string &Why) {
-  const StringLiteral *L = Op.SchemaLiteral;
-  if (Op.SchemaInferred || !L) {
-    Why = Op.SchemaInferred
-              ? "the schema is inferred from the kernel's C++ signature "
-                "(m.def(name, fn)), which never declares a mutation; define "
-                "the operator with a schema string"
-              : "the schema is not a string literal written in this file";
-    return {};
-  }
-  size_t Offset = A.Begin + StringRef("Tensor").size();
-  if (!L->isOrdinary() || L->getString().substr(A.Begin, 6) != "Tensor" ||
-      Offset > L->getByteLength()) {
-    Why = "the schema literal's text cannot be edited safely";
-    return {};
-  }
-  SourceLocation Loc = OperatorModel::locationInLiteral(L, Offset, Ctx);
-  if (Loc.isInvalid() || Loc.isMacroID()) {
-    Why = "the schema literal comes from a macro expansion";
-    return {};
-  }
-  return Loc;
 }
 
 /// Whether the schema allows a kernel below autograd to return argument A
@@ -176,8 +125,7 @@ void OpUndeclaredMutationCheck::checkOperator(
   if (Writes.empty() && (!Aliasing || Rets.empty()))
     return;
 
-  std::vector<std::string> Letters = freeAliasLetters(S);
-  size_t NextLetter = 0;
+  SchemaAnnotationPlanner Annotations(Op);
   for (auto &[ArgIndex, List] : Writes) {
     std::stable_sort(
         List.begin(), List.end(), [&](const Found &A, const Found &B) {
@@ -186,35 +134,7 @@ void OpUndeclaredMutationCheck::checkOperator(
         });
     const SchemaArgument &A = S.Arguments[ArgIndex];
     const Found &First = List.front();
-    std::string Why, Letter, Insert;
-    SourceLocation ArgLoc;
-    if (A.Alias) {
-      // Tensor(a) m: the set is there; it is written: Tensor(a!) m.
-      Letter = A.Alias->Sets.empty() ? "a" : A.Alias->Sets.front();
-      if (A.Alias->Sets.size() != 1 || !A.Alias->AfterSets.empty() ||
-          A.Alias->End == 0) {
-        Why = "the argument's alias annotation is not a single set";
-      } else if (Op.SchemaInferred || !Op.SchemaLiteral ||
-                 !Op.SchemaLiteral->isOrdinary()) {
-        Why = "the schema is not a string literal written in this file";
-      } else {
-        ArgLoc = OperatorModel::locationInLiteral(Op.SchemaLiteral,
-                                                  A.Alias->End - 1, Ctx);
-        if (ArgLoc.isInvalid() || ArgLoc.isMacroID()) {
-          Why = "the schema literal comes from a macro expansion";
-          ArgLoc = {};
-        }
-        Insert = "!";
-      }
-    } else {
-      ArgLoc = annotationLocation(Op, A, Ctx, Why);
-      Letter = NextLetter < Letters.size() ? Letters[NextLetter++] : "";
-      if (ArgLoc.isValid() && Letter.empty()) {
-        Why = "every alias letter is already used in the schema";
-        ArgLoc = {};
-      }
-      Insert = "(" + Letter + "!)";
-    }
+    auto [Plan, Letter] = Annotations.plan(A, Ctx);
     const Expr *Site = siteOf(*First.W);
     {
       auto D = diag(Site->getBeginLoc(),
@@ -227,8 +147,7 @@ void OpUndeclaredMutationCheck::checkOperator(
                << ground_truth::BothVersions
                << (Letter.empty() ? std::string("a") : Letter)
                << Site->getSourceRange();
-      if (ArgLoc.isValid())
-        D << FixItHint::CreateInsertion(ArgLoc, Insert);
+      addFix(D, Plan);
     }
     if (First.W->Via)
       diag(First.W->Write->getBeginLoc(), "the write is here, in '%0'",
@@ -248,8 +167,7 @@ void OpUndeclaredMutationCheck::checkOperator(
          "%0 is registered here as the %1 kernel of '%2'", DiagnosticIDs::Note)
         << kernelName(First.K->Kernel) << First.K->DispatchKey
         << Op.qualifiedName();
-    if (ArgLoc.isInvalid())
-      diag(Site->getBeginLoc(), "no fix: %0", DiagnosticIDs::Note) << Why;
+    noteFix(Site->getBeginLoc(), Plan);
   }
 
   if (!Aliasing)
@@ -258,21 +176,9 @@ void OpUndeclaredMutationCheck::checkOperator(
     const SchemaArgument &A = S.Arguments[ArgIndex];
     for (const Returned &R : List) {
       const Expr *Value = R.R->Return->getRetValue();
-      SourceRange Range = Value->getSourceRange();
-      bool Fixable = Range.isValid() && !Range.getBegin().isMacroID() &&
-                     !Range.getEnd().isMacroID();
-      SourceLocation After =
-          Fixable ? Lexer::getLocForEndOfToken(Range.getEnd(), 0, SM,
-                                               Ctx.getLangOpts())
-                  : SourceLocation();
-      Fixable = Fixable && After.isValid();
+      FixPlan Plan = planReturnClone(R.R->Return, Ctx);
       // One kernel may serve several operators: one fix per return.
-      bool FixHere = Fixable && FixedReturns.insert(R.R->Return).second;
-      const Expr *Bare = Value->IgnoreImplicit();
-      if (const auto *C = dyn_cast<CXXConstructExpr>(Bare);
-          C && C->getNumArgs() == 1)
-        Bare = C->getArg(0)->IgnoreImplicit();
-      bool Postfix = isa<DeclRefExpr, CallExpr, ParenExpr, MemberExpr>(Bare);
+      bool FixHere = Plan.hasFix() && FixedReturns.insert(R.R->Return).second;
       {
         auto D = diag(Value->getBeginLoc(),
                       "the kernel returns %select{a view of |}0argument "
@@ -286,21 +192,16 @@ void OpUndeclaredMutationCheck::checkOperator(
                  << static_cast<unsigned>(A.Alias && S.Returns.size() == 1 &&
                                           S.Returns[0].Alias)
                  << Value->getSourceRange();
-        if (FixHere) {
-          if (!Postfix)
-            D << FixItHint::CreateInsertion(Range.getBegin(), "(");
-          D << FixItHint::CreateInsertion(After,
-                                          Postfix ? ".clone()" : ").clone()");
-        }
+        if (FixHere)
+          addFix(D, Plan);
       }
       diag(R.K->Site->getBeginLoc(),
            "%0 is registered here as the %1 kernel of '%2'",
            DiagnosticIDs::Note)
           << kernelName(R.K->Kernel) << R.K->DispatchKey << Op.qualifiedName();
-      if (!Fixable)
-        diag(Value->getBeginLoc(),
-             "no fix: the returned expression comes from a macro expansion",
-             DiagnosticIDs::Note);
+      // A return fixed under another operator's warning gets no note here.
+      if (FixHere || !Plan.hasFix())
+        noteFix(Value->getBeginLoc(), Plan);
     }
   }
 }

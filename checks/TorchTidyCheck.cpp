@@ -24,4 +24,22 @@ void TorchTidyCheck::storeBool(tidy::ClangTidyOptions::OptionMap &Opts,
   Options.store(Opts, Name, Value ? "true" : "false");
 }
 
+void TorchTidyCheck::addFix(DiagnosticBuilder &D, const FixPlan &Plan) {
+  if (!Plan.hasFix())
+    return;
+  for (const FixEdit &E : Plan.Edits) {
+    if (E.Range.getBegin() == E.Range.getEnd() && E.Range.isCharRange())
+      D << FixItHint::CreateInsertion(E.Range.getBegin(), E.Text);
+    else
+      D << FixItHint::CreateReplacement(E.Range, E.Text);
+  }
+}
+
+void TorchTidyCheck::noteFix(SourceLocation Loc, const FixPlan &Plan) {
+  if (Plan.hasFix())
+    diag(Loc, "rule: %0", DiagnosticIDs::Note) << Plan.Rule->Id;
+  else
+    diag(Loc, "no fix: %0", DiagnosticIDs::Note) << Plan.NoFixReason;
+}
+
 } // namespace torch_tidy

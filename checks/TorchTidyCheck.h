@@ -2,6 +2,8 @@
 #ifndef TORCH_TIDY_CHECKS_TORCHTIDYCHECK_H
 #define TORCH_TIDY_CHECKS_TORCHTIDYCHECK_H
 
+#include "torch_tidy/rewrite/FixPlan.h"
+
 #include "clang-tidy/ClangTidyCheck.h"
 
 namespace torch_tidy {
@@ -20,6 +22,14 @@ protected:
   /// Stores a bool option as boolOption reads it.
   void storeBool(clang::tidy::ClangTidyOptions::OptionMap &Opts,
                  llvm::StringRef Name, bool Value);
+
+  /// The only way a torch-tidy check emits a fix-it: the edits of a plan
+  /// made in lib/rewrite, attached to the warning D (none when the plan has
+  /// no fix).
+  static void addFix(clang::DiagnosticBuilder &D, const FixPlan &Plan);
+  /// The note that names the plan's rule (`rule: <id>`, which
+  /// torch-tidy-verify reads) or says why there is no fix (`no fix: ...`).
+  void noteFix(clang::SourceLocation Loc, const FixPlan &Plan);
 };
 
 } // namespace torch_tidy

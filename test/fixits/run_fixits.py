@@ -323,8 +323,8 @@ def main():
 
     start = time.time()
     cases_src = os.path.join(HERE, "cases.cpp")
-    rules_def = os.path.join(args.source_dir, "lib", "rewrite", "include",
-                             "torch_tidy", "rewrite", "RewriteRules.def")
+    rules_def = os.path.join(args.source_dir, "lib", "rules", "include",
+                         "torch_tidy", "rules", "RewriteRules.def")
     original_text = read(cases_src)
     cases, failures = parse_cases(original_text)
     failures += check_table(cases, parse_rules(rules_def), args.style)

@@ -2,6 +2,7 @@
 
 #include "torch_tidy/analysis/ArgumentMutation.h"
 #include "torch_tidy/analysis/LibTorchApi.h"
+#include "torch_tidy/analysis/UserCode.h"
 
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -42,12 +43,7 @@ bool isAccessorMethod(StringRef Name) {
          Name == "packed_accessor";
 }
 
-bool isUserFunction(const FunctionDecl *FD) {
-  if (!FD || libtorch::isInTorchNamespace(FD) || FD->isInStdNamespace())
-    return false;
-  const SourceManager &SM = FD->getASTContext().getSourceManager();
-  return !SM.isInSystemHeader(FD->getLocation());
-}
+bool isUserFunction(const FunctionDecl *FD) { return isUserDecl(FD); }
 
 class Walker : public RecursiveASTVisitor<Walker> {
 public:

@@ -1,7 +1,6 @@
 //===- CompiledRegionFinder.cpp - Which functions torch.compile traces ----===//
 
 #include "torch_tidy/analysis/CompiledRegionFinder.h"
-#include "torch_tidy/analysis/GradFlowAnalysis.h"
 #include "torch_tidy/analysis/LibTorchApi.h"
 #include "torch_tidy/analysis/UserCode.h"
 
@@ -111,13 +110,10 @@ private:
 } // namespace
 
 void CompiledRegionFinder::collect(const TranslationUnitDecl *TU) {
-  const SourceManager &SM = TU->getASTContext().getSourceManager();
   RegionFactCollector Collector(*this);
-  for (Decl *D : TU->decls()) {
-    if (!isUserTopLevelDecl(D, SM))
-      continue;
-    Collector.TraverseDecl(D);
-  }
+  for (Decl *D : TU->decls())
+    if (isUserDecl(D))
+      Collector.TraverseDecl(D);
   Operators.collect(TU);
 }
 
@@ -237,7 +233,7 @@ llvm::MapVector<const FunctionDecl *, RegionReason>
 CompiledRegionFinder::computeRegions() {
   llvm::MapVector<const FunctionDecl *, RegionReason> Regions;
   auto Add = [&](const FunctionDecl *FD, RegionReason Why) {
-    if (const FunctionDecl *Def = GradFlowAnalysis::analysedDefinition(FD))
+    if (const FunctionDecl *Def = userDefinition(FD))
       Regions.insert({Def, Why});
   };
 

@@ -3,6 +3,7 @@
 #include "torch_tidy/analysis/GradFlowAnalysis.h"
 #include "torch_tidy/analysis/LibTorchApi.h"
 #include "torch_tidy/analysis/NoGradScope.h"
+#include "torch_tidy/analysis/UserCode.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclCXX.h"
@@ -235,7 +236,7 @@ TensorFact GradFlowAnalysis::FunctionRun::classify(const Expr *E,
   const StringRef Name =
       Callee->getIdentifier() ? Callee->getName() : StringRef(); // operators
   if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call)) {
-    if (Name == "requires_grad_" || Name == "set_requires_grad")
+    if (libtorch::isRequiresGradSetter(Callee))
       return TensorFact::maybeGrad();
     if (libtorch::isFreshnessPreservingMethod(MC)) {
       TensorFact Obj = classify(MC->getImplicitObjectArgument(), St, Depth + 1);
@@ -251,12 +252,8 @@ TensorFact GradFlowAnalysis::FunctionRun::bindingFact(const Expr *Init,
                                                       bool IsReference) const {
   if (!Init)
     return TensorFact::nonGrad(); // `torch::Tensor t;` is undefined.
-  const Expr *E = libtorch::ignoreTensorWrappers(Init);
   bool IsView = IsReference;
-  while (libtorch::isViewProducingCall(E)) {
-    E = libtorch::ignoreTensorWrappers(libtorch::viewObject(E));
-    IsView = true;
-  }
+  const Expr *E = libtorch::viewChainRoot(Init, &IsView);
   if (IsView)
     if (const VarDecl *Base = referencedVar(E); isLocalTensorVar(Base)) {
       TensorFact F;
@@ -271,11 +268,7 @@ GradFlowAnalysis::FunctionRun::Target
 GradFlowAnalysis::FunctionRun::resolveTarget(const Expr *E,
                                              const FlowState &St) const {
   Target T;
-  E = libtorch::ignoreTensorWrappers(E);
-  while (libtorch::isViewProducingCall(E)) {
-    E = libtorch::ignoreTensorWrappers(libtorch::viewObject(E));
-    T.ThroughView = true;
-  }
+  E = libtorch::viewChainRoot(E, &T.ThroughView);
   const VarDecl *V = referencedVar(E);
   if (!isLocalTensorVar(V))
     return T;
@@ -410,7 +403,7 @@ void GradFlowAnalysis::FunctionRun::handleCall(const CallExpr *Call,
     unsigned I = ParamIndex + Shift;
     return I < Call->getNumArgs() ? Call->getArg(I) : nullptr;
   };
-  const FunctionDecl *Def = GradFlowAnalysis::analysedDefinition(Callee);
+  const FunctionDecl *Def = userDefinition(Callee);
   if (!Def) {
     // Unknown body: a tensor passed by non-const reference may be replaced.
     for (unsigned I = 0; I < Callee->getNumParams(); ++I) {
@@ -523,10 +516,7 @@ void GradFlowAnalysis::FunctionRun::handleExpr(const Expr *E, FlowState &St) {
     }
   }
   if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E)) {
-    const FunctionDecl *FD = libtorch::torchCallee(MC);
-    if (FD && FD->getIdentifier() &&
-        (FD->getName() == "requires_grad_" ||
-         FD->getName() == "set_requires_grad")) {
+    if (libtorch::isRequiresGradSetter(libtorch::torchCallee(MC))) {
       // requires_grad_(false) keeps the tensor non-grad.
       bool Off = false;
       if (MC->getNumArgs() == 1 && !isa<CXXDefaultArgExpr>(MC->getArg(0)))
@@ -681,7 +671,7 @@ bool GradFlowAnalysis::FunctionRun::worthAnalysing(const Stmt *S) const {
     if (const auto *Call = dyn_cast<CallExpr>(E))
       if (const FunctionDecl *Callee = Call->getDirectCallee();
           Callee && !libtorch::isInTorchNamespace(Callee) &&
-          !Callee->isInStdNamespace() && analysedDefinition(Callee))
+          !Callee->isInStdNamespace() && userDefinition(Callee))
         return true;
   }
   for (const Stmt *Child : S->children())
@@ -788,24 +778,9 @@ void GradFlowAnalysis::FunctionRun::run() {
 GradFlowAnalysis::GradFlowAnalysis(ASTContext &Ctx) : Ctx(Ctx) {}
 GradFlowAnalysis::~GradFlowAnalysis() = default;
 
-const FunctionDecl *
-GradFlowAnalysis::analysedDefinition(const FunctionDecl *FD) {
-  if (!FD)
-    return nullptr;
-  if (const FunctionDecl *Pattern = FD->getTemplateInstantiationPattern())
-    FD = Pattern;
-  const FunctionDecl *Def = nullptr;
-  if (!FD->hasBody(Def) || !Def)
-    return nullptr;
-  if (Def->getASTContext().getSourceManager().isInSystemHeader(
-          Def->getLocation()))
-    return nullptr;
-  return Def;
-}
-
 const FunctionFlowResult &GradFlowAnalysis::analyse(const FunctionDecl *FD) {
   static const FunctionFlowResult Empty;
-  const FunctionDecl *Def = analysedDefinition(FD);
+  const FunctionDecl *Def = userDefinition(FD);
   if (!Def)
     return Empty;
   auto It = Results.find(Def);

@@ -1,6 +1,7 @@
 //===- GradLeafAnalysis.cpp - In-place writes into grad leaves ------------===//
 
 #include "torch_tidy/analysis/GradLeafAnalysis.h"
+#include "torch_tidy/analysis/FullStatement.h"
 #include "torch_tidy/analysis/LibTorchApi.h"
 #include "torch_tidy/analysis/NoGradScope.h"
 
@@ -40,8 +41,6 @@ private:
   /// The local variable a write lands in, through views; null if none.
   const DeclRefExpr *writtenVariable(const Expr *E) const;
   const DeclRefExpr *trackedRef(const Expr *E) const;
-  /// The block S is a statement of, looking through ExprWithCleanups.
-  const CompoundStmt *blockOfStatement(const Stmt *S) const;
   void visitWrite(const Expr *E, const DeclRefExpr *Ref);
   void classifyInit(const VarDecl *V, const DeclStmt *DS);
 
@@ -53,10 +52,7 @@ private:
 };
 
 bool isRequiresGradSetter(const CXXMemberCallExpr *Call) {
-  const FunctionDecl *FD = libtorch::torchCallee(Call);
-  return FD && FD->getIdentifier() &&
-         (FD->getName() == "requires_grad_" ||
-          FD->getName() == "set_requires_grad");
+  return libtorch::isRequiresGradSetter(libtorch::torchCallee(Call));
 }
 
 /// requires_grad_() / requires_grad_(true) / set_requires_grad(true).
@@ -71,15 +67,6 @@ const DeclRefExpr *LeafWriteFinder::trackedRef(const Expr *E) const {
       dyn_cast_or_null<DeclRefExpr>(libtorch::ignoreTensorWrappers(E));
   const auto *V = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
   return V && Vars.count(V) ? Ref : nullptr;
-}
-
-const CompoundStmt *LeafWriteFinder::blockOfStatement(const Stmt *S) const {
-  const Stmt *P = Parents.getParent(S);
-  while (isa_and_nonnull<ExprWithCleanups>(P)) {
-    S = P;
-    P = Parents.getParent(S);
-  }
-  return dyn_cast_or_null<CompoundStmt>(P);
 }
 
 const DeclRefExpr *LeafWriteFinder::writtenVariable(const Expr *E) const {
@@ -105,21 +92,17 @@ const DeclRefExpr *LeafWriteFinder::writtenVariable(const Expr *E) const {
   }
   // Through views (t[i], t.slice(...), basic t.index({...})) to the base;
   // advanced indexing makes a copy, which torch-index-assign-to-copy flags.
-  while (Object) {
-    Object = libtorch::ignoreTensorWrappers(Object);
-    if (libtorch::isCopyingIndexCall(Object))
-      return nullptr;
-    if (!libtorch::isViewProducingCall(Object))
-      break;
-    Object = libtorch::viewObject(Object);
-  }
-  return Object ? trackedRef(Object) : nullptr;
+  Object = libtorch::viewChainRoot(Object, nullptr,
+                                   /*StopAtCopyingIndex=*/true);
+  if (!Object || libtorch::isCopyingIndexCall(Object))
+    return nullptr;
+  return trackedRef(Object);
 }
 
 void LeafWriteFinder::classifyInit(const VarDecl *V, const DeclStmt *DS) {
   Var &State = Vars[V];
   State = Var();
-  const CompoundStmt *Block = blockOfStatement(DS);
+  const CompoundStmt *Block = enclosingBlockOfStatement(DS, Parents);
   const auto *Call = dyn_cast_or_null<CallExpr>(
       V->getInit() ? libtorch::ignoreTensorWrappers(V->getInit()) : nullptr);
   if (!Block || !Call || V->getType()->isReferenceType())
@@ -162,25 +145,16 @@ void LeafWriteFinder::visitWrite(const Expr *E, const DeclRefExpr *Ref) {
     }
   }
   if (Flag) {
-    LeafWrite W{E, V, State.Origin, false, ""};
-    if (State.Used)
-      W.NoFixReason = "'" + V->getName().str() +
-                      "' is used before this write; writing it under "
-                      "no_grad would change what that use computed from";
-    else if (InLoop)
-      W.NoFixReason = "the write is in a loop, after uses of '" +
-                      V->getName().str() + "' in earlier iterations";
-    else if (!blockOfStatement(E))
-      W.NoFixReason = "the write is part of a larger expression";
-    else if (E->getBeginLoc().isMacroID() || E->getEndLoc().isMacroID())
-      W.NoFixReason = "the write is in a macro";
-    else
-      W.Fixable = true;
+    LeafWrite W{E, V, State.Origin};
+    W.UsedBefore = State.Used;
+    W.InLoop = InLoop;
+    W.Statement = enclosingBlockOfStatement(E, Parents) != nullptr;
+    W.InMacro = E->getBeginLoc().isMacroID() || E->getEndLoc().isMacroID();
     Found.push_back(W);
   }
   // A write wrapped in no_grad (by the user or by the fix) records nothing,
   // so what it reads is not a use.
-  bool Silent = UnderGuard || (Flag && Found.back().Fixable);
+  bool Silent = UnderGuard || (Flag && Found.back().wrappable());
   SuppressUses += Silent;
   for (const Stmt *Child : E->children())
     visit(Child);
@@ -223,7 +197,7 @@ void LeafWriteFinder::visit(const Stmt *S) {
             trackedRef(Call->getImplicitObjectArgument())) {
       NonUses.insert(Ref);
       Var &State = Vars[cast<VarDecl>(Ref->getDecl())];
-      const CompoundStmt *Block = blockOfStatement(Call);
+      const CompoundStmt *Block = enclosingBlockOfStatement(Call, Parents);
       if (!setsRequiresGradTrue(Call) || !Block)
         State.S = State::Unknown;
       else if (State.S == State::Fresh)

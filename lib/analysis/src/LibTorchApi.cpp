@@ -267,6 +267,24 @@ const Expr *viewObject(const Expr *ViewCall) {
   return nullptr;
 }
 
+const Expr *viewChainRoot(const Expr *E, bool *ThroughView,
+                          bool StopAtCopyingIndex) {
+  E = ignoreTensorWrappers(E);
+  while (E && isViewProducingCall(E) &&
+         !(StopAtCopyingIndex && isCopyingIndexCall(E))) {
+    E = ignoreTensorWrappers(viewObject(E));
+    if (ThroughView)
+      *ThroughView = true;
+  }
+  return E;
+}
+
+bool isRequiresGradSetter(const FunctionDecl *FD) {
+  return FD && FD->getIdentifier() &&
+         (FD->getName() == "requires_grad_" ||
+          FD->getName() == "set_requires_grad");
+}
+
 bool isNoGradGuardDecl(const VarDecl *V) {
   const auto *RD = V->getType().getCanonicalType()->getAsCXXRecordDecl();
   if (!RD || !RD->getIdentifier() || !isInTorchNamespace(RD))

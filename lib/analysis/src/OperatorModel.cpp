@@ -206,10 +206,9 @@ private:
 } // namespace
 
 void OperatorModel::collect(const TranslationUnitDecl *TU) {
-  const SourceManager &SM = TU->getASTContext().getSourceManager();
   RegistrationCollector Collector(*this);
   for (Decl *D : TU->decls())
-    if (isUserTopLevelDecl(D, SM))
+    if (isUserDecl(D))
       Collector.TraverseDecl(D);
   finish();
 }

@@ -39,24 +39,42 @@ private:
 };
 } // namespace
 
-bool isUserTopLevelDecl(const Decl *D, const SourceManager &SM) {
-  if (SM.isInSystemHeader(D->getLocation()))
+bool isUserDecl(const Decl *D) {
+  if (!D ||
+      D->getASTContext().getSourceManager().isInSystemHeader(D->getLocation()))
     return false;
-  const auto *NS = dyn_cast<NamespaceDecl>(D);
-  if (!NS || !NS->getIdentifier())
+  // The outermost named namespace around D (or D itself).
+  const NamespaceDecl *Outer = dyn_cast<NamespaceDecl>(D);
+  for (const DeclContext *C = D->getDeclContext(); C; C = C->getParent())
+    if (const auto *NS = dyn_cast<NamespaceDecl>(C))
+      Outer = NS;
+  if (!Outer || !Outer->getIdentifier())
     return true;
   static const llvm::StringSet<> Names = {
       "at", "c10", "torch", "caffe2", "std", "__gnu_cxx", "pybind11"};
-  return !Names.contains(NS->getName());
+  return !Names.contains(Outer->getName());
+}
+
+const FunctionDecl *userDefinition(const FunctionDecl *FD) {
+  if (!FD)
+    return nullptr;
+  if (const FunctionDecl *Pattern = FD->getTemplateInstantiationPattern())
+    FD = Pattern;
+  const FunctionDecl *Def = nullptr;
+  if (!FD->hasBody(Def) || !Def)
+    return nullptr;
+  if (Def->getASTContext().getSourceManager().isInSystemHeader(
+          Def->getLocation()))
+    return nullptr;
+  return Def;
 }
 
 void forEachUserFunction(const TranslationUnitDecl *TU,
                          llvm::function_ref<void(const FunctionDecl *)> F,
                          bool IncludeDependent) {
-  const SourceManager &SM = TU->getASTContext().getSourceManager();
   FunctionVisitor V(F, IncludeDependent);
   for (Decl *D : TU->decls())
-    if (!SM.isInSystemHeader(D->getLocation()))
+    if (isUserDecl(D))
       V.TraverseDecl(D);
 }
 

@@ -12,7 +12,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "torch_tidy/rewrite/OutOfPlaceRewrite.h"
+#include "torch_tidy/analysis/FullStatement.h"
 #include "torch_tidy/analysis/LibTorchApi.h"
+#include "torch_tidy/analysis/SourceText.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclCXX.h"
@@ -55,40 +57,29 @@ public:
         SM(Ctx.getSourceManager()), Style(Style), Version(Version),
         FactoryNs(factoryNamespace(Ctx)) {}
 
-  RewritePlan plan();
+  FixPlan plan();
 
 private:
-  RewritePlan noFix(std::string Reason) {
-    RewritePlan P;
-    P.NoFixReason = std::move(Reason);
-    return P;
+  FixPlan noFix(std::string Reason) {
+    return FixPlan::noFix(std::move(Reason));
   }
-  RewritePlan fix(StringRef RuleId, std::string Text) {
+  FixPlan fix(StringRef RuleId, std::string Text) {
     if (RuleId.starts_with("index-put-positions") && FactoryNs.empty())
       return noFix("neither torch::arange nor at::arange is declared in this "
                    "file; include <ATen/ATen.h> to get a fix");
-    RewritePlan P;
-    P.Rule = findRewriteRule(RuleId);
-    assert(P.Rule && "rule missing from RewriteRules.def");
-    P.Range = CharSourceRange::getTokenRange(W.Write->getSourceRange());
-    P.Replacement = std::move(Text);
-    return P;
+    return FixPlan::fix(
+        RuleId, {FixEdit::replace(
+                    CharSourceRange::getTokenRange(W.Write->getSourceRange()),
+                    std::move(Text))});
   }
 
-  std::string text(SourceRange R) const {
-    return Lexer::getSourceText(CharSourceRange::getTokenRange(R), SM,
-                                Ctx.getLangOpts())
-        .str();
-  }
+  std::string text(SourceRange R) const { return sourceText(R, Ctx).str(); }
   std::string text(const Stmt *S) const { return text(S->getSourceRange()); }
-  /// Text from B up to (not including) E.
   std::string textBetween(SourceLocation B, SourceLocation E) const {
-    return Lexer::getSourceText(CharSourceRange::getCharRange(B, E), SM,
-                                Ctx.getLangOpts())
-        .str();
+    return sourceTextBetween(B, E, Ctx).str();
   }
   SourceLocation endOfToken(SourceLocation L) const {
-    return Lexer::getLocForEndOfToken(L, 0, SM, Ctx.getLangOpts());
+    return torch_tidy::endOfToken(L, Ctx);
   }
 
   bool isTargetRef(const Expr *E) const {
@@ -149,13 +140,13 @@ private:
     return canTakeMemberCall(E) ? text(E) : "(" + text(E) + ")";
   }
 
-  RewritePlan planTwin(StringRef RuleId);
-  RewritePlan planIndexPut();
-  RewritePlan planSetItem(const Expr *Object, const Expr *IndexArg);
-  RewritePlan planAssignIntoIndex(const Expr *Object, const Expr *IndexArg,
-                                  bool Subscript);
-  RewritePlan planViewCopy();
-  std::optional<RewritePlan> planScatter();
+  FixPlan planTwin(StringRef RuleId);
+  FixPlan planIndexPut();
+  FixPlan planSetItem(const Expr *Object, const Expr *IndexArg);
+  FixPlan planAssignIntoIndex(const Expr *Object, const Expr *IndexArg,
+                              bool Subscript);
+  FixPlan planViewCopy();
+  std::optional<FixPlan> planScatter();
 
   const InPlaceWrite &W;
   const VarDecl *Target;
@@ -171,10 +162,7 @@ private:
 };
 
 const DeclRefExpr *Planner::chainRoot(const Expr *E) const {
-  E = libtorch::ignoreTensorWrappers(E);
-  while (libtorch::isViewProducingCall(E))
-    E = libtorch::ignoreTensorWrappers(libtorch::viewObject(E));
-  const auto *Ref = dyn_cast<DeclRefExpr>(E);
+  const auto *Ref = dyn_cast_or_null<DeclRefExpr>(libtorch::viewChainRoot(E));
   return Ref && (Ref->getDecl() == Target || (Alias && Ref->getDecl() == Alias))
              ? Ref
              : nullptr;
@@ -256,26 +244,7 @@ std::optional<std::string> Planner::acceptAlias(const VarDecl *A) {
 }
 
 bool Planner::usedAsStatement() const {
-  const Stmt *S = W.Write;
-  ParentMap &Parents = Function.parents();
-  const Stmt *P = Parents.getParent(S);
-  while (P && (isa<ExprWithCleanups>(P) || isa<CXXBindTemporaryExpr>(P) ||
-               isa<MaterializeTemporaryExpr>(P))) {
-    S = P;
-    P = Parents.getParent(P);
-  }
-  if (!P || isa<Expr>(P))
-    return false;
-  if (const auto *If = dyn_cast<IfStmt>(P))
-    return S == If->getThen() || S == If->getElse();
-  if (const auto *For = dyn_cast<ForStmt>(P))
-    return S == For->getBody();
-  if (const auto *While = dyn_cast<WhileStmt>(P))
-    return S == While->getBody();
-  if (const auto *Do = dyn_cast<DoStmt>(P))
-    return S == Do->getBody();
-  return isa<CompoundStmt>(P) || isa<SwitchCase>(P) || isa<LabelStmt>(P) ||
-         isa<AttributedStmt>(P);
+  return isWholeStatement(W.Write, Function.parents());
 }
 
 /// Values the rewrite may read twice: variables and members.
@@ -292,7 +261,7 @@ bool Planner::isSimpleValue(const Expr *E) const {
 
 /// t.op_(args) -> t = t.op(args), for ops whose out-of-place twin has the
 /// same semantics.
-RewritePlan Planner::planTwin(StringRef RuleId) {
+FixPlan Planner::planTwin(StringRef RuleId) {
   const auto *Call = dyn_cast<CXXMemberCallExpr>(W.Write);
   if (!Call || !isTargetRef(Call->getImplicitObjectArgument()))
     return noFix("writes of this form into a view of '" + name() +
@@ -321,7 +290,7 @@ bool isListType(QualType T) {
 /// size-1 dims of v. Full slices and tensors only, straight into the target,
 /// become index_put with nullopt for the full slices (the very call set_item
 /// makes); anything else goes through positions.
-RewritePlan Planner::planSetItem(const Expr *Object, const Expr *IndexArg) {
+FixPlan Planner::planSetItem(const Expr *Object, const Expr *IndexArg) {
   if (!isSimpleValue(W.Source))
     return noFix("the value is an expression the rewrite would evaluate "
                  "twice; store it in a variable to get a fix");
@@ -356,8 +325,8 @@ RewritePlan Planner::planSetItem(const Expr *Object, const Expr *IndexArg) {
 
 /// t.index({...}) = v and t[i] = v: Tensor::operator=(...) && is copy_ into
 /// the indexed view (no stripping, with casting).
-RewritePlan Planner::planAssignIntoIndex(const Expr *Object,
-                                         const Expr *IndexArg, bool Subscript) {
+FixPlan Planner::planAssignIntoIndex(const Expr *Object, const Expr *IndexArg,
+                                     bool Subscript) {
   if (!Subscript && !libtorch::indexListElements(IndexArg))
     return noFix("the index list is not spelled out here, so it may hold "
                  "tensors (which make index() a copy)");
@@ -371,7 +340,7 @@ RewritePlan Planner::planAssignIntoIndex(const Expr *Object,
       viaPositions(*Suffix + Index, castToTarget(postfixOperand(W.Source))));
 }
 
-RewritePlan Planner::planIndexPut() {
+FixPlan Planner::planIndexPut() {
   const auto *Call = cast<CallExpr>(W.Write);
   if (!isa<CXXMemberCallExpr>(Call)) {
     // at::index_put_(t, list, v[, acc]) -> t = at::index_put(t, ...).
@@ -393,7 +362,7 @@ RewritePlan Planner::planIndexPut() {
 }
 
 /// FixStyle: scatter, for a copy into one slice, narrow or select of t.
-std::optional<RewritePlan> Planner::planScatter() {
+std::optional<FixPlan> Planner::planScatter() {
   const auto *View =
       dyn_cast<CXXMemberCallExpr>(libtorch::ignoreTensorWrappers(W.Receiver));
   if (!View || !isTargetRef(View->getImplicitObjectArgument()))
@@ -444,9 +413,9 @@ std::optional<RewritePlan> Planner::planScatter() {
 }
 
 /// copy_, fill_ and assignment into a view chain of t.
-RewritePlan Planner::planViewCopy() {
+FixPlan Planner::planViewCopy() {
   if (Style == FixStyle::Scatter)
-    if (std::optional<RewritePlan> P = planScatter())
+    if (std::optional<FixPlan> P = planScatter())
       return *P;
   std::optional<std::string> Suffix = chainSuffix(W.Receiver);
   if (!Suffix)
@@ -456,7 +425,7 @@ RewritePlan Planner::planViewCopy() {
              viaPositions(*Suffix, castToTarget(postfixOperand(W.Source))));
 }
 
-RewritePlan Planner::plan() {
+FixPlan Planner::plan() {
   if (W.Write->getBeginLoc().isMacroID() || W.Write->getEndLoc().isMacroID())
     return noFix("the write is inside a macro expansion");
   if (Ctx.getDiagnostics().hasUncompilableErrorOccurred())
@@ -468,10 +437,8 @@ RewritePlan Planner::plan() {
   if (!usedAsStatement())
     return noFix("the in-place call's result is used as a value");
   // Through a named view of the target?
-  const Expr *Root = libtorch::ignoreTensorWrappers(W.Receiver);
-  while (libtorch::isViewProducingCall(Root))
-    Root = libtorch::ignoreTensorWrappers(libtorch::viewObject(Root));
-  if (const auto *Ref = dyn_cast<DeclRefExpr>(Root);
+  if (const auto *Ref =
+          dyn_cast_or_null<DeclRefExpr>(libtorch::viewChainRoot(W.Receiver));
       Ref && Ref->getDecl() != Target)
     if (const auto *A = dyn_cast<VarDecl>(Ref->getDecl()))
       if (std::optional<std::string> Why = acceptAlias(A))
@@ -540,13 +507,9 @@ FunctionRewriteContext::FunctionRewriteContext(const FunctionDecl *Function)
     bool VisitVarDecl(VarDecl *V) {
       if (!V->hasInit() || !libtorch::isTensorType(V->getType()))
         return true;
-      const Expr *E = libtorch::ignoreTensorWrappers(V->getInit());
       bool View = V->getType()->isReferenceType();
-      while (libtorch::isViewProducingCall(E)) {
-        E = libtorch::ignoreTensorWrappers(libtorch::viewObject(E));
-        View = true;
-      }
-      if (const auto *Ref = dyn_cast<DeclRefExpr>(E); View && Ref)
+      const Expr *E = libtorch::viewChainRoot(V->getInit(), &View);
+      if (const auto *Ref = dyn_cast_or_null<DeclRefExpr>(E); View && Ref)
         if (const auto *Base = dyn_cast<VarDecl>(Ref->getDecl()))
           Views[Base].push_back(V);
       return true;
@@ -591,9 +554,9 @@ bool FunctionRewriteContext::usedAfter(const VarDecl *V, const Stmt *Write,
 
 FunctionRewriteContext::~FunctionRewriteContext() = default;
 
-RewritePlan planRewrite(const InPlaceWrite &W, const VarDecl *Target,
-                        FunctionRewriteContext &Function, ASTContext &Ctx,
-                        FixStyle Style, LibTorchVersion Version) {
+FixPlan planRewrite(const InPlaceWrite &W, const VarDecl *Target,
+                    FunctionRewriteContext &Function, ASTContext &Ctx,
+                    FixStyle Style, LibTorchVersion Version) {
   return Planner(W, Target, Function, Ctx, Style, Version).plan();
 }
 

@@ -981,12 +981,33 @@ void add_rule_verifier(RuleVerifier verifier) {
   registry().push_back(std::move(verifier));
 }
 
+namespace {
+struct TableRow {
+  const char *id;
+  std::string_view style;
+};
+constexpr TableRow kTable[] = {
+#define TORCH_TIDY_REWRITE_RULE(Id, Style, Before, After) {Id, #Style},
+#include "torch_tidy/rules/RewriteRules.def"
+};
+} // namespace
+
 const std::vector<std::string> &rewrite_rule_ids() {
-  static const std::vector<std::string> ids = {
-#define TORCH_TIDY_REWRITE_RULE(Id, Style, Before, After) Id,
-#include "torch_tidy/rewrite/RewriteRules.def"
-  };
+  static const std::vector<std::string> ids = [] {
+    std::vector<std::string> out;
+    for (const TableRow &row : kTable)
+      if (row.style != "Schema")
+        out.push_back(row.id);
+    return out;
+  }();
   return ids;
+}
+
+bool is_schema_rule(std::string_view rule_id) {
+  for (const TableRow &row : kTable)
+    if (row.id == rule_id)
+      return row.style == "Schema";
+  return false;
 }
 
 } // namespace torch_tidy::verify

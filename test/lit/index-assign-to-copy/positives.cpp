@@ -10,6 +10,7 @@ void forms(at::Tensor t, const at::Tensor &v, const at::Tensor &rows,
            const at::Tensor &idx) {
   t.index({Slice(), rows, cols}) = v;
   // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: assignment into the result of advanced indexing of 't' is lost: index() with a tensor or mask index returns a new tensor, not a view, so 't' is left unchanged; use index_put_ [torch-index-assign-to-copy]
+  // CHECK-MESSAGES: :[[@LINE-2]]:3: note: rule: index-put-into-copy
   // CHECK-FIXES: t.index_put_({Slice(), rows, cols}, v.to(t.options()));
   t.index({mask}) = 0;
   // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: assignment into the result of advanced indexing of 't'

@@ -8,6 +8,7 @@ void init_forms(const at::Tensor &v, const at::Tensor &mask, int64_t i) {
   a.uniform_();
   // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: in-place write into 'a', a leaf tensor that requires grad, outside a no-grad scope: autograd throws 'a leaf Variable that requires grad is being used in an in-place operation'; initialise it under torch::NoGradGuard [torch-inplace-on-grad-leaf]
   // CHECK-MESSAGES: :[[@LINE-3]]:3: note: 'a' becomes a leaf that requires grad here
+  // CHECK-MESSAGES: :[[@LINE-3]]:3: note: rule: no-grad-guard
   // CHECK-FIXES: { torch::NoGradGuard no_grad; a.uniform_(); }
   auto b = torch::empty({3}, at::TensorOptions().requires_grad(true));
   b.fill_(1);

@@ -71,9 +71,11 @@ TORCH_LIBRARY_IMPL(fx, CPU, m) {
 // (The expectations are here, away from the code: clang's excerpt of a
 // fix-it quotes every line between the warning and the fix.)
 // CHECK-MESSAGES: :20:3: warning: zero_ writes into argument 'a' of operator 'fx::two_args', which its schema does not declare mutable: {{.*}}; declare it 'Tensor(a!) a'
+// CHECK-MESSAGES: :20:3: note: rule: schema-mark-mutable
 // CHECK-MESSAGES: :21:3: warning: zero_ writes into argument 'b' of operator 'fx::two_args', {{.*}}; declare it 'Tensor(b!) b'
 // CHECK-MESSAGES: :25:3: warning: mul_ writes into argument 'm' of operator 'fx::write_return'
 // CHECK-MESSAGES: :26:10: warning: the kernel returns argument 'm' of operator 'fx::write_return', which the schema does not declare as aliasing its output: torch.library.opcheck fails test_schema; return a copy [torch-op-undeclared-mutation]
+// CHECK-MESSAGES: :26:10: note: rule: return-clone
 // CHECK-MESSAGES: :29:10: warning: the kernel returns a view of argument 'm' of operator 'fx::view_return'
 // CHECK-MESSAGES: :32:10: warning: the kernel returns argument 'm' of operator 'fx::cond_return'
 // CHECK-MESSAGES: :35:3: warning: copy_ writes into argument 'm' of operator 'fx::inferred'

@@ -165,11 +165,6 @@ public:
 
   const FlowStats &stats() const { return Stats; }
 
-  /// The function whose body the analysis reads for FD: its definition, or
-  /// for an instantiation the template pattern; null if there is none.
-  static const clang::FunctionDecl *
-  analysedDefinition(const clang::FunctionDecl *FD);
-
 private:
   class FunctionRun;
   clang::ASTContext &Ctx;

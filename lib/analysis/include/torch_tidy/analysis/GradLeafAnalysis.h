@@ -23,17 +23,27 @@
 
 namespace torch_tidy {
 
-/// One in-place write into a leaf that requires grad.
+/// One in-place write into a leaf that requires grad, with the facts that
+/// decide whether wrapping it in a NoGradGuard block is safe
+/// (lib/rewrite's planNoGradGuard).
 struct LeafWrite {
   const clang::Expr *Write;
   const clang::VarDecl *Leaf;
   const clang::Stmt *Origin; ///< where the leaf was made to require grad
-  bool Fixable;
-  std::string NoFixReason;
+  bool UsedBefore = false;   ///< the leaf is read between Origin and Write
+  bool InLoop = false; ///< a loop between Origin's block and Write repeats it
+  bool Statement = false; ///< Write is a direct statement of a block
+  bool InMacro = false;   ///< Write begins or ends in a macro expansion
+
+  /// Whether a NoGradGuard block around the write changes nothing but the
+  /// write's grad recording: what the write reads is then no use of the
+  /// leaf (the walk assumes the fix is applied where it may be).
+  bool wrappable() const {
+    return !UsedBefore && !InLoop && Statement && !InMacro;
+  }
 };
 
-/// Every write into a grad leaf in Body, with whether wrapping its statement
-/// in a NoGradGuard block is a safe fix (and why not, if not).
+/// Every write into a grad leaf in Body.
 std::vector<LeafWrite> findLeafWrites(clang::Stmt *Body);
 
 } // namespace torch_tidy

@@ -65,6 +65,19 @@ bool isViewProducingCall(const clang::Expr *E);
 /// The object a view-producing call is taken from.
 const clang::Expr *viewObject(const clang::Expr *ViewCall);
 
+/// The root of E's view chain, with tensor wrappers stripped: for
+/// `t.select(0, 1).narrow(0, 0, n)` it is `t`. ThroughView (if given) says
+/// whether any view call was walked. With StopAtCopyingIndex the walk stops
+/// at a t.index({...}) with an advanced index (a copy, not a view) and
+/// returns that call.
+const clang::Expr *viewChainRoot(const clang::Expr *E,
+                                 bool *ThroughView = nullptr,
+                                 bool StopAtCopyingIndex = false);
+
+/// Tensor::requires_grad_ or Tensor::set_requires_grad: they change autograd
+/// metadata, never values.
+bool isRequiresGradSetter(const clang::FunctionDecl *FD);
+
 /// A guard declaration that disables gradient recording for its scope:
 /// torch::NoGradGuard, at::AutoGradMode(false), c10::InferenceMode (enabled).
 bool isNoGradGuardDecl(const clang::VarDecl *V);

@@ -76,7 +76,7 @@ struct SchemaProblem {
 
 class OperatorModel {
 public:
-  /// Walks the user's code of TU (isUserTopLevelDecl) for the facts below
+  /// Walks the user's code of TU (isUserDecl) for the facts below
   /// and calls finish(). The one walk that finds registrations.
   void collect(const clang::TranslationUnitDecl *TU);
 

@@ -15,19 +15,26 @@
 
 namespace torch_tidy {
 
-/// A top-level declaration of the user's code: not in a system header and
-/// not a namespace of a library (at, c10, torch, caffe2, std, __gnu_cxx,
+/// The one policy for what is the user's code, which the checks walk and
+/// report in: a declaration not in a system header and not inside a
+/// namespace of a library (at, c10, torch, caffe2, std, __gnu_cxx,
 /// pybind11), which a file may see through -I instead of -isystem.
-bool isUserTopLevelDecl(const clang::Decl *D, const clang::SourceManager &SM);
+bool isUserDecl(const clang::Decl *D);
 
-/// Calls F on every function definition with a body outside system headers:
-/// functions, methods, lambdas' call operators; never instantiations, and
-/// template patterns (dependent bodies) only when IncludeDependent. Each
-/// function once.
+/// Calls F on every function definition with a body in the user's code
+/// (isUserDecl, tested on the top-level declarations): functions, methods,
+/// lambdas' call operators; never instantiations, and template patterns
+/// (dependent bodies) only when IncludeDependent. Each function once.
 void forEachUserFunction(
     const clang::TranslationUnitDecl *TU,
     llvm::function_ref<void(const clang::FunctionDecl *)> F,
     bool IncludeDependent = false);
+
+/// The body an analysis reads for FD, which the user's code calls or
+/// registers: its definition, or for an instantiation the template
+/// pattern's; null if there is none or it is in a system header. (A kernel
+/// the user defines in namespace at is still read.)
+const clang::FunctionDecl *userDefinition(const clang::FunctionDecl *FD);
 
 } // namespace torch_tidy
 

@@ -13,6 +13,7 @@
 
 #include "torch_tidy/analysis/InPlaceWrite.h"
 #include "torch_tidy/analysis/ShapeFacts.h"
+#include "torch_tidy/rewrite/FixPlan.h"
 
 #include "clang/AST/Decl.h"
 #include "clang/Basic/SourceLocation.h"
@@ -33,21 +34,9 @@ namespace torch_tidy {
 
 enum class FixStyle { IndexPut, Scatter };
 
-struct RewriteRule {
-  enum StyleKind { IndexPut, Scatter, Both, Other };
-  llvm::StringRef Id;
-  StyleKind Style;
-  llvm::StringRef Before;
-  llvm::StringRef After;
-};
-
 /// Whether `E.method()` can be written after E's text without parentheses
 /// (names, members, calls, subscripts, parenthesised expressions).
 bool canTakeMemberCall(const clang::Expr *E);
-
-/// Every rule, in the order of RewriteRules.def.
-llvm::ArrayRef<RewriteRule> rewriteRules();
-const RewriteRule *findRewriteRule(llvm::StringRef Id);
 
 /// API spellings that differ between LibTorch versions.
 struct LibTorchVersion {
@@ -58,13 +47,6 @@ struct LibTorchVersion {
   llvm::StringRef nullopt() const {
     return modern() ? "std::nullopt" : "c10::nullopt";
   }
-};
-
-struct RewritePlan {
-  const RewriteRule *Rule = nullptr; ///< null when no fix is offered
-  clang::CharSourceRange Range;
-  std::string Replacement;
-  std::string NoFixReason;
 };
 
 /// What the planner needs to know about the function around the writes,
@@ -107,10 +89,11 @@ private:
       Views;
 };
 
-RewritePlan planRewrite(const InPlaceWrite &W, const clang::VarDecl *Target,
-                        FunctionRewriteContext &Function,
-                        clang::ASTContext &Ctx, FixStyle Style,
-                        LibTorchVersion Version);
+/// The fix of a write torch-compile-requires-grad-propagation flags: `t =
+/// <out-of-place form>;` by a rule of Style IndexPut, Scatter or Both.
+FixPlan planRewrite(const InPlaceWrite &W, const clang::VarDecl *Target,
+                    FunctionRewriteContext &Function, clang::ASTContext &Ctx,
+                    FixStyle Style, LibTorchVersion Version);
 
 } // namespace torch_tidy
 

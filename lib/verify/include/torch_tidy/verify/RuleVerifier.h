@@ -94,9 +94,14 @@ const RuleVerifier *find_rule_verifier(std::string_view rule_id);
 /// Registers an extra verifier (tests compile in deliberately wrong rules).
 void add_rule_verifier(RuleVerifier verifier);
 
-/// The rule ids of RewriteRules.def, in table order: the ids the checks can
-/// emit.
+/// The rule ids of RewriteRules.def proven on the reference runtime, in
+/// table order: every row but the Schema ones.
 const std::vector<std::string> &rewrite_rule_ids();
+/// A Schema row of RewriteRules.def: the fix edits an operator's schema
+/// string or a kernel's return, and is proven against real torch by the
+/// op-mutation-fixes ctests instead
+/// (docs/checks/torch-op-undeclared-mutation.md).
+bool is_schema_rule(std::string_view rule_id);
 
 bool device_available(rt::Device device);
 

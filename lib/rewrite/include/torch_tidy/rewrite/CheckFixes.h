@@ -1,0 +1,80 @@
+//===- CheckFixes.h - The fixes of the checks beside the flagship -*- C++
+//-*-===//
+//
+// The planners of torch-index-assign-to-copy (index-put-into-copy),
+// torch-inplace-on-grad-leaf (no-grad-guard) and torch-op-undeclared-mutation
+// (schema-mark-mutable, return-clone). The flagship's rewrite is
+// planRewrite (OutOfPlaceRewrite.h). Each returns a FixPlan: the rule and its
+// edits, or why no fix is offered.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TORCH_TIDY_REWRITE_CHECKFIXES_H
+#define TORCH_TIDY_REWRITE_CHECKFIXES_H
+
+#include "torch_tidy/analysis/GradLeafAnalysis.h"
+#include "torch_tidy/analysis/OperatorModel.h"
+#include "torch_tidy/rewrite/FixPlan.h"
+
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMap.h"
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace clang {
+class ASTContext;
+class ReturnStmt;
+} // namespace clang
+
+namespace torch_tidy {
+
+/// A write into the copy that `t.index({I})` returns for an advanced index.
+struct CopyIndexWrite {
+  const clang::Expr *Write = nullptr; ///< assignment or in-place call
+  const clang::CXXMemberCallExpr *IndexCall = nullptr; ///< t.index({I})
+  bool ThroughView = false; ///< t.index({I}).select(...).copy_(v)
+};
+
+/// index-put-into-copy: `t.index({I}) = v` -> `t.index_put_({I}, v)`, with
+/// the value cast to t's options where copy_ would cast it.
+FixPlan planIndexPutIntoCopy(const CopyIndexWrite &W,
+                             const clang::ParentMap &Parents,
+                             const clang::ASTContext &Ctx);
+
+/// no-grad-guard: `{ torch::NoGradGuard no_grad; <write>; }`, for the
+/// writes of one function.
+class NoGradGuardPlanner {
+public:
+  explicit NoGradGuardPlanner(const clang::FunctionDecl *Function);
+  FixPlan plan(const LeafWrite &W, const clang::ASTContext &Ctx);
+
+private:
+  const clang::FunctionDecl *Function;
+  std::optional<bool> NameTaken; ///< the function declares a 'no_grad'
+};
+
+/// schema-mark-mutable: `Tensor m` -> `Tensor(a!) m`, `Tensor(a) m` ->
+/// `Tensor(a!) m`, with a fresh alias letter per argument of one operator.
+class SchemaAnnotationPlanner {
+public:
+  explicit SchemaAnnotationPlanner(const RegisteredOperator &Op);
+  struct Result {
+    FixPlan Plan;
+    std::string Letter; ///< the alias set the message names; "" if none free
+  };
+  Result plan(const SchemaArgument &A, const clang::ASTContext &Ctx);
+
+private:
+  const RegisteredOperator &Op;
+  std::vector<std::string> FreeLetters;
+  size_t NextLetter = 0;
+};
+
+/// return-clone: `return m;` -> `return m.clone();` (parenthesised where
+/// the returned expression needs it).
+FixPlan planReturnClone(const clang::ReturnStmt *Return,
+                        const clang::ASTContext &Ctx);
+
+} // namespace torch_tidy
+
+#endif
