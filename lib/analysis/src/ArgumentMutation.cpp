@@ -43,8 +43,6 @@ bool isAccessorMethod(StringRef Name) {
          Name == "packed_accessor";
 }
 
-bool isUserFunction(const FunctionDecl *FD) { return isUserDecl(FD); }
-
 class Walker : public RecursiveASTVisitor<Walker> {
 public:
   Walker(ArgumentMutationAnalysis &Analysis, const FunctionDecl *FD,
@@ -186,7 +184,7 @@ public:
       return true;
     }
     // A same-file helper that writes into its own parameter.
-    if (!isUserFunction(Callee))
+    if (!isUserDecl(Callee))
       return true;
     const FunctionDecl *Def = Callee->getDefinition();
     if (!Def) {

@@ -190,10 +190,7 @@ std::optional<ViewStep> draw_view(Random &r, const Shape &s,
 std::vector<ViewStep> draw_chain(Random &r, const Shape &target, int max_steps,
                                  bool allow_subscript);
 
-/// An index list for a tensor of shape `s`. Basic: integers, slices with
-/// steps and negative bounds, None and one Ellipsis. Advanced: int64
-/// tensors (adjacent or separated, broadcasting: the first is duplicate
-/// free, so no position is written twice) and boolean masks.
+/// One draw of draw_index_list, which may hold no tensor.
 std::vector<Idx> draw_index_list_once(Draw &g, const Shape &s, bool basic,
                                       bool advanced, bool unique);
 

@@ -38,8 +38,7 @@ if not rules:
 ids = {rid for rid, _ in rules}
 named = set()
 for name, text in sources(planners_dir):
-    named |= set(re.findall(r'fix\(\s*"([\w-]+)"', text))
-    # planRewrite's rules go through Planner::fix / planTwin by id.
+    # FixPlan::fix, and planRewrite's Planner::fix and planTwin, by id.
     named |= set(re.findall(r'(?:fix|planTwin)\(\s*"([\w-]+)"', text))
 for rid in sorted(named - ids):
     failures.append(f"a planner names rule {rid}, which is not in the table")
