@@ -26,10 +26,6 @@ public:
   CompileRequiresGradPropagationCheck(llvm::StringRef Name,
                                       clang::tidy::ClangTidyContext *Context);
   ~CompileRequiresGradPropagationCheck() override;
-  bool isLanguageVersionSupported(
-      const clang::LangOptions &LangOpts) const override {
-    return LangOpts.CPlusPlus;
-  }
   void registerMatchers(clang::ast_matchers::MatchFinder *Finder) override;
   void registerPPCallbacks(const clang::SourceManager &SM,
                            clang::Preprocessor *PP,

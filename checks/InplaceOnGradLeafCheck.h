@@ -16,10 +16,6 @@ namespace torch_tidy {
 class InplaceOnGradLeafCheck : public TorchTidyCheck {
 public:
   using TorchTidyCheck::TorchTidyCheck;
-  bool isLanguageVersionSupported(
-      const clang::LangOptions &LangOpts) const override {
-    return LangOpts.CPlusPlus;
-  }
   void registerMatchers(clang::ast_matchers::MatchFinder *Finder) override;
   void
   check(const clang::ast_matchers::MatchFinder::MatchResult &Result) override;

@@ -25,10 +25,6 @@ class OpUndeclaredMutationCheck : public TorchTidyCheck {
 public:
   OpUndeclaredMutationCheck(llvm::StringRef Name,
                             clang::tidy::ClangTidyContext *Context);
-  bool isLanguageVersionSupported(
-      const clang::LangOptions &LangOpts) const override {
-    return LangOpts.CPlusPlus;
-  }
   void storeOptions(clang::tidy::ClangTidyOptions::OptionMap &Opts) override;
   void registerMatchers(clang::ast_matchers::MatchFinder *Finder) override;
   void

@@ -12,6 +12,11 @@ namespace torch_tidy {
 class TorchTidyCheck : public clang::tidy::ClangTidyCheck {
 public:
   using ClangTidyCheck::ClangTidyCheck;
+  /// LibTorch is C++: no check runs on C or Objective-C translation units.
+  bool isLanguageVersionSupported(
+      const clang::LangOptions &LangOpts) const override {
+    return LangOpts.CPlusPlus;
+  }
 
 protected:
   /// A bool option, read as a string: OptionsView::get<bool> is a template

@@ -3,15 +3,6 @@
 
 namespace torch_tidy::verify::drawing {
 
-std::int64_t numel(const Shape &s) {
-  return std::accumulate(s.begin(), s.end(), std::int64_t(1),
-                         std::multiplies<>());
-}
-
-std::int64_t wrap(std::int64_t dim, std::int64_t ndim) {
-  return dim < 0 ? dim + ndim : dim;
-}
-
 Tensor probe_target(const Instance &inst) {
   return rt::zeros(inst.target_shape, {inst.target_dtype});
 }
@@ -22,145 +13,39 @@ std::vector<Tensor> probe_inputs(const Instance &inst) {
   return in;
 }
 
-bool full_slice(const Idx &i) {
-  return i.kind == Idx::Slice && !i.start && !i.stop && i.step == 1;
-}
-
 std::vector<TensorIndex> runtime_list(const std::vector<Idx> &list,
                                       const std::vector<Tensor> &in) {
-  std::vector<TensorIndex> out;
-  for (const Idx &i : list) {
-    switch (i.kind) {
-    case Idx::Int:
-      out.emplace_back(i.integer);
-      break;
-    case Idx::Slice:
-      out.emplace_back(rt::Slice{i.start, i.stop, i.step});
-      break;
-    case Idx::None:
-      out.emplace_back(rt::NewAxis{});
-      break;
-    case Idx::Ellipsis:
-      out.emplace_back(rt::Ellipsis{});
-      break;
-    case Idx::Tensor:
-      out.emplace_back(in.at(std::size_t(i.input)));
-      break;
-    }
-  }
-  return out;
+  return programs::index_list<programs::RuntimeIndexing>(
+      list, [&](int input) { return in.at(std::size_t(input)); });
 }
 
 std::vector<std::optional<Tensor>>
 optional_list(const std::vector<Idx> &list, const std::vector<Tensor> &in) {
-  std::vector<std::optional<Tensor>> out;
-  for (const Idx &i : list)
-    out.push_back(i.kind == Idx::Tensor
-                      ? std::optional<Tensor>(in.at(std::size_t(i.input)))
-                      : std::nullopt);
-  return out;
+  return programs::optional_list<std::vector<std::optional<Tensor>>>(
+      list, [&](int input) { return in.at(std::size_t(input)); });
 }
 
 std::string list_text(const std::vector<Idx> &list, const Instance &inst,
                       bool nullopt_for_slices) {
-  std::ostringstream out;
-  out << '{';
-  for (std::size_t k = 0; k < list.size(); ++k) {
-    const Idx &i = list[k];
-    out << (k ? ", " : "");
-    switch (i.kind) {
-    case Idx::Int:
-      out << i.integer;
-      break;
-    case Idx::Slice:
-      if (nullopt_for_slices) {
-        out << "std::nullopt";
-        break;
-      }
-      out << "Slice(" << (i.start ? std::to_string(*i.start) : "None") << ", "
-          << (i.stop ? std::to_string(*i.stop) : "None") << ", " << i.step
-          << ')';
-      break;
-    case Idx::None:
-      out << "None";
-      break;
-    case Idx::Ellipsis:
-      out << "\"...\"";
-      break;
-    case Idx::Tensor:
-      out << inst.inputs.at(std::size_t(i.input)).name;
-      break;
-    }
-  }
-  out << '}';
-  return out.str();
-}
-
-Tensor apply_view(const Tensor &t, const ViewStep &s) {
-  switch (s.kind) {
-  case ViewStep::Slice:
-    return t.slice(s.a, s.b, s.c, s.d);
-  case ViewStep::Narrow:
-    return t.narrow(s.a, s.b, s.c);
-  case ViewStep::Select:
-    return t.select(s.a, s.b);
-  case ViewStep::Transpose:
-    return t.transpose(s.a, s.b);
-  case ViewStep::Unsqueeze:
-    return t.unsqueeze(s.a);
-  case ViewStep::Subscript:
-    return t.select(0, s.a);
-  }
-  return t;
-}
-
-Tensor apply_chain(Tensor t, const std::vector<ViewStep> &chain) {
-  for (const ViewStep &s : chain)
-    t = apply_view(t, s);
-  return t;
-}
-
-std::string chain_text(const std::vector<ViewStep> &chain) {
-  std::ostringstream out;
-  for (const ViewStep &s : chain) {
-    switch (s.kind) {
-    case ViewStep::Slice:
-      out << ".slice(" << s.a << ", " << s.b << ", " << s.c << ", " << s.d
-          << ')';
-      break;
-    case ViewStep::Narrow:
-      out << ".narrow(" << s.a << ", " << s.b << ", " << s.c << ')';
-      break;
-    case ViewStep::Select:
-      out << ".select(" << s.a << ", " << s.b << ')';
-      break;
-    case ViewStep::Transpose:
-      out << ".transpose(" << s.a << ", " << s.b << ')';
-      break;
-    case ViewStep::Unsqueeze:
-      out << ".unsqueeze(" << s.a << ')';
-      break;
-    case ViewStep::Subscript:
-      out << '[' << s.a << ']';
-      break;
-    }
-  }
-  return out.str();
+  return programs::index_text(
+      list, [&](int input) { return inst.inputs.at(std::size_t(input)).name; },
+      nullopt_for_slices);
 }
 
 ViewStep draw_slice(Random &r, std::int64_t dim, std::int64_t size) {
-  return {ViewStep::Slice, dim, r.uniform(-size, size),
-          r.uniform(-size, size + 1), r.uniform(1, 3)};
+  std::int64_t start = r.uniform(-size, size);
+  std::int64_t stop = r.uniform(-size, size + 1);
+  return {ViewKind::Slice, {dim, start, stop, r.uniform(1, 3)}};
 }
 ViewStep draw_narrow(Random &r, std::int64_t dim, std::int64_t size,
                      bool negative_start) {
   if (size == 0)
-    return {ViewStep::Narrow, dim, 0, 0};
+    return {ViewKind::Narrow, {dim, 0, 0}};
   std::int64_t start = r.uniform(0, size - 1);
   std::int64_t length = r.uniform(0, size - start);
   if (negative_start && r.chance(0.3))
     start -= size;
-  return {ViewStep::Narrow, dim, start, length};
+  return {ViewKind::Narrow, {dim, start, length}};
 }
 
 std::optional<ViewStep> draw_view(Random &r, const Shape &s,
@@ -171,35 +56,36 @@ std::optional<ViewStep> draw_view(Random &r, const Shape &s,
     case 0:
       if (n > 0) {
         std::int64_t d = r.uniform(-n, n - 1);
-        return draw_slice(r, d, s[std::size_t(wrap(d, n))]);
+        return draw_slice(r, d, s[std::size_t(wrap_dim(d, n))]);
       }
       break;
     case 1:
       if (n > 0) {
         std::int64_t d = r.uniform(-n, n - 1);
-        return draw_narrow(r, d, s[std::size_t(wrap(d, n))], true);
+        return draw_narrow(r, d, s[std::size_t(wrap_dim(d, n))], true);
       }
       break;
     case 2:
       if (n > 1) {
         std::int64_t d = r.uniform(-n, n - 1);
-        std::int64_t size = s[std::size_t(wrap(d, n))];
+        std::int64_t size = s[std::size_t(wrap_dim(d, n))];
         if (size > 0)
-          return ViewStep{ViewStep::Select, d, r.uniform(-size, size - 1)};
+          return ViewStep{ViewKind::Select, {d, r.uniform(-size, size - 1)}};
       }
       break;
     case 3:
-      if (n > 1)
-        return ViewStep{ViewStep::Transpose, r.uniform(-n, n - 1),
-                        r.uniform(-n, n - 1)};
+      if (n > 1) {
+        std::int64_t first = r.uniform(-n, n - 1);
+        return ViewStep{ViewKind::Transpose, {first, r.uniform(-n, n - 1)}};
+      }
       break;
     case 4:
       if (n < 4)
-        return ViewStep{ViewStep::Unsqueeze, r.uniform(-n - 1, n)};
+        return ViewStep{ViewKind::Unsqueeze, {r.uniform(-n - 1, n)}};
       break;
     case 5:
       if (n > 1 && s[0] > 0)
-        return ViewStep{ViewStep::Subscript, r.uniform(-s[0], s[0] - 1)};
+        return ViewStep{ViewKind::Subscript, {r.uniform(-s[0], s[0] - 1)}};
       break;
     }
   }
@@ -231,14 +117,14 @@ std::vector<Idx> draw_index_list_once(Draw &g, const Shape &s, bool basic,
   bool have_tensor = false, have_mask = false;
   int entries = int(r.uniform(1, std::max<std::int64_t>(1, n)));
   for (int k = 0; k < entries; ++k) {
-    double pick = std::uniform_real_distribution<double>(0, 1)(r.engine());
+    double pick = r.real01();
     if (basic && pick > 0.93) {
       // An Ellipsis takes the dims left; nothing follows it here.
-      list.push_back({Idx::Ellipsis});
+      list.push_back({IndexKind::Ellipsis});
       break;
     }
     if (basic && pick > 0.85) {
-      list.push_back({Idx::None});
+      list.push_back({IndexKind::None});
       continue;
     }
     if (dim >= n)
@@ -246,7 +132,7 @@ std::vector<Idx> draw_index_list_once(Draw &g, const Shape &s, bool basic,
     std::int64_t size = s[std::size_t(dim)];
     std::string name = "i" + std::to_string(g.inst.inputs.size());
     if (size == 0) { // nothing to pick from: a full slice
-      list.push_back({Idx::Slice});
+      list.push_back({IndexKind::Slice});
       ++dim;
       continue;
     }
@@ -256,7 +142,7 @@ std::vector<Idx> draw_index_list_once(Draw &g, const Shape &s, bool basic,
         // (its length is its number of true elements).
         std::int64_t span = dim + 1 < n && r.chance(0.4) ? 2 : 1;
         Shape ms(s.begin() + dim, s.begin() + dim + span);
-        list.push_back({Idx::Tensor, 0, {}, {}, 1, g.mask(name, ms)});
+        list.push_back({IndexKind::Tensor, 0, {}, {}, 1, g.mask(name, ms)});
         dim += span;
         have_mask = have_tensor = true;
         continue;
@@ -269,7 +155,7 @@ std::vector<Idx> draw_index_list_once(Draw &g, const Shape &s, bool basic,
       } else {
         is = {r.chance(0.5) ? block : 1};
       }
-      list.push_back({Idx::Tensor,
+      list.push_back({IndexKind::Tensor,
                       0,
                       {},
                       {},
@@ -280,11 +166,11 @@ std::vector<Idx> draw_index_list_once(Draw &g, const Shape &s, bool basic,
       continue;
     }
     if (!basic || pick < 0.45) {
-      list.push_back({Idx::Slice}); // a full slice
+      list.push_back({IndexKind::Slice}); // a full slice
     } else if (pick < 0.65) {
-      list.push_back({Idx::Int, r.uniform(-size, size - 1)});
+      list.push_back({IndexKind::Integer, r.uniform(-size, size - 1)});
     } else {
-      Idx sl{Idx::Slice};
+      Idx sl{IndexKind::Slice};
       if (r.chance(0.6))
         sl.start = r.uniform(-size, size);
       if (r.chance(0.6))
@@ -305,11 +191,6 @@ std::vector<Idx> draw_index_list(Draw &g, const Shape &s, bool basic,
     if (!need_tensor || has_tensor(list))
       return list;
   }
-}
-
-bool has_tensor(const std::vector<Idx> &list) {
-  return std::any_of(list.begin(), list.end(),
-                     [](const Idx &i) { return i.kind == Idx::Tensor; });
 }
 
 Tensor strip_leading_ones(const Tensor &v) {

@@ -1,11 +1,13 @@
-// The drawing vocabulary of the rule verifiers: random shapes, values,
-// int64 indices and masks (Draw), TensorIndex lists (Idx) and view chains
-// (ViewStep), each with its runtime form and its LibTorch spelling, and the
-// runtime twins of what the rewrites call (positions, strip1, .to(options)).
-// The per-rule recipes in RuleVerifiers.cpp compose them.
+// The drawing helpers of the rule verifiers: instances drawn in the shared
+// vocabulary of random programs (torch_tidy/programs/Vocabulary.h: index
+// lists, view chains, Random), only valid ones (Draw, draw_index_list,
+// draw_chain), and the runtime twins of what the rewrites call (positions,
+// strip_leading_ones, .to(options)). The per-rule recipes in
+// RuleVerifiers.cpp compose them.
 #ifndef TORCH_TIDY_VERIFY_DRAWING_H
 #define TORCH_TIDY_VERIFY_DRAWING_H
 
+#include "torch_tidy/programs/Vocabulary.h"
 #include "torch_tidy/verify/RuleVerifier.h"
 
 #include <algorithm>
@@ -17,6 +19,12 @@
 
 namespace torch_tidy::verify::drawing {
 
+using programs::has_tensor;
+using programs::IndexKind;
+using programs::numel;
+using programs::ViewKind;
+using programs::ViewStep;
+using programs::wrap_dim;
 using rt::DType;
 using rt::Shape;
 using rt::Tensor;
@@ -24,10 +32,6 @@ using rt::TensorIndex;
 
 // ---------------------------------------------------------------------------
 // Drawing inputs
-
-std::int64_t numel(const Shape &s);
-
-std::int64_t wrap(std::int64_t dim, std::int64_t ndim);
 
 /// Builds one instance: its inputs and its text.
 class Draw {
@@ -39,10 +43,7 @@ public:
   std::vector<std::string> notes; // "i0 = int64[2]{0,-1}", ...
 
   Shape shape(int min_dims, int max_dims, int max_size = 4) {
-    Shape s(std::size_t(r.uniform(min_dims, max_dims)));
-    for (auto &d : s)
-      d = r.uniform(1, max_size);
-    return s;
+    return r.shape(min_dims, max_dims, max_size);
   }
   DType float_dtype() {
     return r.chance(0.5) ? DType::Float32 : DType::Float64;
@@ -88,26 +89,13 @@ public:
   /// negative spellings when allowed.
   int index(const std::string &name, const Shape &s, std::int64_t size,
             bool unique, bool negative) {
-    Input in{name, s, DType::Int64, {}, false};
-    std::int64_t n = numel(s);
-    std::vector<std::int64_t> pool(static_cast<std::size_t>(size));
-    std::iota(pool.begin(), pool.end(), 0);
-    std::shuffle(pool.begin(), pool.end(), r.engine());
-    for (std::int64_t i = 0; i < n; ++i) {
-      std::int64_t p =
-          unique ? pool.at(std::size_t(i)) : r.uniform(0, size - 1);
-      if (negative && r.chance(0.3))
-        p -= size;
-      in.values.push_back(double(p));
-    }
-    return add(in);
+    return add({name, s, DType::Int64,
+                r.positions(numel(s), size, unique, negative ? 0.3 : 0),
+                false});
   }
 
   int mask(const std::string &name, const Shape &s) {
-    Input in{name, s, DType::Bool, {}, false};
-    for (std::int64_t i = 0; i < numel(s); ++i)
-      in.values.push_back(r.chance(0.5) ? 1 : 0);
-    return add(in);
+    return add({name, s, DType::Bool, r.mask(numel(s)), false});
   }
 
   /// A shape that broadcasts to `to` (same or fewer dims, some of size 1),
@@ -144,18 +132,12 @@ Tensor probe_target(const Instance &inst);
 std::vector<Tensor> probe_inputs(const Instance &inst);
 
 // ---------------------------------------------------------------------------
-// Index lists and view chains, with their LibTorch spelling
+// Index lists and view chains: the shared vocabulary, whose tensor entries
+// are instance inputs (their slot in Instance::inputs)
 
-struct Idx {
-  enum Kind { Int, Slice, None, Ellipsis, Tensor } kind;
-  std::int64_t integer = 0;
-  std::optional<std::int64_t> start, stop;
-  std::int64_t step = 1;
-  int input = -1; // Tensor: the instance input
-};
+using Idx = programs::Index<int>;
 
-bool full_slice(const Idx &i);
-
+/// The list on the runtime, its tensors taken from `in`.
 std::vector<TensorIndex> runtime_list(const std::vector<Idx> &list,
                                       const std::vector<Tensor> &in);
 
@@ -163,19 +145,19 @@ std::vector<TensorIndex> runtime_list(const std::vector<Idx> &list,
 std::vector<std::optional<Tensor>> optional_list(const std::vector<Idx> &list,
                                                  const std::vector<Tensor> &in);
 
+/// The list in LibTorch C++, its tensors by their input names.
 std::string list_text(const std::vector<Idx> &list, const Instance &inst,
                       bool nullopt_for_slices = false);
 
-struct ViewStep {
-  enum Kind { Slice, Narrow, Select, Transpose, Unsqueeze, Subscript } kind;
-  std::int64_t a = 0, b = 0, c = 0, d = 1;
-};
+using programs::apply_view;
 
-Tensor apply_view(const Tensor &t, const ViewStep &s);
+inline Tensor apply_chain(const Tensor &t, const std::vector<ViewStep> &chain) {
+  return programs::apply_views(t, chain);
+}
 
-Tensor apply_chain(Tensor t, const std::vector<ViewStep> &chain);
-
-std::string chain_text(const std::vector<ViewStep> &chain);
+inline std::string chain_text(const std::vector<ViewStep> &chain) {
+  return programs::view_text(chain);
+}
 
 /// A slice of a dim of `size`: bounds may be negative or past the end
 /// (slice clamps them), steps 1 to 3.
@@ -201,8 +183,6 @@ std::vector<Idx> draw_index_list_once(Draw &g, const Shape &s, bool basic,
 std::vector<Idx> draw_index_list(Draw &g, const Shape &s, bool basic,
                                  bool advanced, bool need_tensor,
                                  bool unique = true);
-
-bool has_tensor(const std::vector<Idx> &list);
 
 Tensor strip_leading_ones(const Tensor &v);
 

@@ -150,7 +150,7 @@ Instance slice_scatter(Random &r) {
   g.target(1, 4);
   std::int64_t n = g.tdim();
   std::int64_t d = r.uniform(-n, n - 1);
-  std::int64_t size = g.ts()[std::size_t(wrap(d, n))];
+  std::int64_t size = g.ts()[std::size_t(wrap_dim(d, n))];
   bool narrow = r.chance(0.35);
   ViewStep step =
       narrow ? draw_narrow(r, d, size, false) : draw_slice(r, d, size);
@@ -165,12 +165,13 @@ Instance slice_scatter(Random &r) {
   };
   // t = t.slice_scatter(v.to(t.options()).expand_as(t.slice(...)), d, a, b, s)
   // narrow(d, a, n) becomes slice_scatter(..., d, a, a + (n)).
+  const std::vector<std::int64_t> &k = step.ints; // dim, start, ...
   g.inst.rewrite = [=](Tensor &t, const std::vector<Tensor> &in) {
     Tensor src = (cast ? to_options(in[v], t) : in[v])
                      .expand(apply_view(t, step).sizes());
     if (narrow)
-      return t.slice_scatter(src, step.a, step.b, step.b + step.c);
-    return t.slice_scatter(src, step.a, step.b, step.c, step.d);
+      return t.slice_scatter(src, k[0], k[1], k[1] + k[2]);
+    return t.slice_scatter(src, k[0], k[1], k[2], k[3]);
   };
   return g.finish("t" + chain_text({step}) +
                   (fill ? ".fill_(v)" : ".copy_(v)"));
@@ -181,8 +182,8 @@ Instance select_scatter(Random &r) {
   g.target(1, 4);
   std::int64_t n = g.tdim();
   std::int64_t d = r.uniform(-n, n - 1);
-  std::int64_t size = g.ts()[std::size_t(wrap(d, n))];
-  ViewStep step{ViewStep::Select, d, r.uniform(-size, size - 1)};
+  std::int64_t size = g.ts()[std::size_t(wrap_dim(d, n))];
+  ViewStep step{ViewKind::Select, {d, r.uniform(-size, size - 1)}};
   Shape view = apply_view(probe_target(g.inst), step).sizes();
   bool fill = r.chance(0.2);
   DType dtype = g.float_dtype();
@@ -195,7 +196,7 @@ Instance select_scatter(Random &r) {
   g.inst.rewrite = [=](Tensor &t, const std::vector<Tensor> &in) {
     Tensor src = (cast ? to_options(in[v], t) : in[v])
                      .expand(apply_view(t, step).sizes());
-    return t.select_scatter(src, step.a, step.b);
+    return t.select_scatter(src, step.ints[0], step.ints[1]);
   };
   return g.finish("t" + chain_text({step}) +
                   (fill ? ".fill_(v)" : ".copy_(v)"));
@@ -206,11 +207,11 @@ Instance index_copy(Random &r) {
   g.target(1, 4);
   std::int64_t n = g.tdim();
   std::int64_t d = r.uniform(-n, n - 1);
-  std::int64_t size = g.ts()[std::size_t(wrap(d, n))];
+  std::int64_t size = g.ts()[std::size_t(wrap_dim(d, n))];
   std::int64_t len = r.chance(0.1) ? 0 : r.uniform(1, size);
   int idx = g.index("idx", {len}, size, /*unique=*/true, /*negative=*/false);
   Shape source = g.ts();
-  source[std::size_t(wrap(d, n))] = len;
+  source[std::size_t(wrap_dim(d, n))] = len;
   int v = g.value("v", source, g.inst.target_dtype);
   g.inst.original = [=](Tensor &t, const std::vector<Tensor> &in) {
     return t.index_copy_(d, in[idx], in[v]);
@@ -242,7 +243,7 @@ Instance scatter(Random &r) {
   g.target(1, 3);
   std::int64_t n = g.tdim();
   std::int64_t d = r.uniform(-n, n - 1);
-  std::int64_t wd = wrap(d, n);
+  std::int64_t wd = wrap_dim(d, n);
   Shape is = g.ts();
   for (std::size_t k = 0; k < is.size(); ++k)
     is[k] = r.uniform(1, is[k]);
@@ -294,7 +295,7 @@ Instance index_fill(Random &r) {
   g.target(1, 4);
   std::int64_t n = g.tdim();
   std::int64_t d = r.uniform(-n, n - 1);
-  std::int64_t size = g.ts()[std::size_t(wrap(d, n))];
+  std::int64_t size = g.ts()[std::size_t(wrap_dim(d, n))];
   // Non-negative: LibTorch's backward rejects negative indices.
   int idx = g.index("idx", {r.uniform(0, 4)}, size, false, false);
   int v = g.value("v", {}, g.inst.target_dtype);
@@ -374,7 +375,7 @@ Instance no_grad_guard(Random &r) {
   } else if (form == 2) { // w.slice(...).copy_(v): a view of the leaf
     std::int64_t n = g.tdim();
     std::int64_t d = r.uniform(-n, n - 1);
-    ViewStep step = draw_slice(r, d, g.ts()[std::size_t(wrap(d, n))]);
+    ViewStep step = draw_slice(r, d, g.ts()[std::size_t(wrap_dim(d, n))]);
     Shape view = apply_view(probe_target(g.inst), step).sizes();
     int v = g.value("v", g.broadcastable(view, false), g.float_dtype(), false);
     g.inst.original = [=](Tensor &t, const std::vector<Tensor> &in) {

@@ -8,14 +8,6 @@
 
 namespace torch_tidy::verify {
 
-std::int64_t Random::uniform(std::int64_t lo, std::int64_t hi) {
-  return std::uniform_int_distribution<std::int64_t>(lo, hi)(engine_);
-}
-
-bool Random::chance(double p) {
-  return std::uniform_real_distribution<double>(0, 1)(engine_) < p;
-}
-
 bool device_available(rt::Device device) {
   if (device == rt::Device::CPU)
     return true;
@@ -27,15 +19,6 @@ bool device_available(rt::Device device) {
   } catch (const rt::Error &) {
     return false;
   }
-}
-
-std::string shape_text(const rt::Shape &s) {
-  std::ostringstream out;
-  out << '[';
-  for (std::size_t i = 0; i < s.size(); ++i)
-    out << (i ? "," : "") << s[i];
-  out << ']';
-  return out.str();
 }
 
 namespace {

@@ -2,8 +2,7 @@
 // runtime and once on LibTorch, with outcomes compared field by field.
 #pragma once
 
-#include "torch_tidy/runtime/dtype.h"
-#include "torch_tidy/runtime/layout.h"
+#include "torch_tidy/programs/Vocabulary.h"
 
 #include <cstdint>
 #include <optional>
@@ -15,41 +14,14 @@ namespace torch_tidy::differential {
 using runtime::DType;
 using runtime::Shape;
 
-/// Host data of one tensor (values as doubles whatever the dtype).
-struct Array {
-  Shape shape;
-  DType dtype = DType::Float32;
-  std::vector<double> values;
-  bool requires_grad = false;
-};
-
-enum class IndexKind { Integer, Slice, None, Ellipsis, Tensor };
-
-struct IndexSpec {
-  IndexKind kind = IndexKind::Integer;
-  std::int64_t integer = 0;
-  std::optional<std::int64_t> start, stop;
-  std::int64_t step = 1;
-  Array tensor; // int64 or bool
-};
-
-enum class ViewKind {
-  Slice,
-  Narrow,
-  Select,
-  Transpose,
-  Unsqueeze,
-  Squeeze,
-  SqueezeDim,
-  View,
-  Expand
-};
-
-struct ViewStep {
-  ViewKind kind;
-  std::vector<std::int64_t> ints;
-  Shape shape;
-};
+// Arrays, index lists and view chains are the shared vocabulary of random
+// programs (torch_tidy/programs/Vocabulary.h); an index tensor here is an
+// Array of its own (int64 or bool).
+using programs::Array;
+using programs::IndexKind;
+using IndexSpec = programs::Index<Array>;
+using programs::ViewKind;
+using programs::ViewStep;
 
 /// Where an in-place op writes: the input itself (a leaf), a clone of it, or
 /// a view of a clone (whose base is then the result, as in CopySlices).

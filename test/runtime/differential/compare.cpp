@@ -6,14 +6,9 @@
 
 namespace torch_tidy::differential {
 
-namespace {
+using programs::shape_text;
 
-std::string shape_text(const Shape &s) {
-  std::string out = "[";
-  for (std::size_t i = 0; i < s.size(); ++i)
-    out += (i ? "," : "") + std::to_string(s[i]);
-  return out + "]";
-}
+namespace {
 
 bool close(double a, double b, DType dtype) {
   if (std::isnan(a) || std::isnan(b))
@@ -90,39 +85,16 @@ std::string describe(const Case &c) {
   for (const Array &a : c.inputs)
     out << " in" << shape_text(a.shape) << ":" << runtime::name(a.dtype)
         << (a.requires_grad ? ":rg" : "");
-  if (!c.views.empty()) {
-    out << " views=";
-    for (const ViewStep &v : c.views)
-      out << int(v.kind) << shape_text(v.ints) << shape_text(v.shape) << ";";
-  }
-  if (!c.indices.empty()) {
-    out << " idx=";
-    for (const IndexSpec &i : c.indices) {
-      switch (i.kind) {
-      case IndexKind::Integer:
-        out << i.integer;
-        break;
-      case IndexKind::Slice:
-        out << (i.start ? std::to_string(*i.start) : "") << ":"
-            << (i.stop ? std::to_string(*i.stop) : "") << ":" << i.step;
-        break;
-      case IndexKind::None:
-        out << "None";
-        break;
-      case IndexKind::Ellipsis:
-        out << "...";
-        break;
-      case IndexKind::Tensor:
-        out << runtime::name(i.tensor.dtype) << shape_text(i.tensor.shape)
-            << "{";
-        for (double v : i.tensor.values)
-          out << v << " ";
-        out << "}";
-        break;
-      }
-      out << ",";
-    }
-  }
+  if (!c.views.empty())
+    out << " views=self" << programs::view_text(c.views);
+  if (!c.indices.empty())
+    out << " idx=" << programs::index_text(c.indices, [](const Array &a) {
+      std::ostringstream t;
+      t << runtime::name(a.dtype) << shape_text(a.shape) << "{";
+      for (double v : a.values)
+        t << v << " ";
+      return t.str() + "}";
+    });
   out << " ints=" << shape_text(c.ints) << " shape=" << shape_text(c.shape)
       << " scalar=" << c.scalar << " flag=" << c.flag
       << " raw_list=" << c.raw_list;

@@ -128,7 +128,7 @@ Case CaseGenerator::index_put() {
     probe.views.clear();
   Shape result = runtime_shape(probe).value_or(Shape{2});
   Shape values = result;
-  double pick = std::uniform_real_distribution<double>(0, 1)(rng_);
+  double pick = random_.real01();
   if (device_safe_ && !c.flag)
     pick = 0.25; // a 0-dim value: duplicate positions write the same
   if (pick < 0.2)

@@ -15,33 +15,18 @@ namespace torch_tidy::differential {
 
 namespace rt = torch_tidy::runtime;
 
-std::int64_t CaseGenerator::uniform(std::int64_t lo, std::int64_t hi) {
-  return std::uniform_int_distribution<std::int64_t>(lo, hi)(rng_);
-}
-
-bool CaseGenerator::chance(double p) {
-  return std::bernoulli_distribution(p)(rng_);
-}
-
 DType CaseGenerator::any_dtype() { return DType(uniform(0, 3)); }
 DType CaseGenerator::float_dtype() {
   return chance(0.5) ? DType::Float32 : DType::Float64;
 }
 
 Shape CaseGenerator::shape(int min_dims, int max_dims) {
-  Shape s(std::size_t(uniform(min_dims, max_dims)));
-  for (auto &size : s)
-    size = chance(0.04) ? 0 : uniform(1, 4);
-  return s;
-}
-
-static std::int64_t numel_of(const Shape &s) {
-  return std::accumulate(s.begin(), s.end(), std::int64_t(1),
-                         std::multiplies<>());
+  return random_.shape(min_dims, max_dims, 4, /*zero_size=*/0.04);
 }
 
 Array CaseGenerator::array(const Shape &s, DType dtype, bool may_require_grad) {
-  Array a{s, dtype, std::vector<double>(std::size_t(numel_of(s))), false};
+  Array a{s, dtype, std::vector<double>(std::size_t(programs::numel(s))),
+          false};
   for (double &v : a.values) {
     if (dtype == DType::Bool)
       v = double(chance(0.5));
@@ -55,30 +40,19 @@ Array CaseGenerator::array(const Shape &s, DType dtype, bool may_require_grad) {
   return a;
 }
 
+// Out-of-range positions (which both sides must reject) only where
+// LibTorch raises instead of asserting on the device.
 Array CaseGenerator::index_tensor(const Shape &s, std::int64_t size,
                                   bool unique) {
-  Array a{s, DType::Int64, std::vector<double>(std::size_t(numel_of(s))),
+  return {s, DType::Int64,
+          random_.positions(programs::numel(s), size, unique,
+                            /*negative=*/0.2,
+                            /*out_of_range=*/device_safe_ ? 0 : 0.03),
           false};
-  std::vector<std::int64_t> pool(std::size_t(std::max<std::int64_t>(size, 0)));
-  std::iota(pool.begin(), pool.end(), 0);
-  std::shuffle(pool.begin(), pool.end(), rng_);
-  for (std::size_t i = 0; i < a.values.size(); ++i) {
-    std::int64_t v;
-    if ((chance(0.03) && !device_safe_) || size == 0)
-      v = chance(0.5) ? size : -size - 1; // out of range: both must reject
-    else if (unique && i < pool.size())
-      v = pool[i];
-    else
-      v = uniform(0, size - 1);
-    if (v >= 0 && v < size && chance(0.2))
-      v -= size; // negative spelling of the same position
-    a.values[i] = double(v);
-  }
-  return a;
 }
 
 Array CaseGenerator::mask(const Shape &s) {
-  return array(s, DType::Bool, false);
+  return {s, DType::Bool, random_.mask(programs::numel(s)), false};
 }
 
 std::int64_t CaseGenerator::dim_of(std::int64_t ndim) {
@@ -108,6 +82,7 @@ std::vector<ViewStep> CaseGenerator::view_chain(Shape s, int steps) {
   std::vector<ViewStep> chain;
   for (int i = 0; i < steps; ++i) {
     std::int64_t n = std::int64_t(s.size());
+    // Every kind but Subscript, which is select(0, i) spelled x[i].
     ViewStep step{ViewKind(uniform(0, 8)), {}, {}};
     std::int64_t d = dim_of(n);
     std::int64_t size =
@@ -160,12 +135,15 @@ std::vector<ViewStep> CaseGenerator::view_chain(Shape s, int steps) {
       if (chance(0.3))
         step.shape.insert(step.shape.begin(), uniform(1, 2));
       break;
+    case ViewKind::Subscript:
+      break;
     }
     chain.push_back(step);
     Case probe;
     probe.op = "view";
-    probe.inputs = {Array{s, DType::Float32,
-                          std::vector<double>(std::size_t(numel_of(s)), 0.0)}};
+    probe.inputs = {
+        Array{s, DType::Float32,
+              std::vector<double>(std::size_t(programs::numel(s)), 0.0)}};
     probe.views = {step};
     auto next = runtime_shape(probe);
     if (!next)
@@ -256,7 +234,7 @@ Case CaseGenerator::in_place_base(const std::string &family,
   Case c;
   c.family = family;
   c.op = op;
-  double pick = std::uniform_real_distribution<double>(0, 1)(rng_);
+  double pick = random_.real01();
   c.write_into = pick < 0.1   ? WriteInto::Leaf
                  : pick < 0.6 ? WriteInto::Clone
                               : WriteInto::ViewOfClone;

@@ -14,7 +14,7 @@ public:
   /// duplicate writes. LibTorch's CUDA kernels check indices with device
   /// asserts, which poison the CUDA context instead of raising.
   CaseGenerator(std::uint64_t seed, bool device_safe)
-      : rng_(seed), op_rng_(seed ^ 0x6f70657261746f72ull),
+      : random_(seed), op_rng_(seed ^ 0x6f70657261746f72ull),
         device_safe_(device_safe) {}
 
   /// The next case, cycling through the families.
@@ -35,9 +35,12 @@ public:
   Case sums();
 
 private:
-  // --- random building blocks ----------------------------------------------
-  std::int64_t uniform(std::int64_t lo, std::int64_t hi); // inclusive
-  bool chance(double p);
+  // --- random building blocks (the shared vocabulary's draws, plus the
+  // out-of-range and mismatched operands both sides must reject) ----------
+  std::int64_t uniform(std::int64_t lo, std::int64_t hi) { // inclusive
+    return random_.uniform(lo, hi);
+  }
+  bool chance(double p) { return random_.chance(p); }
   DType any_dtype();
   DType float_dtype();
   Shape shape(int min_dims, int max_dims);
@@ -57,7 +60,7 @@ private:
   Case in_place_base(const std::string &family, const std::string &op,
                      Array self);
 
-  std::mt19937_64 rng_;
+  programs::Random random_;
   std::mt19937_64 op_rng_; ///< only for through_operator
   std::uint64_t counter_ = 0;
   bool device_safe_;

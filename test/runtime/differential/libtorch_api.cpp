@@ -46,6 +46,18 @@ public:
   void process(const c10::Warning &) override {}
 };
 
+// How LibTorch spells the non-tensor entries of an index list.
+struct LibTorchIndexing {
+  using TensorIndex = torch::indexing::TensorIndex;
+  static TensorIndex slice(std::optional<std::int64_t> start,
+                           std::optional<std::int64_t> stop,
+                           std::int64_t step) {
+    return torch::indexing::Slice(start, stop, step);
+  }
+  static TensorIndex none() { return torch::indexing::None; }
+  static TensorIndex ellipsis() { return torch::indexing::Ellipsis; }
+};
+
 struct LibTorchApi {
   using Tensor = torch::Tensor;
   static inline torch::Device device = torch::kCPU;
@@ -77,42 +89,15 @@ struct LibTorchApi {
 
   static std::vector<torch::indexing::TensorIndex>
   indices(const std::vector<IndexSpec> &specs) {
-    using namespace torch::indexing;
-    std::vector<TensorIndex> out;
-    for (const IndexSpec &s : specs) {
-      switch (s.kind) {
-      case IndexKind::Integer:
-        out.emplace_back(s.integer);
-        break;
-      case IndexKind::Slice:
-        out.emplace_back(Slice(s.start, s.stop, s.step));
-        break;
-      case IndexKind::None:
-        out.emplace_back(None);
-        break;
-      case IndexKind::Ellipsis:
-        out.emplace_back(Ellipsis);
-        break;
-      case IndexKind::Tensor:
-        out.emplace_back(make(s.tensor));
-        break;
-      }
-    }
-    return out;
+    return programs::index_list<LibTorchIndexing>(specs, make);
   }
 
   // The accumulate form exists only as at::index_put_ over optional tensors
   // (a full slice is nullopt); generators give it nothing else.
   static c10::List<std::optional<Tensor>>
   optional_indices(const std::vector<IndexSpec> &specs) {
-    c10::List<std::optional<Tensor>> out;
-    for (const IndexSpec &s : specs) {
-      if (s.kind == IndexKind::Tensor)
-        out.push_back(make(s.tensor));
-      else
-        out.push_back(std::nullopt);
-    }
-    return out;
+    return programs::optional_list<c10::List<std::optional<Tensor>>>(specs,
+                                                                     make);
   }
 
   static void index_put_(Tensor &t, const Case &c, const Tensor &values) {

@@ -10,44 +10,6 @@
 
 namespace torch_tidy::differential {
 
-template <class Api>
-typename Api::Tensor apply_views(typename Api::Tensor t,
-                                 const std::vector<ViewStep> &steps) {
-  for (const ViewStep &s : steps) {
-    const auto &i = s.ints;
-    switch (s.kind) {
-    case ViewKind::Slice:
-      t = t.slice(i[0], i[1], i[2], i[3]);
-      break;
-    case ViewKind::Narrow:
-      t = t.narrow(i[0], i[1], i[2]);
-      break;
-    case ViewKind::Select:
-      t = t.select(i[0], i[1]);
-      break;
-    case ViewKind::Transpose:
-      t = t.transpose(i[0], i[1]);
-      break;
-    case ViewKind::Unsqueeze:
-      t = t.unsqueeze(i[0]);
-      break;
-    case ViewKind::Squeeze:
-      t = t.squeeze();
-      break;
-    case ViewKind::SqueezeDim:
-      t = t.squeeze(i[0]);
-      break;
-    case ViewKind::View:
-      t = t.view(s.shape);
-      break;
-    case ViewKind::Expand:
-      t = t.expand(s.shape);
-      break;
-    }
-  }
-  return t;
-}
-
 /// Runs an in-place op according to c.write_into (inside an operator's
 /// kernel when c.through_operator); returns the tensor whose value is the
 /// result (the base when writing through a view).
@@ -71,7 +33,7 @@ typename Api::Tensor write_in_place(const Case &c, typename Api::Tensor self,
     return base;
   }
   run(base, [&](T &argument) {
-    T view = apply_views<Api>(argument, c.views);
+    T view = programs::apply_views(argument, c.views);
     write(view);
   });
   return base;
@@ -85,7 +47,7 @@ typename Api::Tensor run_op(const Case &c,
   const auto &k = c.ints;
   auto arg = [&](std::size_t i) -> const T & { return in.at(i); };
   // Out-of-place ops and reads see self through c.views.
-  auto self = [&] { return apply_views<Api>(arg(0), c.views); };
+  auto self = [&] { return programs::apply_views(arg(0), c.views); };
   auto in_place = [&](auto write) {
     return write_in_place<Api>(c, arg(0), write);
   };

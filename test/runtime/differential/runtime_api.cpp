@@ -12,10 +12,7 @@ struct RuntimeApi {
   using Tensor = rt::Tensor;
   static inline rt::Device device = rt::Device::CPU;
 
-  static Tensor make(const Array &a) {
-    return rt::from_doubles(a.values, a.shape,
-                            {a.dtype, device, a.requires_grad});
-  }
+  static Tensor make(const Array &a) { return programs::to_runtime(a, device); }
   static Array read(const Tensor &t) {
     return {t.sizes(), t.dtype(), t.to_doubles(), false};
   }
@@ -29,37 +26,12 @@ struct RuntimeApi {
 
   static std::vector<rt::TensorIndex>
   indices(const std::vector<IndexSpec> &specs) {
-    std::vector<rt::TensorIndex> out;
-    for (const IndexSpec &s : specs) {
-      switch (s.kind) {
-      case IndexKind::Integer:
-        out.emplace_back(s.integer);
-        break;
-      case IndexKind::Slice:
-        out.emplace_back(rt::Slice{s.start, s.stop, s.step});
-        break;
-      case IndexKind::None:
-        out.emplace_back(rt::NewAxis{});
-        break;
-      case IndexKind::Ellipsis:
-        out.emplace_back(rt::Ellipsis{});
-        break;
-      case IndexKind::Tensor:
-        out.emplace_back(make(s.tensor));
-        break;
-      }
-    }
-    return out;
+    return programs::index_list<programs::RuntimeIndexing>(specs, make);
   }
-
   static std::vector<std::optional<Tensor>>
   optional_indices(const std::vector<IndexSpec> &specs) {
-    std::vector<std::optional<Tensor>> out;
-    for (const IndexSpec &s : specs)
-      out.push_back(s.kind == IndexKind::Tensor
-                        ? std::optional<Tensor>(make(s.tensor))
-                        : std::nullopt);
-    return out;
+    return programs::optional_list<std::vector<std::optional<Tensor>>>(specs,
+                                                                       make);
   }
 
   static void index_put_(Tensor &t, const Case &c, const Tensor &values) {

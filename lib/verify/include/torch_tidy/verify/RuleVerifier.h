@@ -13,6 +13,7 @@
 // runtime does (the GPU machine).
 #pragma once
 
+#include "torch_tidy/programs/Vocabulary.h"
 #include "torch_tidy/runtime/runtime.h"
 
 #include <cstdint>
@@ -67,16 +68,8 @@ struct Instance {
   Program intended;
 };
 
-class Random {
-public:
-  explicit Random(std::uint64_t seed) : engine_(seed) {}
-  std::int64_t uniform(std::int64_t lo, std::int64_t hi); // inclusive
-  bool chance(double p);
-  std::mt19937_64 &engine() { return engine_; }
-
-private:
-  std::mt19937_64 engine_;
-};
+/// The seeded draws of the shared random-program vocabulary.
+using Random = programs::Random;
 
 struct RuleVerifier {
   std::string rule_id;
@@ -106,7 +99,7 @@ bool is_schema_rule(std::string_view rule_id);
 bool device_available(rt::Device device);
 
 /// "[2,3]", as instance texts and reports spell shapes.
-std::string shape_text(const rt::Shape &shape);
+using programs::shape_text;
 
 struct RuleReport {
   std::string rule_id;
