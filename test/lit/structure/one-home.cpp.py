@@ -1,0 +1,91 @@
+"""Checks that each named piece of code has one home (see one-home.cpp).
+
+Usage: one-home.cpp.py REPOSITORY_ROOT
+Each row: what it is, the regular expression that finds it, the files
+allowed to hold it, and the folders searched. Exits 1 listing every match
+outside its home, and every home that no longer holds its piece (so the
+table cannot go stale).
+"""
+import os
+import re
+import sys
+
+VOCABULARY = "lib/programs/include/torch_tidy/programs/Vocabulary.h"
+RANDOM_PROGRAM_USERS = ["lib/verify", "lib/programs", "test/runtime/differential",
+                        "tools/verify", "test/verify"]
+TOOL_CODE = ["lib", "checks", "tools", "test/runtime", "test/verify"]
+
+ROWS = [
+    ("the index-list entry type",
+     r"enum class IndexKind\b|struct IndexSpec\b|struct Idx\b",
+     [VOCABULARY], TOOL_CODE),
+    ("the view-step type",
+     r"enum class ViewKind\b|struct ViewStep\b",
+     [VOCABULARY], TOOL_CODE),
+    ("the runtime spelling of an index list",
+     r"\b(rt|runtime)::(Slice|NewAxis|Ellipsis)\{",
+     [VOCABULARY], RANDOM_PROGRAM_USERS),
+    ("the LibTorch spelling of an index list",
+     r"indexing::Slice\(",
+     ["test/runtime/differential/libtorch_api.cpp"], RANDOM_PROGRAM_USERS),
+    ("the random draws (integers, chances, reals)",
+     r"uniform_int_distribution<std::int64_t>|bernoulli_distribution|"
+     r"uniform_real_distribution",
+     [VOCABULARY], RANDOM_PROGRAM_USERS),
+    ("the text of a source range",
+     r"Lexer::getSourceText",
+     ["lib/analysis/src/SourceText.cpp"], ["lib", "checks"]),
+    ("the requires_grad setter test",
+     r'== "requires_grad_"|== "set_requires_grad"',
+     ["lib/analysis/src/LibTorchApi.cpp"], ["lib", "checks"]),
+    ("fix-it construction",
+     r"FixItHint::Create",
+     ["checks/TorchTidyCheck.cpp"], ["lib", "checks"]),
+    # IndexAssignToCopyCheck keeps its own test on the write's expansion
+    # location (a write spelled by a macro from a system header).
+    ("the system-header test of user code",
+     r"isInSystemHeader",
+     ["lib/analysis/src/UserCode.cpp", "checks/IndexAssignToCopyCheck.cpp"],
+     ["lib", "checks"]),
+]
+
+SUFFIXES = (".h", ".cpp", ".cu", ".def")
+
+
+def files_under(root, folders):
+    for folder in folders:
+        for dirpath, _, names in os.walk(os.path.join(root, folder)):
+            for name in sorted(names):
+                if name.endswith(SUFFIXES):
+                    path = os.path.join(dirpath, name)
+                    yield os.path.relpath(path, root).replace(os.sep, "/")
+
+
+def main():
+    root = sys.argv[1]
+    problems = []
+    for what, pattern, homes, folders in ROWS:
+        regex = re.compile(pattern)
+        found = set()
+        for rel in sorted(set(files_under(root, folders))):
+            with open(os.path.join(root, rel), encoding="utf-8",
+                      errors="replace") as f:
+                for number, line in enumerate(f, 1):
+                    if regex.search(line):
+                        found.add(rel)
+                        if rel not in homes:
+                            problems.append(
+                                f"{rel}:{number}: {what} outside its home "
+                                f"({', '.join(homes)}): {line.strip()}")
+        for home in homes:
+            if home not in found:
+                problems.append(f"{home}: no longer holds {what} "
+                                f"(/{pattern}/); update the table")
+    for p in problems:
+        print(p)
+    print(f"{len(ROWS)} pieces checked, {len(problems)} problem(s)")
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
