@@ -7,7 +7,6 @@
 #include "torch_tidy/verify/RuleVerifier.h"
 
 #include <algorithm>
-#include <numeric>
 #include <sstream>
 
 namespace torch_tidy::verify {
@@ -165,10 +164,10 @@ Instance slice_scatter(Random &r) {
   };
   // t = t.slice_scatter(v.to(t.options()).expand_as(t.slice(...)), d, a, b, s)
   // narrow(d, a, n) becomes slice_scatter(..., d, a, a + (n)).
-  const std::vector<std::int64_t> &k = step.ints; // dim, start, ...
   g.inst.rewrite = [=](Tensor &t, const std::vector<Tensor> &in) {
     Tensor src = (cast ? to_options(in[v], t) : in[v])
                      .expand(apply_view(t, step).sizes());
+    const std::vector<std::int64_t> &k = step.ints; // dim, start, ...
     if (narrow)
       return t.slice_scatter(src, k[0], k[1], k[1] + k[2]);
     return t.slice_scatter(src, k[0], k[1], k[2], k[3]);
@@ -258,12 +257,9 @@ Instance scatter(Random &r) {
   std::int64_t size = g.ts()[std::size_t(wd)];
   for (std::int64_t o = 0; o < outer; ++o)
     for (std::int64_t i = 0; i < inner; ++i) {
-      std::vector<std::int64_t> pool(static_cast<std::size_t>(size));
-      std::iota(pool.begin(), pool.end(), 0);
-      std::shuffle(pool.begin(), pool.end(), r.engine());
+      std::vector<double> p = r.positions(len, size, /*unique=*/true, 0);
       for (std::int64_t k = 0; k < len; ++k)
-        idx.values[std::size_t((o * len + k) * inner + i)] =
-            double(pool[std::size_t(k)]);
+        idx.values[std::size_t((o * len + k) * inner + i)] = p[std::size_t(k)];
     }
   int ix = g.add(idx);
   int v = g.value("v", is, g.inst.target_dtype);

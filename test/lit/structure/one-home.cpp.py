@@ -17,7 +17,7 @@ TOOL_CODE = ["lib", "checks", "tools", "test/runtime", "test/verify"]
 
 ROWS = [
     ("the index-list entry type",
-     r"enum class IndexKind\b|struct IndexSpec\b|struct Idx\b",
+     r"enum class IndexKind\b|struct IndexSpec\b|struct Idx\b|struct Index\b",
      [VOCABULARY], TOOL_CODE),
     ("the view-step type",
      r"enum class ViewKind\b|struct ViewStep\b",
@@ -28,9 +28,18 @@ ROWS = [
     ("the LibTorch spelling of an index list",
      r"indexing::Slice\(",
      ["test/runtime/differential/libtorch_api.cpp"], RANDOM_PROGRAM_USERS),
-    ("the random draws (integers, chances, reals)",
-     r"uniform_int_distribution<std::int64_t>|bernoulli_distribution|"
-     r"uniform_real_distribution",
+    ("the random draws (integers, chances, reals, shuffles)",
+     r"uniform_int_distribution<|bernoulli_distribution|"
+     r"uniform_real_distribution|std::shuffle\(|std::mt19937",
+     [VOCABULARY], RANDOM_PROGRAM_USERS),
+    ("applying a view step",
+     r"\.transpose\(i(\.at\(0\)|\[0\])|\.transpose\(s\.a\b",
+     [VOCABULARY], RANDOM_PROGRAM_USERS),
+    ("the LibTorch text of index lists and view chains",
+     r'"Slice\(|"\.slice\(|"slice",',
+     [VOCABULARY], RANDOM_PROGRAM_USERS),
+    ("the text of a shape or int list",
+     r"std::string (shape_text|int_list_text)\(",
      [VOCABULARY], RANDOM_PROGRAM_USERS),
     ("the text of a source range",
      r"Lexer::getSourceText",

@@ -8,8 +8,6 @@
 #include "torch_tidy/runtime/runtime.h"
 
 #include <algorithm>
-#include <functional>
-#include <numeric>
 
 namespace torch_tidy::differential {
 
@@ -83,7 +81,7 @@ std::vector<ViewStep> CaseGenerator::view_chain(Shape s, int steps) {
   for (int i = 0; i < steps; ++i) {
     std::int64_t n = std::int64_t(s.size());
     // Every kind but Subscript, which is select(0, i) spelled x[i].
-    ViewStep step{ViewKind(uniform(0, 8)), {}, {}};
+    ViewStep step{ViewKind(uniform(0, int(ViewKind::Expand))), {}, {}};
     std::int64_t d = dim_of(n);
     std::int64_t size =
         n == 0 ? 1
@@ -211,10 +209,8 @@ CaseGenerator::index_expression(const Shape &s,
     }
     out.push_back(spec);
   }
-  bool has_tensor = std::any_of(out.begin(), out.end(), [](const IndexSpec &i) {
-    return i.kind == IndexKind::Tensor;
-  });
-  if (out.empty() || (tensors_and_full_slices_only && !has_tensor)) {
+  if (out.empty() ||
+      (tensors_and_full_slices_only && !programs::has_tensor(out))) {
     // The accumulate form needs a tensor index (LibTorch asserts otherwise).
     IndexSpec first;
     first.kind = IndexKind::Tensor;
@@ -242,7 +238,7 @@ Case CaseGenerator::in_place_base(const std::string &family,
     c.views = view_chain(self.shape, 1);
   // A quarter write from inside an operator's kernel into its mutable
   // argument (drawn apart from the rest, so the other draws are unchanged).
-  c.through_operator = std::uniform_int_distribution<int>(0, 3)(op_rng_) == 0;
+  c.through_operator = op_random_.uniform(0, 3) == 0;
   c.inputs = {std::move(self)};
   return c;
 }

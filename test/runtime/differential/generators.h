@@ -3,9 +3,6 @@
 
 #include "case.h"
 
-#include <functional>
-#include <random>
-
 namespace torch_tidy::differential {
 
 class CaseGenerator {
@@ -14,7 +11,7 @@ public:
   /// duplicate writes. LibTorch's CUDA kernels check indices with device
   /// asserts, which poison the CUDA context instead of raising.
   CaseGenerator(std::uint64_t seed, bool device_safe)
-      : random_(seed), op_rng_(seed ^ 0x6f70657261746f72ull),
+      : random_(seed), op_random_(seed ^ 0x6f70657261746f72ull),
         device_safe_(device_safe) {}
 
   /// The next case, cycling through the families.
@@ -61,7 +58,7 @@ private:
                      Array self);
 
   programs::Random random_;
-  std::mt19937_64 op_rng_; ///< only for through_operator
+  programs::Random op_random_; ///< only for through_operator
   std::uint64_t counter_ = 0;
   bool device_safe_;
 };

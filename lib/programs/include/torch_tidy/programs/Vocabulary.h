@@ -22,6 +22,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <functional>
+#include <iterator>
 #include <numeric>
 #include <optional>
 #include <random>
@@ -188,7 +189,9 @@ std::string index_text(const std::vector<Index<Operand>> &list, NameOf name_of,
 
 /// The view ops of a chain; ints holds their integer arguments in
 /// PyTorch's order, shape the size list of View and Expand. Subscript is
-/// x[i] on a tensor of two or more dims: select(0, i).
+/// x[i], select(0, i) (the rule verifiers draw it on tensors of two or
+/// more dims, where x[i] is a view). The differential suite draws Slice to
+/// Expand by number, so a new kind goes after Expand.
 enum class ViewKind {
   Slice,
   Narrow,
@@ -263,6 +266,8 @@ inline std::string view_text(const std::vector<ViewStep> &chain) {
   static const char *const method[] = {
       "slice",   "narrow",  "select", "transpose", "unsqueeze",
       "squeeze", "squeeze", "view",   "expand",    ""};
+  static_assert(std::size(method) == std::size_t(ViewKind::Subscript) + 1,
+                "one method name per ViewKind, in its order");
   std::ostringstream out;
   for (const ViewStep &s : chain) {
     std::string args = int_list_text(s.ints, "", ", ", "");
@@ -309,7 +314,8 @@ public:
   }
 
   /// `count` int64 positions into a dim of `size`: the first `size` are
-  /// distinct when `unique`; a position is spelled negatively with
+  /// distinct when `unique` (past those, repeats: callers that need all
+  /// distinct keep count <= size); a position is spelled negatively with
   /// probability `negative`, and is out of range (size or -size-1, which
   /// must be rejected) with probability `out_of_range` or when size is 0.
   std::vector<double> positions(std::int64_t count, std::int64_t size,
