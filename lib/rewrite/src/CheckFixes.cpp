@@ -119,17 +119,21 @@ NoGradGuardPlanner::NoGradGuardPlanner(const FunctionDecl *Function)
 
 FixPlan NoGradGuardPlanner::plan(const LeafWrite &W, const ASTContext &Ctx) {
   std::string Leaf = W.Leaf->getName().str();
-  if (W.UsedBefore)
+  switch (W.obstacle()) {
+  case LeafWrite::Obstacle::UsedBefore:
     return FixPlan::noFix("'" + Leaf +
                           "' is used before this write; writing it under "
                           "no_grad would change what that use computed from");
-  if (W.InLoop)
+  case LeafWrite::Obstacle::InLoop:
     return FixPlan::noFix("the write is in a loop, after uses of '" + Leaf +
                           "' in earlier iterations");
-  if (!W.Statement)
+  case LeafWrite::Obstacle::NotStatement:
     return FixPlan::noFix("the write is part of a larger expression");
-  if (W.InMacro)
+  case LeafWrite::Obstacle::InMacro:
     return FixPlan::noFix("the write is in a macro");
+  case LeafWrite::Obstacle::None:
+    break;
+  }
   SourceLocation Semi = Lexer::findLocationAfterToken(
       W.Write->getEndLoc(), tok::semi, Ctx.getSourceManager(),
       Ctx.getLangOpts(), false);

@@ -35,12 +35,24 @@ struct LeafWrite {
   bool Statement = false; ///< Write is a direct statement of a block
   bool InMacro = false;   ///< Write begins or ends in a macro expansion
 
-  /// Whether a NoGradGuard block around the write changes nothing but the
-  /// write's grad recording: what the write reads is then no use of the
-  /// leaf (the walk assumes the fix is applied where it may be).
-  bool wrappable() const {
-    return !UsedBefore && !InLoop && Statement && !InMacro;
+  /// What keeps a NoGradGuard block around the write from changing nothing
+  /// but the write's grad recording (the first that holds, in this order),
+  /// or None. The one statement of the rule: the walk below (what the write
+  /// reads is no use of the leaf where the fix applies) and the planner
+  /// (NoGradGuardPlanner, which words each obstacle) both read it.
+  enum class Obstacle { None, UsedBefore, InLoop, NotStatement, InMacro };
+  Obstacle obstacle() const {
+    if (UsedBefore)
+      return Obstacle::UsedBefore;
+    if (InLoop)
+      return Obstacle::InLoop;
+    if (!Statement)
+      return Obstacle::NotStatement;
+    if (InMacro)
+      return Obstacle::InMacro;
+    return Obstacle::None;
   }
+  bool wrappable() const { return obstacle() == Obstacle::None; }
 };
 
 /// Every write into a grad leaf in Body.
