@@ -162,19 +162,6 @@ void CompileRequiresGradPropagationCheck::check(
 }
 
 namespace {
-/// The source text of E, shortened for a message.
-std::string spelling(const Expr *E, const ASTContext &Ctx) {
-  StringRef Text = sourceText(E, Ctx);
-  std::string S;
-  for (char C : Text)
-    if (!(C == ' ' && !S.empty() && S.back() == ' ') && C != '\n')
-      S.push_back(C);
-  if (S.empty())
-    return "the value";
-  if (S.size() > 40)
-    S = S.substr(0, 37) + "...";
-  return S;
-}
 
 std::string describeRegion(const FunctionDecl *FD, const RegionReason &Why) {
   std::string Name = FD->getQualifiedNameAsString();
@@ -373,7 +360,7 @@ void CompileRequiresGradPropagationCheck::reportRegions(
                                "without gradient tracking, from '%2', "
                                "which may require grad: %3")
                           << writeName(W.Write) << W.Target->getName()
-                          << spelling(W.Write.Source, *Ctx)
+                          << messageText(W.Write.Source, *Ctx)
                           << freshWriteMeasurement(W.Write, W.Target, InKernel)
                           << W.Write.Write->getSourceRange();
                  addFix(D, Plan);
@@ -399,7 +386,7 @@ void CompileRequiresGradPropagationCheck::reportRegions(
                    << C.Call->getSourceRange();
                diag(C.Inner.Write.Write->getBeginLoc(),
                     "the in-place write from '%0' is here", DiagnosticIDs::Note)
-                   << spelling(C.Inner.Write.Source, *Ctx);
+                   << messageText(C.Inner.Write.Source, *Ctx);
                diag(C.TargetOrigin->getBeginLoc(),
                     "'%0' is created here without requires_grad",
                     DiagnosticIDs::Note)
@@ -457,9 +444,9 @@ void CompileRequiresGradPropagationCheck::reportMutableArguments(
                     "for the tensor it passed (measured on %4), and "
                     "code that branches on it drops gradients")
                    << writeName(PW.Write) << Arg.Name << Op->qualifiedName()
-                   << spelling(PW.SourceAtVia ? PW.SourceAtVia
-                                              : PW.Write.Source,
-                               *Ctx)
+                   << messageText(PW.SourceAtVia ? PW.SourceAtVia
+                                                 : PW.Write.Source,
+                                  *Ctx)
                    << ground_truth::BothVersions << Site->getSourceRange();
                if (PW.Via)
                  diag(PW.Write.Write->getBeginLoc(),

@@ -61,7 +61,7 @@ void IndexAssignToCopyCheck::check(const MatchFinder::MatchResult &Result) {
           return;
         ParentMap PM(FD->getBody());
         for (const Expr *E : Finder.Found)
-          if (!SM.isInSystemHeader(SM.getExpansionLoc(E->getBeginLoc())))
+          if (isUserSpelled(E, SM))
             checkWrite(E, Ctx, PM);
       },
       /*IncludeDependent=*/true);
@@ -98,8 +98,8 @@ void IndexAssignToCopyCheck::checkWrite(const Expr *Candidate, ASTContext &Ctx,
   if (!Indexed || !libtorch::isCopyingIndexCall(Indexed))
     return;
   W.IndexCall = cast<CXXMemberCallExpr>(Indexed);
-  std::string ObjectText =
-      sourceText(W.IndexCall->getImplicitObjectArgument(), Ctx).str();
+  std::string ObjectText = messageText(W.IndexCall->getImplicitObjectArgument(),
+                                       Ctx, std::string::npos);
   FixPlan Plan = planIndexPutIntoCopy(W, PM, Ctx);
   // Macro expansions report at the use of the macro.
   SourceLocation Loc =

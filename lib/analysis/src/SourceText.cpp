@@ -3,6 +3,7 @@
 #include "torch_tidy/analysis/SourceText.h"
 
 #include "clang/Lex/Lexer.h"
+#include "llvm/Support/raw_ostream.h"
 
 using namespace clang;
 
@@ -11,6 +12,21 @@ namespace torch_tidy {
 StringRef sourceText(SourceRange R, const ASTContext &Ctx) {
   return Lexer::getSourceText(CharSourceRange::getTokenRange(R),
                               Ctx.getSourceManager(), Ctx.getLangOpts());
+}
+
+std::string messageText(const Expr *E, const ASTContext &Ctx,
+                        std::size_t MaxLength) {
+  std::string Text;
+  for (char C : sourceText(E, Ctx))
+    if (!(C == ' ' && !Text.empty() && Text.back() == ' ') && C != '\n')
+      Text.push_back(C);
+  if (Text.empty()) {
+    llvm::raw_string_ostream OS(Text);
+    E->printPretty(OS, nullptr, Ctx.getPrintingPolicy());
+  }
+  if (Text.size() > MaxLength && MaxLength > 3)
+    Text = Text.substr(0, MaxLength - 3) + "...";
+  return Text;
 }
 
 StringRef sourceTextBetween(SourceLocation B, SourceLocation E,

@@ -55,6 +55,14 @@ bool isUserDecl(const Decl *D) {
   return !Names.contains(Outer->getName());
 }
 
+bool isUserSpelled(const Stmt *S, const SourceManager &SM) {
+  if (!S)
+    return false;
+  SourceLocation Begin = S->getBeginLoc();
+  return !SM.isInSystemHeader(SM.getExpansionLoc(Begin)) &&
+         !SM.isInSystemMacro(Begin);
+}
+
 const FunctionDecl *userDefinition(const FunctionDecl *FD) {
   if (!FD)
     return nullptr;

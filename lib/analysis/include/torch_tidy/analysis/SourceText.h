@@ -9,8 +9,11 @@
 #define TORCH_TIDY_ANALYSIS_SOURCETEXT_H
 
 #include "clang/AST/ASTContext.h"
+#include "clang/AST/Expr.h"
 #include "clang/AST/Stmt.h"
 #include "llvm/ADT/StringRef.h"
+
+#include <string>
 
 namespace torch_tidy {
 
@@ -20,6 +23,13 @@ inline llvm::StringRef sourceText(const clang::Stmt *S,
                                   const clang::ASTContext &Ctx) {
   return sourceText(S->getSourceRange(), Ctx);
 }
+
+/// E as a message quotes it: its source text on one line, runs of spaces
+/// folded, cut to MaxLength characters (ending in "..."). Where E has no
+/// text of its own (written by a macro the lexer cannot map back), E as
+/// Clang prints it, so a message never quotes ''.
+std::string messageText(const clang::Expr *E, const clang::ASTContext &Ctx,
+                        std::size_t MaxLength = 40);
 
 /// The text from B up to, not including, E.
 llvm::StringRef sourceTextBetween(clang::SourceLocation B,

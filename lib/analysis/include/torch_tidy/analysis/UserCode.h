@@ -21,6 +21,11 @@ namespace torch_tidy {
 /// pybind11), which a file may see through -I instead of -isystem.
 bool isUserDecl(const clang::Decl *D);
 
+/// Whether S is written in the user's code: neither expanded in a system
+/// header nor spelled by a macro of one. A macro of a library header that
+/// expands into a user's function is the library's code, not the user's.
+bool isUserSpelled(const clang::Stmt *S, const clang::SourceManager &SM);
+
 /// Calls F on every function definition with a body in the user's code
 /// (isUserDecl, tested on the top-level declarations): functions, methods,
 /// lambdas' call operators; never instantiations, and template patterns
