@@ -98,8 +98,8 @@ void IndexAssignToCopyCheck::checkWrite(const Expr *Candidate, ASTContext &Ctx,
   if (!Indexed || !libtorch::isCopyingIndexCall(Indexed))
     return;
   W.IndexCall = cast<CXXMemberCallExpr>(Indexed);
-  std::string ObjectText = messageText(W.IndexCall->getImplicitObjectArgument(),
-                                       Ctx, std::string::npos);
+  std::string ObjectText =
+      messageText(W.IndexCall->getImplicitObjectArgument(), Ctx, 80);
   FixPlan Plan = planIndexPutIntoCopy(W, PM, Ctx);
   // Macro expansions report at the use of the macro.
   SourceLocation Loc =

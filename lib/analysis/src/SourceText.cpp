@@ -16,14 +16,15 @@ StringRef sourceText(SourceRange R, const ASTContext &Ctx) {
 
 std::string messageText(const Expr *E, const ASTContext &Ctx,
                         std::size_t MaxLength) {
-  std::string Text;
-  for (char C : sourceText(E, Ctx))
-    if (!(C == ' ' && !Text.empty() && Text.back() == ' ') && C != '\n')
-      Text.push_back(C);
-  if (Text.empty()) {
-    llvm::raw_string_ostream OS(Text);
+  std::string Raw = sourceText(E, Ctx).str();
+  if (Raw.empty()) {
+    llvm::raw_string_ostream OS(Raw);
     E->printPretty(OS, nullptr, Ctx.getPrintingPolicy());
   }
+  std::string Text;
+  for (char C : Raw)
+    if (!(C == ' ' && !Text.empty() && Text.back() == ' ') && C != '\n')
+      Text.push_back(C);
   if (Text.size() > MaxLength && MaxLength > 3)
     Text = Text.substr(0, MaxLength - 3) + "...";
   return Text;

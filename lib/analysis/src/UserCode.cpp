@@ -55,12 +55,12 @@ bool isUserDecl(const Decl *D) {
   return !Names.contains(Outer->getName());
 }
 
-bool isUserSpelled(const Stmt *S, const SourceManager &SM) {
-  if (!S)
+bool isUserSpelled(const Expr *E, const SourceManager &SM) {
+  if (!E)
     return false;
-  SourceLocation Begin = S->getBeginLoc();
-  return !SM.isInSystemHeader(SM.getExpansionLoc(Begin)) &&
-         !SM.isInSystemMacro(Begin);
+  SourceLocation Loc = E->getExprLoc();
+  return !SM.isInSystemHeader(SM.getExpansionLoc(Loc)) &&
+         !SM.isInSystemMacro(Loc);
 }
 
 const FunctionDecl *userDefinition(const FunctionDecl *FD) {

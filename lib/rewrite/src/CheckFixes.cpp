@@ -77,7 +77,7 @@ FixPlan planIndexPutIntoCopy(const CopyIndexWrite &W, const ParentMap &Parents,
     return FixPlan::noFix("the indexed tensor is not a named variable");
   if (ObjectRef->getType().isConstQualified())
     // index_put_ with a TensorIndex list is a non-const method.
-    return FixPlan::noFix("'" + ObjectText +
+    return FixPlan::noFix("'" + messageText(Object, Ctx, 80) +
                           "' is const, and index_put_ with a TensorIndex "
                           "list needs a non-const tensor");
   if (!libtorch::indexListElements(W.IndexCall->getArg(0)))

@@ -10,6 +10,7 @@
 #define TORCH_TIDY_ANALYSIS_USERCODE_H
 
 #include "clang/AST/Decl.h"
+#include "clang/AST/Expr.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 
@@ -21,10 +22,13 @@ namespace torch_tidy {
 /// pybind11), which a file may see through -I instead of -isystem.
 bool isUserDecl(const clang::Decl *D);
 
-/// Whether S is written in the user's code: neither expanded in a system
-/// header nor spelled by a macro of one. A macro of a library header that
-/// expands into a user's function is the library's code, not the user's.
-bool isUserSpelled(const clang::Stmt *S, const clang::SourceManager &SM);
+/// Whether E is written in the user's code: the token that does E's work
+/// (its getExprLoc(): the called member's name, an assignment's operator)
+/// is neither expanded in a system header nor spelled by a macro of one. A
+/// write a library macro's body spells is the library's code; a write the
+/// user passes as a macro argument (TORCH_CHECK(...), a dispatch lambda) is
+/// the user's, whichever token starts it.
+bool isUserSpelled(const clang::Expr *E, const clang::SourceManager &SM);
 
 /// Calls F on every function definition with a body in the user's code
 /// (isUserDecl, tested on the top-level declarations): functions, methods,
