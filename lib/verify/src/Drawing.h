@@ -150,14 +150,8 @@ std::string list_text(const std::vector<Idx> &list, const Instance &inst,
                       bool nullopt_for_slices = false);
 
 using programs::apply_view;
-
-inline Tensor apply_chain(const Tensor &t, const std::vector<ViewStep> &chain) {
-  return programs::apply_views(t, chain);
-}
-
-inline std::string chain_text(const std::vector<ViewStep> &chain) {
-  return programs::view_text(chain);
-}
+using programs::apply_views;
+using programs::view_text;
 
 /// A slice of a dim of `size`: bounds may be negative or past the end
 /// (slice clamps them), steps 1 to 3.

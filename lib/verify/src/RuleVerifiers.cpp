@@ -73,11 +73,11 @@ Instance positions_setitem(Random &r) {
   Draw g(r);
   g.target(1, 4);
   std::vector<ViewStep> chain = draw_chain(r, g.ts(), 2, false);
-  Shape view = apply_chain(probe_target(g.inst), chain).sizes();
+  Shape view = apply_views(probe_target(g.inst), chain).sizes();
   std::vector<Idx> list =
       draw_index_list(g, view, /*basic=*/true, /*advanced=*/r.chance(0.5),
                       /*need_tensor=*/false);
-  Shape result = apply_chain(probe_target(g.inst), chain)
+  Shape result = apply_views(probe_target(g.inst), chain)
                      .index(runtime_list(list, probe_inputs(g.inst)))
                      .sizes();
   // Basic indices only: setitem is copy_, which casts; tensor indices need
@@ -90,16 +90,16 @@ Instance positions_setitem(Random &r) {
   bool strip = vs.size() > result.size() || r.chance(0.5);
   bool cast = dtype != g.inst.target_dtype || r.chance(0.5);
   g.inst.original = [=](Tensor &t, const std::vector<Tensor> &in) {
-    Tensor view = apply_chain(t, chain);
+    Tensor view = apply_views(t, chain);
     view.index_put_(runtime_list(list, in), in[v]);
     return t;
   };
   g.inst.rewrite = [=](Tensor &t, const std::vector<Tensor> &in) {
-    Tensor p = apply_chain(positions(t), chain).index(runtime_list(list, in));
+    Tensor p = apply_views(positions(t), chain).index(runtime_list(list, in));
     Tensor value = strip ? strip_leading_ones(in[v]) : in[v];
     return via_positions(t, p, cast ? to_options(value, t) : value);
   };
-  return g.finish("t" + chain_text(chain) + ".index_put_(" +
+  return g.finish("t" + view_text(chain) + ".index_put_(" +
                   list_text(list, g.inst) + ", v)");
 }
 
@@ -107,13 +107,13 @@ Instance positions_copy(Random &r) {
   Draw g(r);
   g.target(1, 4);
   std::vector<ViewStep> chain = draw_chain(r, g.ts(), 3, true);
-  Shape view = apply_chain(probe_target(g.inst), chain).sizes();
+  Shape view = apply_views(probe_target(g.inst), chain).sizes();
   // Optionally a basic index() at the end: t.index({...}) = v.
   std::vector<Idx> list;
   if (r.chance(0.3))
     list = draw_index_list(g, view, true, false, false);
   Shape written = list.empty() ? view
-                               : apply_chain(probe_target(g.inst), chain)
+                               : apply_views(probe_target(g.inst), chain)
                                      .index(runtime_list(list, {}))
                                      .sizes();
   int form = int(r.uniform(0, 2)); // copy_, fill_, assignment
@@ -123,7 +123,7 @@ Instance positions_copy(Random &r) {
   // The cast is left out where v provably has the target's dtype.
   bool cast = dtype != g.inst.target_dtype || r.chance(0.5);
   auto target_view = [=](const Tensor &t, const std::vector<Tensor> &in) {
-    Tensor w = apply_chain(t, chain);
+    Tensor w = apply_views(t, chain);
     return list.empty() ? w : w.index(runtime_list(list, in));
   };
   g.inst.original = [=](Tensor &t, const std::vector<Tensor> &in) {
@@ -132,13 +132,13 @@ Instance positions_copy(Random &r) {
     return t;
   };
   g.inst.rewrite = [=](Tensor &t, const std::vector<Tensor> &in) {
-    Tensor p = apply_chain(positions(t), chain);
+    Tensor p = apply_views(positions(t), chain);
     if (!list.empty())
       p = p.index(runtime_list(list, in));
     return via_positions(t, p, cast ? to_options(in[v], t) : in[v]);
   };
   std::string lhs =
-      "t" + chain_text(chain) +
+      "t" + view_text(chain) +
       (list.empty() ? "" : ".index(" + list_text(list, g.inst) + ")");
   const char *forms[] = {".copy_(v)", ".fill_(v)", " = v"};
   return g.finish(lhs + forms[form]);
@@ -172,8 +172,7 @@ Instance slice_scatter(Random &r) {
       return t.slice_scatter(src, k[0], k[1], k[1] + k[2]);
     return t.slice_scatter(src, k[0], k[1], k[2], k[3]);
   };
-  return g.finish("t" + chain_text({step}) +
-                  (fill ? ".fill_(v)" : ".copy_(v)"));
+  return g.finish("t" + view_text({step}) + (fill ? ".fill_(v)" : ".copy_(v)"));
 }
 
 Instance select_scatter(Random &r) {
@@ -197,8 +196,7 @@ Instance select_scatter(Random &r) {
                      .expand(apply_view(t, step).sizes());
     return t.select_scatter(src, step.ints[0], step.ints[1]);
   };
-  return g.finish("t" + chain_text({step}) +
-                  (fill ? ".fill_(v)" : ".copy_(v)"));
+  return g.finish("t" + view_text({step}) + (fill ? ".fill_(v)" : ".copy_(v)"));
 }
 
 Instance index_copy(Random &r) {
@@ -378,7 +376,7 @@ Instance no_grad_guard(Random &r) {
       apply_view(t, step).copy_(in[v]);
       return t;
     };
-    code = "w" + chain_text({step}) + ".copy_(v)";
+    code = "w" + view_text({step}) + ".copy_(v)";
   } else { // w.index_put_({...}, v)
     std::vector<Idx> list = draw_index_list(g, g.ts(), true, true, false);
     Shape result = probe_target(g.inst)

@@ -77,10 +77,6 @@ template <class Operand> struct Index {
   Operand tensor{};
 };
 
-template <class Operand> bool is_full_slice(const Index<Operand> &i) {
-  return i.kind == IndexKind::Slice && !i.start && !i.stop && i.step == 1;
-}
-
 template <class Operand>
 bool has_tensor(const std::vector<Index<Operand>> &list) {
   return std::any_of(list.begin(), list.end(), [](const Index<Operand> &i) {
