@@ -217,7 +217,12 @@ TensorFact GradFlowAnalysis::FunctionRun::classify(const Expr *E,
   if (!Call)
     return combineOperands(E, St, Depth);
   if (libtorch::isNonGradFactory(Call)) {
-    if (libtorch::factoryMayRequireGrad(Call))
+    // What the options ask for is read once per factory call: following an
+    // options variable walks the function.
+    auto [It, New] = Owner.FactoryMayRequireGrad.try_emplace(Call, false);
+    if (New)
+      It->second = libtorch::factoryMayRequireGrad(Call);
+    if (It->second)
       return TensorFact::maybeGrad();
     // A tensor made with an integer or bool dtype (`zeros(..., kInt8)`) can
     // never require grad, so it is no target: a write into it casts the

@@ -5,7 +5,9 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/DeclCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringSet.h"
 
 using namespace clang;
@@ -82,72 +84,311 @@ bool isNonGradFactory(const CallExpr *Call) {
                             : FreeFactories.contains(Name);
 }
 
-/// Finds requires_grad(...) inside a TensorOptions expression. Returns true if
-/// it asks for grad (any argument but a literal false). With Proven set, only
-/// a literal true (or the default argument) counts, and options that cannot
-/// be seen do not.
-static bool optionsAskForGrad(const Expr *E, int Depth = 0,
-                              bool Proven = false) {
-  if (!E || Depth > 8)
+namespace {
+/// A record or enum of LibTorch named Name (at::, c10::, caffe2::, torch::).
+bool isLibTorchTypeNamed(QualType T, std::initializer_list<StringRef> Names) {
+  T = T.getNonReferenceType().getCanonicalType();
+  const NamedDecl *D = nullptr;
+  if (const auto *RD = T->getAsCXXRecordDecl())
+    D = RD;
+  else if (const auto *ET = T->getAs<EnumType>())
+    D = ET->getDecl();
+  if (!D || !D->getIdentifier() || !llvm::is_contained(Names, D->getName()))
     return false;
-  E = E->IgnoreParenImpCasts();
-  if (const auto *Call = dyn_cast<CallExpr>(E)) {
-    const FunctionDecl *FD = Call->getDirectCallee();
+  for (const DeclContext *DC = D->getDeclContext(); DC; DC = DC->getParent())
+    if (const auto *NS = dyn_cast<NamespaceDecl>(DC);
+        NS && NS->getParent()->getRedeclContext()->isTranslationUnit())
+      return NS->getIdentifier() &&
+             llvm::is_contained({"at", "c10", "torch", "caffe2"},
+                                NS->getName());
+  return false;
+}
+
+bool isTensorOptionsType(QualType T) {
+  return isLibTorchTypeNamed(T, {"TensorOptions"});
+}
+
+/// The T of std::optional<T> / c10::optional<T>, or T itself.
+QualType withoutOptional(QualType T) {
+  T = T.getNonReferenceType().getCanonicalType();
+  const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
+      T->getAsCXXRecordDecl());
+  if (Spec && Spec->getIdentifier() && Spec->getName() == "optional" &&
+      Spec->getTemplateArgs().size() == 1 &&
+      Spec->getTemplateArgs()[0].getKind() == TemplateArgument::Type)
+    return Spec->getTemplateArgs()[0].getAsType().getCanonicalType();
+  return T;
+}
+
+/// The parts of TensorOptions other than requires_grad, and what converts
+/// to them: a value of one of these types never asks for grad.
+bool isOptionsComponentType(QualType T) {
+  T = withoutOptional(T);
+  if (T->isPointerType() && T->getPointeeType()->isAnyCharacterType())
+    return true; // a device string, "cuda:0"
+  if (T->isIntegerType() && !T->isBooleanType())
+    return true; // a device index
+  return isLibTorchTypeNamed(T, {"Device", "DeviceType", "ScalarType", "Layout",
+                                 "MemoryFormat", "TypeMeta"}) ||
+         (T->getAsCXXRecordDecl() && T->getAsCXXRecordDecl()->getIdentifier() &&
+          T->getAsCXXRecordDecl()->getName() == "basic_string");
+}
+
+GradRequest joinRequest(GradRequest A, GradRequest B) {
+  return A == B ? A : GradRequest::Unknown;
+}
+
+/// Evaluates what options expressions ask for. Bottom (nullopt) is the
+/// value of a variable while its own assignments are being read
+/// (`o = o.dtype(kFloat)`): it leaves the join unchanged.
+class OptionsEvaluator {
+public:
+  explicit OptionsEvaluator(ASTContext &Ctx) : Ctx(Ctx) {}
+  std::optional<GradRequest> eval(const Expr *E, int Depth = 0);
+
+private:
+  std::optional<GradRequest> flag(const Expr *Arg, int Depth);
+  std::optional<GradRequest> variable(const VarDecl *V, int Depth);
+  ASTContext &Ctx;
+  llvm::SmallPtrSet<const VarDecl *, 4> InProgress;
+};
+
+std::optional<GradRequest> OptionsEvaluator::eval(const Expr *E, int Depth) {
+  if (!E || Depth > 16)
+    return GradRequest::Unknown;
+  if (const auto *D = dyn_cast<CXXDefaultArgExpr>(E))
+    E = D->getExpr();
+  E = ignoreTensorWrappers(E);
+  if (E->isTypeDependent() || E->isValueDependent())
+    return GradRequest::Unknown;
+  if (!isTensorOptionsType(E->getType()))
+    return isOptionsComponentType(E->getType())
+               ? std::optional(GradRequest::No)
+               : std::optional(GradRequest::Unknown);
+  if (const auto *Ctor = dyn_cast<CXXConstructExpr>(E)) {
+    // A copy keeps what the original asks; every other constructor
+    // (default, Device, ScalarType, Layout, ...) sets no requires_grad.
+    if (Ctor->getConstructor()->isCopyOrMoveConstructor() &&
+        Ctor->getNumArgs() == 1)
+      return eval(Ctor->getArg(0), Depth + 1);
+    return GradRequest::No;
+  }
+  if (isa<InitListExpr>(E) || isa<ImplicitValueInitExpr>(E))
+    return GradRequest::No;
+  if (const auto *Cond = dyn_cast<AbstractConditionalOperator>(E)) {
+    std::optional<GradRequest> A = eval(Cond->getTrueExpr(), Depth + 1);
+    std::optional<GradRequest> B = eval(Cond->getFalseExpr(), Depth + 1);
+    if (!A || !B)
+      return A ? A : B;
+    return joinRequest(*A, *B);
+  }
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E)) {
+    const CXXMethodDecl *MD = MC->getMethodDecl();
+    StringRef Name = MD && MD->getIdentifier() ? MD->getName() : StringRef();
+    const Expr *Object = MC->getImplicitObjectArgument();
     // Tensor::options() carries dtype, device and layout, never
     // requires_grad.
-    if (isa<CXXMemberCallExpr>(Call) && FD && FD->getIdentifier() &&
-        FD->getName() == "options" &&
-        isTensorRecord(cast<CXXMethodDecl>(FD)->getParent()))
-      return false;
-    if (FD && FD->getIdentifier() && FD->getName() == "requires_grad" &&
-        FD->getNumParams() == 1) {
-      if (Call->getNumArgs() == 0 || isa<CXXDefaultArgExpr>(Call->getArg(0)))
-        return true;
-      return boolLiteral(Call->getArg(0)).value_or(!Proven);
+    if (Name == "options" && Object && isTensorType(Object->getType()))
+      return GradRequest::No;
+    if (!Object || !isTensorOptionsType(Object->getType()))
+      return GradRequest::Unknown;
+    if (Name == "requires_grad" && MC->getNumArgs() == 1)
+      return flag(MC->getArg(0), Depth);
+    if (llvm::is_contained({"dtype", "device", "device_index", "layout",
+                            "pinned_memory", "memory_format"},
+                           Name))
+      return eval(Object, Depth + 1);
+    if (Name == "merge_in" && MC->getNumArgs() == 1) {
+      std::optional<GradRequest> Into = eval(Object, Depth + 1);
+      std::optional<GradRequest> From = eval(MC->getArg(0), Depth + 1);
+      // The merged options' requires_grad, when set, wins.
+      if (From == GradRequest::No)
+        return Into;
+      return From == GradRequest::Yes ? From
+                                      : std::optional(GradRequest::Unknown);
     }
+    return GradRequest::Unknown;
+  }
+  if (const auto *Call = dyn_cast<CallExpr>(E)) {
+    const FunctionDecl *FD = Call->getDirectCallee();
+    if (!FD || !isInTorchNamespace(FD) || isa<CXXMethodDecl>(FD))
+      return GradRequest::Unknown; // user code: cannot be seen here
+    // torch::requires_grad(b); every other LibTorch helper (dtype(),
+    // device(), layout(), ...) sets something else.
+    if (FD->getIdentifier() && FD->getName() == "requires_grad")
+      return Call->getNumArgs() == 1 ? flag(Call->getArg(0), Depth)
+                                     : GradRequest::Unknown;
+    return GradRequest::No;
   }
   if (const auto *Ref = dyn_cast<DeclRefExpr>(E)) {
-    if (isa<ParmVarDecl>(Ref->getDecl()))
-      return !Proven; // Options from the caller: unknown.
-    if (const auto *V = dyn_cast<VarDecl>(Ref->getDecl()))
-      return !Proven && V->hasInit() &&
-             optionsAskForGrad(V->getInit(), Depth + 1);
-    return false;
+    const auto *V = dyn_cast<VarDecl>(Ref->getDecl());
+    if (!V || isa<ParmVarDecl>(V))
+      return GradRequest::Unknown; // options from the caller
+    return variable(V, Depth);
   }
-  for (const Stmt *Child : E->children())
-    if (const auto *CE = dyn_cast_or_null<Expr>(Child))
-      if (optionsAskForGrad(CE, Depth + 1, Proven))
-        return true;
-  return false;
+  return GradRequest::Unknown; // members, calls through pointers, ...
+}
+
+/// The argument of requires_grad(...): a constant says Yes or No; unset
+/// (nullopt) is No; anything else is Unknown.
+std::optional<GradRequest> OptionsEvaluator::flag(const Expr *Arg, int Depth) {
+  if (const auto *D = dyn_cast<CXXDefaultArgExpr>(Arg))
+    Arg = D->getExpr();
+  Arg = ignoreTensorWrappers(Arg);
+  // std::optional<bool>(b), or an unset optional.
+  while (const auto *Ctor = dyn_cast<CXXConstructExpr>(Arg)) {
+    if (Ctor->getNumArgs() == 0)
+      return GradRequest::No;
+    Arg = ignoreTensorWrappers(Ctor->getArg(0));
+  }
+  QualType T = Arg->getType().getNonReferenceType().getCanonicalType();
+  if (const auto *RD = T->getAsCXXRecordDecl();
+      RD && RD->getIdentifier() && RD->getName() == "nullopt_t")
+    return GradRequest::No;
+  if (std::optional<bool> B = boolLiteral(Arg))
+    return *B ? GradRequest::Yes : GradRequest::No;
+  // A constant that is not a literal: `constexpr bool kGrad = false;`.
+  bool Value = false;
+  if (!Arg->isValueDependent() && Arg->EvaluateAsBooleanCondition(Value, Ctx))
+    return Value ? GradRequest::Yes : GradRequest::No;
+  return GradRequest::Unknown;
+}
+
+/// How a function body may change a local options variable V: the
+/// right-hand sides of its assignments, or Escapes when its address is
+/// taken, it is bound to a non-const reference or passed as one, or a
+/// non-const method other than the setters is called on it.
+struct OptionsAssignments : RecursiveASTVisitor<OptionsAssignments> {
+  explicit OptionsAssignments(const VarDecl *V) : V(V) {}
+  bool isV(const Expr *E) const {
+    const auto *Ref =
+        dyn_cast_or_null<DeclRefExpr>(E ? E->IgnoreParenImpCasts() : nullptr);
+    return Ref && Ref->getDecl() == V;
+  }
+  bool VisitUnaryOperator(UnaryOperator *U) {
+    if (U->getOpcode() == UO_AddrOf && isV(U->getSubExpr()))
+      Escapes = true;
+    return true;
+  }
+  bool VisitVarDecl(VarDecl *Other) {
+    QualType T = Other->getType();
+    if (T->isReferenceType() && !T.getNonReferenceType().isConstQualified() &&
+        isV(Other->getInit()))
+      Escapes = true;
+    return true;
+  }
+  bool VisitCXXMemberCallExpr(CXXMemberCallExpr *MC) {
+    const CXXMethodDecl *MD = MC->getMethodDecl();
+    if (MD && !MD->isConst() && isV(MC->getImplicitObjectArgument()) &&
+        !(MD->getIdentifier() && MD->getName() == "dtype"))
+      Escapes = true; // dtype<T>() sets the dtype in place; nothing else may
+    visitArguments(MD, {MC->getArgs(), MC->getNumArgs()});
+    return true;
+  }
+  bool VisitCallExpr(CallExpr *C) {
+    if (isa<CXXMemberCallExpr>(C))
+      return true;
+    if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(C);
+        Op && Op->getOperator() == OO_Equal && Op->getNumArgs() == 2 &&
+        isV(Op->getArg(0))) {
+      Values.push_back(Op->getArg(1));
+      return true;
+    }
+    const FunctionDecl *FD = C->getDirectCallee();
+    llvm::ArrayRef<const Expr *> Args(C->getArgs(), C->getNumArgs());
+    // An operator that is a method takes its object as the first argument.
+    if (isa<CXXOperatorCallExpr>(C) && FD && isa<CXXMethodDecl>(FD) &&
+        !Args.empty()) {
+      if (isV(Args.front()) && !cast<CXXMethodDecl>(FD)->isConst())
+        Escapes = true;
+      Args = Args.drop_front();
+    }
+    visitArguments(FD, Args);
+    return true;
+  }
+  bool VisitCXXConstructExpr(CXXConstructExpr *C) {
+    visitArguments(C->getConstructor(), {C->getArgs(), C->getNumArgs()});
+    return true;
+  }
+  void visitArguments(const FunctionDecl *FD,
+                      llvm::ArrayRef<const Expr *> Args) {
+    for (unsigned I = 0; I < Args.size(); ++I) {
+      if (!isV(Args[I]))
+        continue;
+      const ParmVarDecl *P =
+          FD && I < FD->getNumParams() ? FD->getParamDecl(I) : nullptr;
+      // An unknown callee or a variadic tail may write it.
+      if (!P || (P->getType()->isReferenceType() &&
+                 !P->getType().getNonReferenceType().isConstQualified()))
+        Escapes = true;
+    }
+  }
+
+  const VarDecl *V;
+  std::vector<const Expr *> Values;
+  bool Escapes = false;
+};
+
+std::optional<GradRequest> OptionsEvaluator::variable(const VarDecl *V,
+                                                      int Depth) {
+  if (V->getType()->isReferenceType())
+    return V->hasInit() ? eval(V->getInit(), Depth + 1)
+                        : std::optional(GradRequest::Unknown);
+  if (!V->hasLocalStorage()) {
+    // A constant global or static: its initializer; anything else may be
+    // changed elsewhere.
+    if (V->getType().isConstQualified() && V->hasInit())
+      return eval(V->getInit(), Depth + 1);
+    return GradRequest::Unknown;
+  }
+  if (!InProgress.insert(V).second)
+    return std::nullopt; // o = o.dtype(...): what the other values say
+  const auto *Owner =
+      dyn_cast_or_null<FunctionDecl>(V->getParentFunctionOrMethod());
+  const Stmt *Body = Owner ? Owner->getBody() : nullptr;
+  std::optional<GradRequest> Result =
+      V->hasInit() ? eval(V->getInit(), Depth + 1)
+                   : std::optional(GradRequest::No); // default-constructed
+  if (!Body) {
+    Result = GradRequest::Unknown;
+  } else {
+    OptionsAssignments Walk(V);
+    Walk.TraverseStmt(const_cast<Stmt *>(Body));
+    if (Walk.Escapes)
+      Result = GradRequest::Unknown;
+    for (const Expr *Value : Walk.Values) {
+      if (Result == GradRequest::Unknown)
+        break;
+      std::optional<GradRequest> R = eval(Value, Depth + 1);
+      if (R)
+        Result = Result ? joinRequest(*Result, *R) : R;
+    }
+  }
+  InProgress.erase(V);
+  return Result;
+}
+} // namespace
+
+GradRequest optionsGradRequest(const Expr *E, ASTContext &Ctx) {
+  return OptionsEvaluator(Ctx).eval(E).value_or(GradRequest::No);
+}
+
+GradRequest factoryGradRequest(const CallExpr *Call) {
+  const FunctionDecl *FD = Call->getDirectCallee();
+  if (!FD)
+    return GradRequest::Unknown;
+  std::optional<GradRequest> Result;
+  for (const Expr *Arg : Call->arguments()) {
+    if (isa<CXXDefaultArgExpr>(Arg) || !isTensorOptionsType(Arg->getType()))
+      continue;
+    GradRequest R = optionsGradRequest(Arg, FD->getASTContext());
+    Result = Result ? joinRequest(*Result, R) : R;
+  }
+  return Result.value_or(GradRequest::No);
 }
 
 bool factoryRequiresGrad(const CallExpr *Call) {
-  if (!isNonGradFactory(Call))
-    return false;
-  for (const Expr *Arg : Call->arguments()) {
-    if (isa<CXXDefaultArgExpr>(Arg))
-      continue;
-    QualType T = Arg->getType().getNonReferenceType().getCanonicalType();
-    const auto *RD = T->getAsCXXRecordDecl();
-    if (RD && RD->getIdentifier() && RD->getName() == "TensorOptions" &&
-        optionsAskForGrad(Arg, 0, /*Proven=*/true))
-      return true;
-  }
-  return false;
-}
-
-bool factoryMayRequireGrad(const CallExpr *Call) {
-  for (const Expr *Arg : Call->arguments()) {
-    if (isa<CXXDefaultArgExpr>(Arg))
-      continue;
-    QualType T = Arg->getType().getNonReferenceType().getCanonicalType();
-    const auto *RD = T->getAsCXXRecordDecl();
-    if (!RD || !RD->getIdentifier() || RD->getName() != "TensorOptions")
-      continue;
-    if (optionsAskForGrad(Arg))
-      return true;
-  }
-  return false;
+  return isNonGradFactory(Call) && factoryGradRequest(Call) == GradRequest::Yes;
 }
 
 static bool isIntegerOrBoolDtypeArg(const Expr *E) {

@@ -94,7 +94,7 @@ struct Model {
         torch::zeros({3}, torch::TensorOptions().requires_grad(true)).clone();
     b.index_put_({0}, v);
     auto grad_opts = torch::dtype(torch::kFloat).requires_grad(true);
-    auto c = torch::ones({3}, grad_opts);
+    auto c = torch::ones({3}, grad_opts).clone();
     c.index_put_({0}, v);
     auto d = torch::zeros({3}, opts); // options from the caller: unknown
     d.index_put_({0}, v);

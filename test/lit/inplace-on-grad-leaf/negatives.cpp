@@ -15,6 +15,11 @@ void negatives(const at::Tensor &v, const at::Tensor &idx, bool c,
   b.add_(1); // 2
   auto c1 = torch::zeros({3}, opts);
   c1.add_(1); // 3: options unknown
+  auto mixed = torch::dtype(torch::kFloat);
+  if (c)
+    mixed = mixed.requires_grad(true);
+  auto c2 = torch::zeros({3}, mixed);
+  c2.add_(1); // 3b: asks for grad on one path only: not proven
   auto d = torch::zeros({3}, torch::requires_grad());
   {
     torch::NoGradGuard guard;

@@ -63,6 +63,12 @@ void init_forms(const at::Tensor &v, const at::Tensor &mask, int64_t i) {
   auto o = torch::zeros({3}, torch::requires_grad());
   o.clamp_(0);
   // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: in-place write into 'o'
+  // Options variables are followed: every value asks for grad.
+  auto opts = torch::dtype(torch::kFloat).requires_grad(true);
+  auto p = torch::ones({3}, opts);
+  p.mul_(2);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: in-place write into 'p'
+  // CHECK-FIXES: { torch::NoGradGuard no_grad; p.mul_(2); }
 }
 
 at::Tensor used_first(const at::Tensor &x) {

@@ -52,17 +52,49 @@ public:
   Scalar(int64_t) {}
   Scalar(bool) {}
 };
+enum class Layout : int8_t { Strided, Sparse };
+enum class MemoryFormat : int8_t { Contiguous, Preserve, ChannelsLast };
+} // namespace c10
+namespace caffe2 {
+class TypeMeta {
+public:
+  static TypeMeta fromScalarType(c10::ScalarType);
+};
+} // namespace caffe2
+namespace c10 {
+// As in c10/core/TensorOptions.h: implicit from each of its parts (a Device
+// from anything a Device is made of), setters that return a copy, and
+// requires_grad taking an optional<bool>.
 struct TensorOptions {
   TensorOptions() = default;
   TensorOptions(ScalarType) {}
-  TensorOptions(Device) {}
-  TensorOptions(DeviceType) {}
-  TensorOptions dtype(ScalarType) const { return *this; }
-  TensorOptions device(Device) const { return *this; }
-  TensorOptions requires_grad(bool = true) const { return *this; }
+  TensorOptions(caffe2::TypeMeta) {}
+  TensorOptions(Layout) {}
+  TensorOptions(MemoryFormat) {}
+  template <typename T,
+            typename = std::enable_if_t<std::is_same_v<std::decay_t<T>, Device>>>
+  TensorOptions(T &&device) {}
+  template <typename... Args,
+            typename = std::enable_if_t<std::is_constructible_v<Device, Args &&...>>>
+  TensorOptions(Args &&...args) : TensorOptions(Device(args...)) {}
+  TensorOptions dtype(std::optional<ScalarType>) const { return *this; }
+  TensorOptions dtype(std::optional<caffe2::TypeMeta>) const { return *this; }
+  TensorOptions device(std::optional<Device>) const { return *this; }
+  TensorOptions device_index(int16_t) const { return *this; }
+  TensorOptions layout(std::optional<Layout>) const { return *this; }
+  TensorOptions memory_format(std::optional<MemoryFormat>) const {
+    return *this;
+  }
+  TensorOptions pinned_memory(std::optional<bool>) const { return *this; }
+  TensorOptions requires_grad(std::optional<bool>) const { return *this; }
+  TensorOptions merge_in(TensorOptions) const { return *this; }
+  bool requires_grad() const;
 };
 inline TensorOptions dtype(ScalarType t) { return TensorOptions(t); }
+inline TensorOptions dtype(caffe2::TypeMeta t) { return TensorOptions(t); }
 inline TensorOptions device(Device d) { return TensorOptions(d); }
+inline TensorOptions layout(Layout l) { return TensorOptions(l); }
+inline TensorOptions memory_format(MemoryFormat m) { return TensorOptions(m); }
 inline TensorOptions requires_grad(bool r = true) {
   return TensorOptions().requires_grad(r);
 }
@@ -106,9 +138,14 @@ using c10::TensorOptions;
 using c10::AutoGradMode;
 using c10::NoGradGuard;
 using c10::InferenceMode;
+using c10::Layout;
+using c10::MemoryFormat;
 using c10::dtype;
 using c10::device;
+using c10::layout;
+using c10::memory_format;
 using c10::requires_grad;
+constexpr auto kStrided = c10::Layout::Strided;
 constexpr auto kFloat = ScalarType::Float;
 constexpr auto kDouble = ScalarType::Double;
 constexpr auto kLong = ScalarType::Long;
@@ -136,6 +173,9 @@ public:
   int64_t dim() const;
   int64_t size(int64_t d) const;
   ScalarType scalar_type() const;
+  caffe2::TypeMeta dtype() const;
+  Layout layout() const;
+  bool is_cuda() const;
   IntArrayRef sizes() const;
   TensorOptions options() const;
   Device device() const;

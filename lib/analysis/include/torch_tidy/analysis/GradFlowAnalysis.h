@@ -172,6 +172,7 @@ private:
                  std::unique_ptr<FunctionFlowResult>>
       Results;
   llvm::DenseSet<const clang::FunctionDecl *> InProgress;
+  llvm::DenseMap<const clang::CallExpr *, bool> FactoryMayRequireGrad;
   FlowStats Stats;
 };
 

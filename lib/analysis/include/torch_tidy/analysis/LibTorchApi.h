@@ -39,14 +39,32 @@ const clang::FunctionDecl *torchCallee(const clang::CallExpr *Call);
 /// zeros, ones, empty, full, rand*, eye, *_like, Tensor::new_*.
 bool isNonGradFactory(const clang::CallExpr *Call);
 
-/// The TensorOptions argument(s) of a factory ask for requires_grad(true),
-/// or cannot be seen (e.g. a TensorOptions parameter): the result may
-/// require grad.
-bool factoryMayRequireGrad(const clang::CallExpr *Call);
+/// What a factory's options say about requires_grad: nothing that asks for
+/// it (No), requires_grad(true) on every path (Yes), or something the
+/// analysis cannot see or that differs between paths (Unknown).
+enum class GradRequest { No, Yes, Unknown };
 
-/// A factory whose TensorOptions provably ask for requires_grad(true): a
-/// literal true, or torch::requires_grad() with its default. The result is a
-/// leaf that requires grad.
+/// What a TensorOptions expression, or a value that converts to one (Device,
+/// DeviceType, ScalarType, Layout, MemoryFormat, caffe2::TypeMeta, a device
+/// string), asks for. Only `.requires_grad(b)` and `requires_grad(b)` can ask:
+/// with a constant b, as it says; with another b, Unknown. `t.options()`,
+/// the constructors and the dtype/device/layout setters never ask. A local
+/// options variable is followed through its initializer and every
+/// assignment; a parameter, a member, a non-const global or a call to user
+/// code is Unknown.
+GradRequest optionsGradRequest(const clang::Expr *E, clang::ASTContext &Ctx);
+
+/// For a factory: the join of what its options arguments ask for; No when
+/// it has none.
+GradRequest factoryGradRequest(const clang::CallExpr *Call);
+
+/// The factory's result may require grad: its options may ask for it.
+inline bool factoryMayRequireGrad(const clang::CallExpr *Call) {
+  return factoryGradRequest(Call) != GradRequest::No;
+}
+
+/// A non-grad factory whose options provably ask for requires_grad(true):
+/// the result is a leaf that requires grad.
 bool factoryRequiresGrad(const clang::CallExpr *Call);
 
 /// Calls whose result never requires grad: integer/bool producers
