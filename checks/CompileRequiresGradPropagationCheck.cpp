@@ -163,16 +163,24 @@ void CompileRequiresGradPropagationCheck::check(
 
 namespace {
 
+/// How a note names a kernel or region: 'ns::f', or "the lambda".
+std::string functionName(const FunctionDecl *FD) {
+  if (const auto *MD = dyn_cast<CXXMethodDecl>(FD);
+      MD && MD->getParent()->isLambda())
+    return "the lambda";
+  return "'" + FD->getQualifiedNameAsString() + "'";
+}
+
 std::string describeRegion(const FunctionDecl *FD, const RegionReason &Why) {
-  std::string Name = FD->getQualifiedNameAsString();
+  std::string Name = functionName(FD);
   switch (Why.K) {
   case RegionReason::Registered:
-    return "'" + Name +
-           "' runs inside torch.compile: it is registered here as a "
+    return Name +
+           " runs inside torch.compile: it is registered here as a "
            "CompositeImplicitAutograd kernel";
   case RegionReason::CalledFrom:
-    return "'" + Name + "' runs inside torch.compile: it is reached from '" +
-           Why.Caller->getQualifiedNameAsString() + "' here";
+    return Name + " runs inside torch.compile: it is reached from " +
+           functionName(Why.Caller) + " here";
   default:
     return "";
   }
@@ -215,14 +223,6 @@ std::string freshWriteMeasurement(const InPlaceWrite &W, const VarDecl *Target,
          Versions +
          "), and code that branches on it drops gradients; the out-of-place "
          "form keeps it";
-}
-
-/// How a note names a kernel: 'ns::f', or "the lambda".
-std::string kernelName(const FunctionDecl *Kernel) {
-  if (const auto *MD = dyn_cast<CXXMethodDecl>(Kernel);
-      MD && MD->getParent()->isLambda())
-    return "the lambda";
-  return "'" + Kernel->getQualifiedNameAsString() + "'";
 }
 
 /// Whether a value that may require grad can reach parameter P of FD from a
@@ -352,8 +352,9 @@ void CompileRequiresGradPropagationCheck::reportRegions(
         Out.push_back(
             {W.Write.Write->getBeginLoc(),
              [this, Ctx, Version, W, RegionNote, Rewrites, InKernel] {
-               FixPlan Plan = planRewrite(W.Write, W.Target, *Rewrites, *Ctx,
-                                          Style, Version);
+               FixPlan Plan =
+                   planRewrite(W.Write, W.Target, *Rewrites, *Ctx, Style,
+                               Version, W.Captured ? &*W.Captured : nullptr);
                {
                  auto D = diag(W.Write.Write->getBeginLoc(),
                                "in-place %0 into '%1', which was created "
@@ -369,6 +370,8 @@ void CompileRequiresGradPropagationCheck::reportRegions(
                     "'%0' is created here without requires_grad",
                     DiagnosticIDs::Note)
                    << W.Target->getName();
+               if (W.Captured)
+                 captureNote(W.Target, *W.Captured);
                RegionNote();
                noteFix(W.Write.Write->getBeginLoc(), Plan);
              }});
@@ -391,6 +394,8 @@ void CompileRequiresGradPropagationCheck::reportRegions(
                     "'%0' is created here without requires_grad",
                     DiagnosticIDs::Note)
                    << C.Target->getName();
+               if (C.Captured)
+                 captureNote(C.Target, *C.Captured);
                RegionNote();
                noteFix(C.Call->getBeginLoc(),
                        FixPlan::noFix("the write is in '" +
@@ -398,6 +403,35 @@ void CompileRequiresGradPropagationCheck::reportRegions(
                                       "'; rewrite it there to the "
                                       "out-of-place form"));
              }});
+  }
+}
+
+void CompileRequiresGradPropagationCheck::captureNote(
+    const VarDecl *Target, const CapturedWrite &Captured) {
+  SourceLocation Loc = Captured.Lambda->getBeginLoc();
+  switch (Captured.How) {
+  case CapturedWrite::ByReference:
+    diag(Loc, "the lambda made here captures '%0' by reference",
+         DiagnosticIDs::Note)
+        << Target->getName();
+    break;
+  case CapturedWrite::ByValue:
+    diag(Loc,
+         "the lambda made here captures '%0' by value, a handle that shares "
+         "its data",
+         DiagnosticIDs::Note)
+        << Target->getName();
+    break;
+  case CapturedWrite::ThroughView:
+    if (Captured.View)
+      diag(Loc, "the lambda made here captures '%0', a view of '%1'",
+           DiagnosticIDs::Note)
+          << Captured.View->getName() << Target->getName();
+    else
+      diag(Loc, "the lambda made here captures a view of '%0'",
+           DiagnosticIDs::Note)
+          << Target->getName();
+    break;
   }
 }
 
@@ -461,7 +495,7 @@ void CompileRequiresGradPropagationCheck::reportMutableArguments(
                diag(K.Site->getBeginLoc(),
                     "%0 is registered here as the %1 kernel of '%2'",
                     DiagnosticIDs::Note)
-                   << kernelName(K.Kernel) << K.DispatchKey
+                   << functionName(K.Kernel) << K.DispatchKey
                    << Op->qualifiedName();
                noteFix(Site->getBeginLoc(),
                        FixPlan::noFix("make a functional variant that "

@@ -237,6 +237,55 @@ index_fill(const at::Tensor &v, const at::Tensor &idx, int64_t r, int64_t c) {
   return m;
 }
 
+// v: [B, K]; the seed's factory spelled with its own options, device and
+// dtype taken from v one by one.
+// RULE: index-put-advanced
+TORCH_TIDY_COMPILED at::Tensor seed_options_chain(const at::Tensor &v,
+                                                  int64_t n) {
+  auto idx = torch::triu_indices(n, n, 1, v.options().dtype(torch::kLong));
+  auto matrix = torch::zeros(
+      {v.size(0), n, n},
+      torch::TensorOptions().device(v.device()).dtype(v.dtype()));
+  matrix.index_put_({Slice(), idx[0], idx[1]}, v);
+  return matrix;
+}
+
+// v: broadcastable to [R - 2, C]; an options variable built in two steps,
+// and a target made with only a device (float32: copy_ casts a float64 v).
+// RULE: index-put-positions-copy scatter: slice-scatter
+TORCH_TIDY_COMPILED at::Tensor options_variable(const at::Tensor &v,
+                                                int64_t r) {
+  auto opts = torch::dtype(v.dtype());
+  opts = opts.device(v.device());
+  auto m = torch::zeros({r, v.size(-1)}, opts);
+  m.narrow(0, 1, r - 2).copy_(v);
+  auto n = torch::zeros({r, v.size(-1)}, v.device());
+  n.narrow(0, 1, r - 2).copy_(v);
+  return m + n;
+}
+
+// v: broadcastable to [C]; a lambda, called here, writes the fresh tensor
+// it captures by reference, once per row.
+// RULE: index-put-positions-copy scatter: select-scatter
+TORCH_TIDY_COMPILED at::Tensor lambda_by_reference(const at::Tensor &v,
+                                                   int64_t r) {
+  auto m = torch::zeros({r, v.size(-1)}, v.options());
+  auto put = [&](int64_t i) { m.select(0, i).copy_(v * (i + 1)); };
+  for (int64_t i = 0; i < r; ++i)
+    put(i);
+  return m;
+}
+
+// v: [C]; the lambda captures m by value: warning, no fix.
+// RULE: none
+TORCH_TIDY_COMPILED at::Tensor lambda_by_value(const at::Tensor &v,
+                                               int64_t r) {
+  auto m = torch::zeros({r, v.size(0)}, v.options());
+  auto put = [=] { m.select(0, 0).copy_(v); };
+  put();
+  return m;
+}
+
 // v: [C]; the in-place result is used as a value: warning, no fix.
 // RULE: none
 TORCH_TIDY_COMPILED at::Tensor result_used(const at::Tensor &v, int64_t r) {

@@ -278,6 +278,28 @@ const std::map<std::string, Driver> &drivers() {
          int64_t R = D.range(1, 5), C = D.range(1, 4), K = D.range(1, 4);
          compare(BOTH(index_fill), D.value({}), D.rowsWithRepeats(K, R), R, C);
        }},
+      {"seed_options_chain",
+       [](Draw &D) {
+         int64_t N = D.range(2, 6), B = D.range(1, 4);
+         compare(BOTH(seed_options_chain), D.value({B, N * (N - 1) / 2}), N);
+       }},
+      {"options_variable",
+       [](Draw &D) {
+         int64_t R = D.range(3, 6), C = D.range(1, 4);
+         auto V = D.pick<std::vector<int64_t>>({{R - 2, C}, {1, C}, {C}});
+         compare(BOTH(options_variable), D.value(V), R);
+       }},
+      {"lambda_by_reference",
+       [](Draw &D) {
+         int64_t R = D.range(1, 5), C = D.range(1, 4);
+         auto V = D.pick<std::vector<int64_t>>({{C}, {1}});
+         compare(BOTH(lambda_by_reference), D.value(V), R);
+       }},
+      {"lambda_by_value",
+       [](Draw &D) {
+         int64_t R = D.range(1, 5), C = D.range(1, 4);
+         compare(BOTH(lambda_by_value), D.value({C}), R);
+       }},
       {"result_used",
        [](Draw &D) {
          int64_t R = D.range(1, 5), C = D.range(1, 4);

@@ -84,6 +84,12 @@ TARGETS = [
     "torch::full({{4, 4}}, 1.0)",
     "torch::zeros({{4, 4}}, torch::dtype(torch::kFloat).requires_grad(false))",
     "torch::randn({{4, 4}})",
+    # The seed's own factory, options spelled from v's parts (issue 28).
+    "torch::zeros({{4, 4}}, v.device())",
+    "torch::zeros({{4, 4}}, torch::TensorOptions().device(v.device()).dtype(v.dtype()))",
+    "torch::zeros({{4, 4}}, torch::dtype(v.dtype()).device(v.device()))",
+    "torch::zeros({{4, 4}}, torch::device(v.device()))",
+    "at::zeros({{4, 4}}, at::device(v.device()).dtype(at::kFloat))",
 ]
 BENIGN = [
     "auto m = {t};\n  m.index_put_({{Slice(), {k}}}, v.detach());",
@@ -100,6 +106,8 @@ BENIGN = [
     "auto m = {t};\n  m.copy_(v);",
     "auto m = {t};\n  m.index_put_({{{k}}}, torch::zeros({{4}}));",
     "auto m = {t};\n  {{\n    c10::InferenceMode guard;\n    m.select(0, {k}).copy_(v);\n  }}",
+    # Options the analysis cannot see may ask for grad: no target.
+    "auto m = torch::zeros({{4, 4}}, v.options().requires_grad(flag));\n  m.index_put_({{{k}}}, v);",
 ]
 
 

@@ -138,19 +138,41 @@ void CompiledRegionFinder::addReference(const FunctionDecl *FD,
   N = Unresolved || N == ~0u ? ~0u : N + 1;
 }
 
-const llvm::SmallVectorImpl<CompiledRegionFinder::CallSite> *
-CompiledRegionFinder::allCallSites(const FunctionDecl *FD) const {
-  FD = FD->getCanonicalDecl();
-  if (FD->isMain() || FD->getTemplatedKind() != FunctionDecl::TK_NonTemplate ||
-      FD->isDependentContext())
-    return nullptr;
-  if (const auto *MD = dyn_cast<CXXMethodDecl>(FD);
-      MD && (MD->isVirtual() || MD->getParent()->isLambda()))
-    return nullptr;
+namespace {
+/// Whether no other translation unit can call FD: it is internal (static,
+/// in an anonymous namespace, a member of a local or unnamed-namespace
+/// class), or it is declared nowhere but the main file and is a free
+/// function or a private or protected member (a class defined in a .cpp
+/// file cannot be derived from elsewhere). A public or virtual member, a
+/// function declared in a header, main(), `extern "C"` and exported
+/// functions (visibility("default"), dllexport) may be called from code
+/// this file does not show.
+bool callableOnlyFromThisFile(const FunctionDecl *FD) {
+  if (FD->isMain() || FD->isExternC() || FD->hasAttr<DLLExportAttr>())
+    return false;
+  for (const FunctionDecl *Redecl : FD->redecls())
+    if (const auto *V = Redecl->getAttr<VisibilityAttr>();
+        V && !V->isImplicit() && V->getVisibility() == VisibilityAttr::Default)
+      return false;
+  const auto *MD = dyn_cast<CXXMethodDecl>(FD);
+  if (MD && (MD->isVirtual() || MD->getParent()->isLambda()))
+    return false;
+  if (!FD->isExternallyVisible())
+    return true;
   const SourceManager &SM = FD->getASTContext().getSourceManager();
   for (const FunctionDecl *Redecl : FD->redecls())
     if (!SM.isInMainFile(SM.getExpansionLoc(Redecl->getLocation())))
-      return nullptr;
+      return false;
+  return !MD || MD->getAccess() != AS_public;
+}
+} // namespace
+
+const llvm::SmallVectorImpl<CompiledRegionFinder::CallSite> *
+CompiledRegionFinder::allCallSites(const FunctionDecl *FD) const {
+  FD = FD->getCanonicalDecl();
+  if (FD->getTemplatedKind() != FunctionDecl::TK_NonTemplate ||
+      FD->isDependentContext() || !callableOnlyFromThisFile(FD))
+    return nullptr;
   auto Sites = CallSites.find(FD);
   auto Refs = References.find(FD);
   if (Sites == CallSites.end() || Refs == References.end() ||
@@ -212,8 +234,9 @@ bool CompiledRegionFinder::runsWithGradOff(const FunctionDecl *FD) {
     Off = true;
   } else if (const FunctionDecl *Outer = enclosingFunctionOfLambda(FD)) {
     Off = runsWithGradOff(Outer);
-  } else if (auto Sites = CallSites.find(FD); Sites != CallSites.end()) {
-    Off = llvm::all_of(Sites->second, [&](const auto &Site) {
+  } else if (const auto *Sites = allCallSites(FD)) {
+    // Judged by its calls only where this file shows them all.
+    Off = llvm::all_of(*Sites, [&](const auto &Site) {
       const auto &[Call, Caller] = Site;
       if (runsWithGradOff(Caller))
         return true;

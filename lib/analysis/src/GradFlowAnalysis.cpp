@@ -110,6 +110,7 @@ private:
   void assign(const VarDecl *V, TensorFact F, FlowState &St);
   bool underNoGrad(const Stmt *S);
   bool handedToRawKernel(const VarDecl *V);
+  void analyseCapturingLambda(const LambdaExpr *L, const FlowState &St);
   bool worthAnalysing(const Stmt *S) const;
   struct Liveness {
     llvm::DenseMap<const VarDecl *, unsigned> Index;
@@ -127,6 +128,12 @@ private:
   bool Recording = false;
   bool HasTensorParams = false;
   llvm::DenseSet<const Expr *> Recorded;
+  llvm::DenseSet<const LambdaExpr *> LambdasSeen;
+  /// A lambda's body analysed for the function it is written in: the
+  /// entry state holds the enclosing function's facts where the lambda is
+  /// made, and the lambda's own parameters are unknown values (its callers
+  /// are not followed).
+  std::optional<FlowState> Seed;
 };
 
 TensorFact GradFlowAnalysis::FunctionRun::factOf(const VarDecl *V,
@@ -135,7 +142,7 @@ TensorFact GradFlowAnalysis::FunctionRun::factOf(const VarDecl *V,
     auto It = St.find(V);
     if (It == St.end()) {
       if (const auto *P = dyn_cast<ParmVarDecl>(V))
-        if (P->getDeclContext() == FD)
+        if (P->getDeclContext() == FD && !Seed)
           return {TensorFact::Param, nullptr, nullptr,
                   P->getFunctionScopeIndex()};
       return TensorFact::maybeGrad();
@@ -198,7 +205,11 @@ TensorFact GradFlowAnalysis::FunctionRun::classify(const Expr *E,
       return factOf(V, St);
     return TensorFact::maybeGrad(); // Globals.
   }
-  if (isa<MemberExpr>(E))
+  // Members, and tensors read through pointers or from arrays.
+  if (isa<MemberExpr>(E) || isa<ArraySubscriptExpr>(E))
+    return TensorFact::maybeGrad();
+  if (const auto *U = dyn_cast<UnaryOperator>(E);
+      U && U->getOpcode() == UO_Deref)
     return TensorFact::maybeGrad();
   if (const auto *Cond = dyn_cast<AbstractConditionalOperator>(E)) {
     TensorFact A = classify(Cond->getTrueExpr(), St, Depth + 1);
@@ -495,6 +506,82 @@ void GradFlowAnalysis::FunctionRun::handleCall(const CallExpr *Call,
       assign(V, TensorFact::maybeGrad(), St);
 }
 
+/// Writes in L's body into the fresh locals of this function that L
+/// captures are this function's writes: L's body is analysed from the facts
+/// where L is made (a capture by reference sees the variable, one by value
+/// a handle that shares its data), and the writes into captured targets
+/// are recorded here, with how the lambda reaches them.
+void GradFlowAnalysis::FunctionRun::analyseCapturingLambda(
+    const LambdaExpr *L, const FlowState &St) {
+  const CXXMethodDecl *Body = L->getCallOperator();
+  // A lambda made under a no-grad guard is taken to run there.
+  if (!Body || !Body->getBody() || underNoGrad(L))
+    return;
+  FlowState Entry = St;
+  llvm::SmallDenseMap<const VarDecl *, bool, 4> ByReference;
+  bool AnyTarget = false;
+  for (const LambdaCapture &C : L->captures()) {
+    const auto *V =
+        C.capturesVariable() ? dyn_cast<VarDecl>(C.getCapturedVar()) : nullptr;
+    if (!isLocalTensorVar(V))
+      continue;
+    ByReference[V] = C.getCaptureKind() == LCK_ByRef;
+    TensorFact F = factOf(V, St);
+    // The enclosing function's parameters keep their own facts, so that a
+    // value from them carries grad only through them, as here.
+    if (const auto *P = dyn_cast<ParmVarDecl>(V); P && !Entry.count(V))
+      Entry[V] = F;
+    AnyTarget |= F.K == TensorFact::Fresh;
+  }
+  if (!AnyTarget)
+    return;
+  FunctionFlowResult Inner;
+  FunctionRun Run(Owner, Body, Inner);
+  Run.Seed = std::move(Entry);
+  Run.run();
+  // Where the lambda reaches Target: its capture, and for a write in a
+  // nested lambda, that lambda's too.
+  auto Reach = [&](const VarDecl *Target, const Expr *Receiver,
+                   const std::optional<CapturedWrite> &Deeper) {
+    CapturedWrite CW;
+    CW.Lambda = L;
+    CW.Nested = Deeper.has_value();
+    auto It = ByReference.find(Target);
+    if (It == ByReference.end() ||
+        (Deeper && Deeper->How == CapturedWrite::ThroughView)) {
+      CW.How = CapturedWrite::ThroughView;
+      const VarDecl *Root =
+          Receiver ? referencedVar(libtorch::viewChainRoot(Receiver)) : nullptr;
+      CW.View = Root && ByReference.count(Root)
+                    ? Root
+                    : (Deeper ? Deeper->View : nullptr);
+    } else {
+      CW.How =
+          It->second && (!Deeper || Deeper->How == CapturedWrite::ByReference)
+              ? CapturedWrite::ByReference
+              : CapturedWrite::ByValue;
+    }
+    return CW;
+  };
+  auto Captured = [&](const VarDecl *Target) {
+    // Declared outside the lambda: one of this function's locals.
+    return !Body->Encloses(Target->getDeclContext()) &&
+           Target->getDeclContext() != Body;
+  };
+  for (HazardousWrite &W : Inner.Writes)
+    if (Captured(W.Target) && Recorded.insert(W.Write.Write).second &&
+        !handedToRawKernel(W.Target)) {
+      W.Captured = Reach(W.Target, W.Write.Receiver, W.Captured);
+      Out.Writes.push_back(std::move(W));
+    }
+  for (HazardousCall &C : Inner.Calls)
+    if (Captured(C.Target) && Recorded.insert(C.Call).second &&
+        !handedToRawKernel(C.Target)) {
+      C.Captured = Reach(C.Target, nullptr, C.Captured);
+      Out.Calls.push_back(std::move(C));
+    }
+}
+
 void GradFlowAnalysis::FunctionRun::handleExpr(const Expr *E, FlowState &St) {
   if (auto W = matchInPlaceWrite(E)) {
     handleWrite(*W, St);
@@ -537,8 +624,15 @@ void GradFlowAnalysis::FunctionRun::handleExpr(const Expr *E, FlowState &St) {
 }
 
 void GradFlowAnalysis::FunctionRun::walk(const Stmt *S, FlowState &St) {
-  if (!S || isa<LambdaExpr>(S))
-    return; // A lambda's body runs later; it is analysed as its own function.
+  if (!S)
+    return;
+  if (const auto *L = dyn_cast<LambdaExpr>(S)) {
+    // A lambda's body runs later; it is analysed as its own function, and,
+    // for the locals of this one that it captures, here.
+    if (Recording && LambdasSeen.insert(L).second)
+      analyseCapturingLambda(L, St);
+    return;
+  }
   if (const auto *DS = dyn_cast<DeclStmt>(S)) {
     for (const Decl *D : DS->decls()) {
       const auto *V = dyn_cast<VarDecl>(D);
@@ -660,8 +754,18 @@ void GradFlowAnalysis::FunctionRun::pruneDead(FlowState &St, const CFGBlock &B,
 }
 
 bool GradFlowAnalysis::FunctionRun::worthAnalysing(const Stmt *S) const {
-  if (!S || isa<LambdaExpr>(S))
+  if (!S)
     return false;
+  if (const auto *L = dyn_cast<LambdaExpr>(S))
+    return llvm::any_of(L->captures(),
+                        [](const LambdaCapture &C) {
+                          const auto *V =
+                              C.capturesVariable()
+                                  ? dyn_cast<VarDecl>(C.getCapturedVar())
+                                  : nullptr;
+                          return isLocalTensorVar(V);
+                        }) &&
+           worthAnalysing(L->getBody());
   if (const auto *E = dyn_cast<Expr>(S)) {
     // In-place arithmetic (add_, ...) matters only for writes into
     // parameters (mutable operator arguments), so only with tensor ones.
@@ -717,7 +821,7 @@ void GradFlowAnalysis::FunctionRun::run() {
   }
   std::vector<std::optional<FlowState>> In(Cfg->getNumBlockIDs());
   std::vector<std::optional<FlowState>> OutStates(Cfg->getNumBlockIDs());
-  In[Cfg->getEntry().getBlockID()] = FlowState();
+  In[Cfg->getEntry().getBlockID()] = Seed ? *Seed : FlowState();
   const Liveness Live = liveness(*Cfg);
 
   auto Transfer = [&](const CFGBlock *B, FlowState St) {

@@ -52,10 +52,10 @@ class Planner {
 public:
   Planner(const InPlaceWrite &W, const VarDecl *Target,
           FunctionRewriteContext &Function, ASTContext &Ctx, FixStyle Style,
-          LibTorchVersion Version)
+          LibTorchVersion Version, const CapturedWrite *Captured)
       : W(W), Target(Target), Function(Function), Ctx(Ctx),
         SM(Ctx.getSourceManager()), Style(Style), Version(Version),
-        FactoryNs(factoryNamespace(Ctx)) {}
+        FactoryNs(factoryNamespace(Ctx)), Captured(Captured) {}
 
   FixPlan plan();
 
@@ -90,6 +90,7 @@ private:
   const DeclRefExpr *chainRoot(const Expr *E) const;
   std::optional<std::string> chainSuffix(const Expr *Receiver) const;
   std::optional<std::string> acceptAlias(const VarDecl *A);
+  std::optional<std::string> lambdaObstacle() const;
   bool usedAsStatement() const;
   bool isSimpleValue(const Expr *E) const;
 
@@ -155,7 +156,8 @@ private:
   const SourceManager &SM;
   FixStyle Style;
   LibTorchVersion Version;
-  StringRef FactoryNs; ///< see factoryNamespace
+  StringRef FactoryNs;           ///< see factoryNamespace
+  const CapturedWrite *Captured; ///< the write is in a lambda; see plan()
   /// A named view of Target the write goes through, once accepted.
   const VarDecl *Alias = nullptr;
   std::string AliasPrefix; ///< its view chain after Target
@@ -240,6 +242,91 @@ std::optional<std::string> Planner::acceptAlias(const VarDecl *A) {
   Alias = A;
   AliasPrefix =
       textBetween(endOfToken(Root->getEndLoc()), endOfToken(Init->getEndLoc()));
+  return std::nullopt;
+}
+
+namespace {
+/// E's parent, above the implicit nodes that wrap a lambda or a reference
+/// to it (casts, temporaries, copies of the closure).
+const Stmt *explicitParent(const Stmt *E, ParentMap &Parents) {
+  const Stmt *P = Parents.getParent(E);
+  while (P && (isa<ImplicitCastExpr>(P) || isa<MaterializeTemporaryExpr>(P) ||
+               isa<CXXBindTemporaryExpr>(P) || isa<ExprWithCleanups>(P) ||
+               isa<ParenExpr>(P) ||
+               (isa<CXXConstructExpr>(P) &&
+                cast<CXXConstructExpr>(P)->getNumArgs() == 1)))
+    P = Parents.getParent(P);
+  return P;
+}
+
+/// A call of the closure: `lambda(...)` with E as the object.
+bool isClosureCall(const Stmt *E, const Stmt *Parent) {
+  const auto *Op = dyn_cast_or_null<CXXOperatorCallExpr>(Parent);
+  return Op && Op->getOperator() == OO_Call && Op->getNumArgs() > 0 &&
+         Op->getArg(0)->IgnoreImplicit() == E;
+}
+} // namespace
+
+/// Why an assignment written in the lambda would not do what the write did:
+/// it would not reach the function's variable, or the lambda runs where the
+/// function cannot be sure when (handed to code that may keep it or run it
+/// on several threads at once, as at::parallel_for does).
+std::optional<std::string> Planner::lambdaObstacle() const {
+  if (Captured->Nested)
+    return "the write is in a lambda inside another lambda";
+  switch (Captured->How) {
+  case CapturedWrite::ThroughView:
+    return "the lambda does not capture '" + name() + "' itself" +
+           (Captured->View ? ", only '" + Captured->View->getName().str() +
+                                 "', a view of it"
+                           : std::string());
+  case CapturedWrite::ByValue:
+    return "the lambda captures '" + name() +
+           "' by value: an assignment there would not change '" + name() +
+           "' outside it; capture it by reference to get a fix";
+  case CapturedWrite::ByReference:
+    break;
+  }
+  ParentMap &Parents = Function.parents();
+  const LambdaExpr *L = Captured->Lambda;
+  const Stmt *P = explicitParent(L, Parents);
+  if (isClosureCall(L, P))
+    return std::nullopt; // called where it is made
+  const auto *DS = dyn_cast_or_null<DeclStmt>(P);
+  const auto *Closure = DS && DS->isSingleDecl()
+                            ? dyn_cast<VarDecl>(DS->getSingleDecl())
+                            : nullptr;
+  if (!Closure || !Closure->hasLocalStorage() ||
+      Closure->getType()->isReferenceType()) {
+    std::string Why = "the lambda is handed ";
+    if (const auto *Call = dyn_cast_or_null<CallExpr>(P);
+        Call && Call->getDirectCallee() &&
+        Call->getDirectCallee()->getIdentifier())
+      Why += "to '" + Call->getDirectCallee()->getName().str() + "' ";
+    else
+      Why += "on ";
+    return Why + "and may run later or on several threads at once; rewrite "
+                 "the write outside the lambda";
+  }
+  // A named closure: every use must be a call in this function.
+  class Uses : public RecursiveASTVisitor<Uses> {
+  public:
+    Uses(const VarDecl *V, ParentMap &Parents) : V(V), Parents(Parents) {}
+    bool VisitDeclRefExpr(DeclRefExpr *E) {
+      if (E->getDecl() == V && !isClosureCall(E, explicitParent(E, Parents)))
+        Escapes = true;
+      return true;
+    }
+    const VarDecl *V;
+    ParentMap &Parents;
+    bool Escapes = false;
+  } U(Closure, Parents);
+  U.TraverseStmt(const_cast<Stmt *>(Function.function()->getBody()));
+  if (U.Escapes)
+    return "'" + Closure->getName().str() +
+           "' is used other than by calling it here, so the lambda may run "
+           "later or on several threads at once; rewrite the write outside "
+           "the lambda";
   return std::nullopt;
 }
 
@@ -436,6 +523,16 @@ FixPlan Planner::plan() {
     return noFix("'" + name() + "' is not a local tensor");
   if (!usedAsStatement())
     return noFix("the in-place call's result is used as a value");
+  if (Captured) {
+    if (std::optional<std::string> Why = lambdaObstacle())
+      return noFix(*Why);
+    // The lambda may run after any view of the target is taken.
+    if (llvm::ArrayRef<const VarDecl *> Views = Function.viewsOf(Target);
+        !Views.empty())
+      return noFix("'" + Views.front()->getName().str() +
+                   "' is another view of '" + name() +
+                   "' and would not see the rewritten tensor");
+  }
   // Through a named view of the target?
   if (const auto *Ref =
           dyn_cast_or_null<DeclRefExpr>(libtorch::viewChainRoot(W.Receiver));
@@ -556,8 +653,9 @@ FunctionRewriteContext::~FunctionRewriteContext() = default;
 
 FixPlan planRewrite(const InPlaceWrite &W, const VarDecl *Target,
                     FunctionRewriteContext &Function, ASTContext &Ctx,
-                    FixStyle Style, LibTorchVersion Version) {
-  return Planner(W, Target, Function, Ctx, Style, Version).plan();
+                    FixStyle Style, LibTorchVersion Version,
+                    const CapturedWrite *Captured) {
+  return Planner(W, Target, Function, Ctx, Style, Version, Captured).plan();
 }
 
 } // namespace torch_tidy

@@ -17,8 +17,8 @@
 // names them (annotation, regex) or registers them: the forward and backward
 // of a custom autograd Function (torch::autograd::Function<T>), explicit
 // backward functions (named *backward* or *_bwd*), lambdas inside those, and
-// helpers whose every call in the translation unit is made from such a
-// function or under a no-grad guard.
+// helpers that only this file can call (allCallSites) whose every call is
+// made from such a function or under a no-grad guard.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TORCH_TIDY_ANALYSIS_COMPILEDREGIONFINDER_H
@@ -97,10 +97,12 @@ public:
   using CallSite =
       std::pair<const clang::CallExpr *, const clang::FunctionDecl *>;
   /// Every call of FD, with the function containing it, when this
-  /// translation unit shows them all: FD is declared only in the main file,
-  /// is no template, virtual method or main(), is called at least once and
-  /// is never named except as the callee of those calls (no address taken,
-  /// no dependent call that may resolve to it). Null otherwise.
+  /// translation unit shows them all: no other file can call FD (it is
+  /// internal, or declared only in the main file and a free function or a
+  /// private or protected non-virtual member; not main(), `extern "C"` or
+  /// exported), it is no template, it is called at least once and it is
+  /// never named except as the callee of those calls (no address taken, no
+  /// dependent call that may resolve to it). Null otherwise.
   const llvm::SmallVectorImpl<CallSite> *
   allCallSites(const clang::FunctionDecl *FD) const;
 

@@ -24,11 +24,13 @@
 #include "llvm/ADT/SmallBitVector.h"
 #include "llvm/ADT/SmallVector.h"
 #include <memory>
+#include <optional>
 #include <vector>
 
 namespace clang {
 class ASTContext;
 class CallExpr;
+class LambdaExpr;
 } // namespace clang
 
 namespace torch_tidy {
@@ -95,6 +97,20 @@ struct ParamWrite {
   }
 };
 
+/// How a write inside a lambda reaches a fresh local of the function the
+/// lambda is written in.
+struct CapturedWrite {
+  const clang::LambdaExpr *Lambda = nullptr; ///< the outermost lambda
+  enum Kind : uint8_t {
+    ByReference, ///< every lambda on the way captures the target by reference
+    ByValue,     ///< a capture by value: a copy of the handle, sharing the data
+    ThroughView, ///< the target is not captured, a view of it is (View)
+  };
+  Kind How = ByValue;
+  const clang::VarDecl *View = nullptr; ///< ThroughView: the view, if known
+  bool Nested = false; ///< the write is in a lambda inside the lambda
+};
+
 /// An in-place write into a fresh-non-grad local from a value that may
 /// require grad.
 struct HazardousWrite {
@@ -104,6 +120,8 @@ struct HazardousWrite {
   /// When the written value carries grad only through some parameters of
   /// the function, those parameters (callers decide); empty otherwise.
   llvm::SmallVector<unsigned, 2> GradOnlyFromParams = {};
+  /// Set when the write is in a lambda that captures Target.
+  std::optional<CapturedWrite> Captured = std::nullopt;
 };
 
 /// A call that passes a fresh-non-grad local to a same-TU function which
@@ -116,6 +134,8 @@ struct HazardousCall {
   ParamWrite Inner;
   /// As for HazardousWrite: the caller's parameters the grad comes through.
   llvm::SmallVector<unsigned, 2> GradOnlyFromParams = {};
+  /// Set when the call is in a lambda that captures Target.
+  std::optional<CapturedWrite> Captured = std::nullopt;
 };
 
 /// What a call passes for one parameter of a same-TU callee, as far as

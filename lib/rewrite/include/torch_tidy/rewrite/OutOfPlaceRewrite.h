@@ -11,6 +11,7 @@
 #ifndef TORCH_TIDY_REWRITE_OUTOFPLACEREWRITE_H
 #define TORCH_TIDY_REWRITE_OUTOFPLACEREWRITE_H
 
+#include "torch_tidy/analysis/GradFlowAnalysis.h"
 #include "torch_tidy/analysis/InPlaceWrite.h"
 #include "torch_tidy/analysis/ShapeFacts.h"
 #include "torch_tidy/rewrite/FixPlan.h"
@@ -91,9 +92,13 @@ private:
 
 /// The fix of a write torch-compile-requires-grad-propagation flags: `t =
 /// <out-of-place form>;` by a rule of Style IndexPut, Scatter or Both.
+/// Captured: the write is in a lambda that captures Target (Function is then
+/// the function the lambda is written in); the assignment is written in the
+/// lambda only where it reaches Target and runs where the write did.
 FixPlan planRewrite(const InPlaceWrite &W, const clang::VarDecl *Target,
                     FunctionRewriteContext &Function, clang::ASTContext &Ctx,
-                    FixStyle Style, LibTorchVersion Version);
+                    FixStyle Style, LibTorchVersion Version,
+                    const CapturedWrite *Captured = nullptr);
 
 } // namespace torch_tidy
 
