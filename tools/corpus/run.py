@@ -17,10 +17,13 @@ not read RegionMode). Results are cached under OUT/cache by module, file,
 flags and configuration, so an interrupted run resumes. Flags are derived
 per file: the torch 2.8 venv's include directories and Python headers, the
 repository's include directories (the file's own, its ancestors, and every
-directory a quoted include resolves in), and CUDA mode for .cu files with the
-machine's toolkit (host side; tools/corpus/cuda-shim stands in for headers
-CUDA 13 removed). Per file and run: crash, timeout, compile errors, warnings
-per check, seconds.
+directory a quoted include resolves in), the third-party libraries the
+projects use (Debian's Boost, OpenCV, Eigen, GLM and nlohmann-json, which
+the runner installs unless --no-install), and for .cu files what
+torch-tidy-cdb gives them (clang's CUDA mode, host side, with the machine's
+toolkit, torch's nvcc defines and stand-ins for headers CUDA 13 removed).
+Per file and run: crash, timeout, compile errors (and the headers not
+found), warnings per check, seconds.
 
 Then, unless --no-fix, every file with warnings under `RegionMode: all` is
 copied beside itself, fixed with --fix, and syntax-checked with the same
@@ -34,6 +37,8 @@ and per class. Exit 1 on any crash, timeout or failed fix.
 import argparse
 import concurrent.futures
 import hashlib
+import importlib.machinery
+import importlib.util
 import json
 import os
 import re
@@ -241,10 +246,45 @@ def torch_flags(python):
     return [f for d in out.stdout.split() for f in ("-isystem", d)]
 
 
-# Third-party libraries the corpus's applications include, where Debian's
-# packages for them are installed (libopencv-dev, libeigen3-dev): their
-# headers sit outside the default search path.
+# Third-party libraries the corpus's projects include, from Debian; OpenCV's
+# and Eigen's headers sit outside the default search path (pkg-config).
+DEB_DEPENDENCIES = ("libboost-dev", "libopencv-dev", "libeigen3-dev",
+                    "libglm-dev", "nlohmann-json3-dev", "pkg-config")
 PKG_CONFIG_LIBS = ("opencv4", "eigen3")
+
+
+def install_dependencies():
+    """apt-get installs the DEB_DEPENDENCIES not installed yet; says which."""
+    missing = []
+    for p in DEB_DEPENDENCIES:
+        res = subprocess.run(["dpkg-query", "-W", "-f=${Status}", p],
+                             capture_output=True, text=True)
+        if "install ok installed" not in res.stdout:
+            missing.append(p)
+    if not missing:
+        return
+    print(f"corpus: installing {' '.join(missing)} (apt-get)", flush=True)
+    env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
+    sudo = [] if os.geteuid() == 0 else ["sudo"]
+    install = sudo + ["apt-get", "install", "-y", "--no-install-recommends"] + missing
+    if subprocess.run(install, capture_output=True, env=env).returncode != 0:
+        subprocess.run(sudo + ["apt-get", "update"], capture_output=True, env=env)
+        if subprocess.run(install, capture_output=True, env=env).returncode != 0:
+            print(f"corpus: could not install {' '.join(missing)}; files that include "
+                  f"them will not parse", flush=True)
+
+
+def load_cdb():
+    """torch-tidy-cdb as a module: the runner parses .cu files as it does."""
+    path = os.path.join(ROOT, "tools", "torch-tidy", "torch-tidy-cdb")
+    loader = importlib.machinery.SourceFileLoader("torch_tidy_cdb", path)
+    spec = importlib.util.spec_from_loader("torch_tidy_cdb", loader)
+    module = importlib.util.module_from_spec(spec)
+    loader.exec_module(module)
+    return module
+
+
+CDB = load_cdb()
 
 
 def library_flags():
@@ -262,15 +302,13 @@ def library_flags():
     return flags
 
 
-def file_flags(path, root, index, base_flags, cuda):
+def file_flags(path, root, index, base_flags, cuda_flags):
+    """cuda_flags: torch-tidy-cdb's (every entry, .cu entries), or None."""
     flags = ["-std=c++17", "-D_GLIBCXX_USE_CXX11_ABI=1", "-DTORCH_EXTENSION_NAME=corpus_ext",
              "-DTORCH_API_INCLUDE_EXTENSION_H", "-DWITH_CUDA", "-w"]
-    if path.endswith(".cu"):
-        flags = ["-x", "cuda", "--cuda-host-only", f"--cuda-path={cuda}",
-                 "-Wno-unknown-cuda-version", "-isystem", os.path.join(HERE, "cuda-shim")] + flags
-    flags += base_flags + ["-isystem", os.path.join(cuda, "include")]
-    if os.path.isdir(os.path.join(cuda, "include", "cccl")):  # CUDA 13's thrust, cub
-        flags += ["-isystem", os.path.join(cuda, "include", "cccl")]
+    if cuda_flags and path.endswith(".cu"):
+        flags = cuda_flags[1] + flags
+    flags += base_flags + (cuda_flags[0] if cuda_flags else [])
     for d in include_dirs(path, root, index):
         flags += ["-I", d]
     return flags
@@ -302,6 +340,7 @@ def crashed(out, code):
 
 WARNING = re.compile(r"^(.*?):(\d+):(\d+): warning: (.*) \[(torch-[\w-]+)\]$")
 ERROR = re.compile(r"^(.*?):(\d+):(\d+): error: (.*?)( \[clang-diagnostic-error\])?$")
+NOT_FOUND = re.compile(r"^'([^']+)' file not found")
 
 
 def lint(args, path, flags, config, fix=False):
@@ -314,6 +353,7 @@ def lint(args, path, flags, config, fix=False):
     out, code, timed_out, secs = run(cmd, args.timeout)
     warnings = []
     errors = []
+    missing = []
     for line in out.splitlines():
         m = WARNING.match(line)
         if m and os.path.abspath(m.group(1)) == os.path.abspath(path):
@@ -322,8 +362,12 @@ def lint(args, path, flags, config, fix=False):
         e = ERROR.match(line)
         if e:
             errors.append(e.group(4))
+            m = NOT_FOUND.match(e.group(4))
+            if m and m.group(1) not in missing:
+                missing.append(m.group(1))
     return {"crash": crashed(out, code), "timeout": timed_out, "seconds": round(secs, 2),
             "errors": len(errors), "first_error": errors[0] if errors else "",
+            "missing": missing,
             "warnings": warnings,
             "tail": out[-3000:] if crashed(out, code) or timed_out else ""}
 
@@ -386,7 +430,7 @@ def cached_lint(args, path, flags, config):
 
 
 def job(args, repo, root, index, base_flags, path):
-    flags = file_flags(path, root, index, base_flags, args.cuda)
+    flags = file_flags(path, root, index, base_flags, args.cuda_flags)
     rel = os.path.relpath(path, root)
     entry = {"repo": repo["name"], "path": rel, "runs": {}}
     for config in CONFIGS:
@@ -429,7 +473,18 @@ def summarize(entries, labels, out_dir, checks=CHECKS):
     error_files = sum(1 for e in entries if e["runs"]["all"]["errors"])
     print(f"\ncorpus: {len({e['repo'] for e in entries})} repositories, {files} files; "
           f"{len(crashes)} crashes, {len(timeouts)} timeouts; {error_files} files with "
-          f"compile errors (missing third-party headers, ...)")
+          f"compile errors")
+    # Why they do not parse: the first header not found, else the first error.
+    causes = {}
+    for e in entries:
+        r = e["runs"]["all"]
+        if not r["errors"]:
+            continue
+        missing = r.get("missing") or []
+        cause = f"'{missing[0]}' not found" if missing else r["first_error"][:90]
+        causes.setdefault(cause, []).append(f"{e['repo']}/{e['path']}")
+    for cause, where in sorted(causes.items(), key=lambda c: (-len(c[1]), c[0])):
+        print(f"    {len(where):3} {cause}  (e.g. {where[0]})")
     for config in CONFIGS:
         counts = {c: 0 for c in checks}
         for e in entries:
@@ -501,6 +556,8 @@ def main():
     ap.add_argument("--only", default="",
                     help="a file of repo/path lines: lint only those files")
     ap.add_argument("--cuda", default=os.environ.get("CUDA_HOME", "/usr/local/cuda"))
+    ap.add_argument("--no-install", action="store_true",
+                    help="do not apt-get the projects' Debian dependencies")
     ap.add_argument("--checks", default=",".join(CHECKS),
                     help="comma-separated checks to run (default: every torch check)")
     args = ap.parse_args()
@@ -530,7 +587,13 @@ def main():
     python = os.path.join(venv, "bin", "python")
     if not os.path.exists(python):
         raise SystemExit(f"corpus: no torch 2.8.0 venv at {venv} (run tools/bootstrap/bootstrap.sh)")
+    os.makedirs(args.out, exist_ok=True)
+    if not args.no_install:
+        install_dependencies()
     base_flags = torch_flags(python) + library_flags()
+    args.cuda_flags = CDB.cuda_flags_for(args.cuda, args.out)
+    if not args.cuda_flags:
+        print(f"corpus: no CUDA toolkit at {args.cuda}: .cu files are parsed as C++")
 
     repos = read_repos(os.path.join(HERE, "repos.txt"), set(filter(None, args.repos.split(","))))
     os.makedirs(args.out, exist_ok=True)
