@@ -259,6 +259,19 @@ TensorFact GradFlowAnalysis::FunctionRun::classify(const Expr *E,
       if (Obj.K == TensorFact::Fresh)
         return Obj;
     }
+    // `torch::empty({n}).fill_(0)`, `.zero_()`: an in-place op returns its
+    // object, still fresh; it has received grad if an operand carries some.
+    if (libtorch::isInPlaceValueMethod(MC)) {
+      TensorFact Obj = classify(MC->getImplicitObjectArgument(), St, Depth + 1);
+      if (Obj.K == TensorFact::Fresh) {
+        for (const Expr *Arg : MC->arguments())
+          if (!isa<CXXDefaultArgExpr>(Arg) &&
+              libtorch::isTensorType(Arg->getType()) &&
+              mayRequireGrad(classify(Arg, St, Depth + 1)))
+            Obj.Written = true;
+        return Obj;
+      }
+    }
   }
   return combineOperands(Call, St, Depth);
 }

@@ -28,6 +28,27 @@ at::Tensor render(const at::Tensor &means) {
   return image;
 }
 
+// An image-captioning decoder: a buffer made on the features' device, filled
+// step by step with the output of a layer (a member, so it may require
+// grad); public, so the training code elsewhere calls it with grad on.
+struct Linear {
+  at::Tensor operator()(const at::Tensor &x) const;
+};
+struct Decoder {
+  Linear head;
+  at::Tensor forward(const at::Tensor &features, int64_t steps, int64_t vocab) {
+    auto outputs = torch::zeros({features.size(0), steps, vocab}, features.device());
+    auto hidden = features;
+    for (int64_t t = 0; t < steps; ++t) {
+      auto logits = head(hidden);
+      outputs.index_put_({Slice(), t}, logits);
+      // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: in-place index_put_ into 'outputs'
+      hidden = logits;
+    }
+    return outputs;
+  }
+};
+
 // Owned by this file: judged by the calls below, all under NoGradGuard.
 static at::Tensor by_static(const at::Tensor &v) {
   auto out = torch::zeros({3});
@@ -112,6 +133,7 @@ int main() {
     torch::NoGradGuard guard;
     GaussianModel model;
     model.forward(host);
+    Decoder().forward(host, 3, 5);
     render(host);
     by_static(host);
     in_anonymous_namespace(host);

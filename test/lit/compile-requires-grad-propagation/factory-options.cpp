@@ -135,7 +135,19 @@ TORCH_TIDY_COMPILED at::Tensor more_spellings(const at::Tensor &vec,
   auto k = torch::empty({n, n}, caffe2::TypeMeta::fromScalarType(at::kFloat));
   k.index_put_({rows}, vec);
   // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: in-place index_put_ into 'k'
-  return a + c + d + e + f + g + h + i + j + k;
+  // A fill chained on the factory returns the same fresh tensor.
+  auto l = torch::empty({n, n}, vec.device()).fill_(0);
+  l.index_put_({rows}, vec);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: in-place index_put_ into 'l'
+  at::Tensor q = at::empty({n, n}, vec.options()).zero_();
+  q.index_put_({rows}, vec);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: in-place index_put_ into 'q'
+  // A fill from a value with grad is a write like any other: the tensor
+  // stays the fresh target of later sliced writes.
+  auto p = torch::empty({n, n}).fill_(vec.sum());
+  p.index_put_({rows}, vec);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: in-place index_put_ into 'p'
+  return a + c + d + e + f + g + h + i + j + k + l + q + p;
 }
 
 // Negatives: options that ask for grad, or that the analysis cannot see.
