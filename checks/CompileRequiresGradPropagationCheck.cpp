@@ -175,9 +175,8 @@ std::string describeRegion(const FunctionDecl *FD, const RegionReason &Why) {
   std::string Name = functionName(FD);
   switch (Why.K) {
   case RegionReason::Registered:
-    return Name +
-           " runs inside torch.compile: it is registered here as a "
-           "CompositeImplicitAutograd kernel";
+    return Name + " runs inside torch.compile: it is registered here as a "
+                  "CompositeImplicitAutograd kernel";
   case RegionReason::CalledFrom:
     return Name + " runs inside torch.compile: it is reached from " +
            functionName(Why.Caller) + " here";

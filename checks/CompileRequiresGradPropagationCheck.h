@@ -39,8 +39,7 @@ private:
   void reportRegions(CompiledRegionFinder &Finder, GradFlowAnalysis &Flow,
                      clang::ASTContext &Context, std::vector<Report> &Out);
   /// The note that says how the lambda a write is in reaches Target.
-  void captureNote(const clang::VarDecl *Target,
-                   const CapturedWrite &Captured);
+  void captureNote(const clang::VarDecl *Target, const CapturedWrite &Captured);
   void reportMutableArguments(const OperatorModel &Operators,
                               GradFlowAnalysis &Flow,
                               clang::ASTContext &Context,

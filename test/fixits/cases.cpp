@@ -243,9 +243,9 @@ index_fill(const at::Tensor &v, const at::Tensor &idx, int64_t r, int64_t c) {
 TORCH_TIDY_COMPILED at::Tensor seed_options_chain(const at::Tensor &v,
                                                   int64_t n) {
   auto idx = torch::triu_indices(n, n, 1, v.options().dtype(torch::kLong));
-  auto matrix = torch::zeros(
-      {v.size(0), n, n},
-      torch::TensorOptions().device(v.device()).dtype(v.dtype()));
+  auto matrix =
+      torch::zeros({v.size(0), n, n},
+                   torch::TensorOptions().device(v.device()).dtype(v.dtype()));
   matrix.index_put_({Slice(), idx[0], idx[1]}, v);
   return matrix;
 }
@@ -278,8 +278,7 @@ TORCH_TIDY_COMPILED at::Tensor lambda_by_reference(const at::Tensor &v,
 
 // v: [C]; the lambda captures m by value: warning, no fix.
 // RULE: none
-TORCH_TIDY_COMPILED at::Tensor lambda_by_value(const at::Tensor &v,
-                                               int64_t r) {
+TORCH_TIDY_COMPILED at::Tensor lambda_by_value(const at::Tensor &v, int64_t r) {
   auto m = torch::zeros({r, v.size(0)}, v.options());
   auto put = [=] { m.select(0, 0).copy_(v); };
   put();
