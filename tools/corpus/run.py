@@ -246,11 +246,13 @@ def torch_flags(python):
     return [f for d in out.stdout.split() for f in ("-isystem", d)]
 
 
-# Third-party libraries the corpus's projects include, from Debian; OpenCV's
-# and Eigen's headers sit outside the default search path (pkg-config).
+# Third-party libraries the corpus's projects include, from Debian; OpenCV's,
+# Eigen's and stb's headers sit outside the default search path (pkg-config).
 DEB_DEPENDENCIES = ("libboost-dev", "libopencv-dev", "libeigen3-dev",
-                    "libglm-dev", "nlohmann-json3-dev", "pkg-config")
-PKG_CONFIG_LIBS = ("opencv4", "eigen3")
+                    "libglm-dev", "nlohmann-json3-dev", "libyaml-cpp-dev",
+                    "libcurl4-openssl-dev", "libjsoncpp-dev", "libnanoflann-dev",
+                    "libspdlog-dev", "libstb-dev", "pkg-config")
+PKG_CONFIG_LIBS = ("opencv4", "eigen3", "stb")
 
 
 def install_dependencies():
