@@ -14,7 +14,8 @@ every torch-* check with `RegionMode: all` and with the defaults (the default
 run only where the file registers an operator or marks a function compiled:
 elsewhere the flagship has no region under defaults and the other checks do
 not read RegionMode). Results are cached under OUT/cache by module, file,
-flags and configuration, so an interrupted run resumes. Flags are derived
+flags, configuration and the third-party packages installed, so an
+interrupted run resumes. Flags are derived
 per file: the torch 2.8 venv's include directories and Python headers, the
 repository's include directories (the file's own, its ancestors, and every
 directory a quoted include resolves in), the third-party libraries the
@@ -251,18 +252,25 @@ def torch_flags(python):
 DEB_DEPENDENCIES = ("libboost-dev", "libopencv-dev", "libeigen3-dev",
                     "libglm-dev", "nlohmann-json3-dev", "libyaml-cpp-dev",
                     "libcurl4-openssl-dev", "libjsoncpp-dev", "libnanoflann-dev",
-                    "libspdlog-dev", "libstb-dev", "pkg-config")
+                    "libspdlog-dev", "libstb-dev", "libzip-dev", "pkg-config")
 PKG_CONFIG_LIBS = ("opencv4", "eigen3", "stb")
+
+
+def installed_dependencies():
+    """The DEB_DEPENDENCIES installed, with their versions."""
+    found = []
+    for p in DEB_DEPENDENCIES:
+        res = subprocess.run(["dpkg-query", "-W", "-f=${Status} ${Version}", p],
+                             capture_output=True, text=True)
+        if res.stdout.startswith("install ok installed"):
+            found.append(p + "=" + res.stdout.split()[-1])
+    return found
 
 
 def install_dependencies():
     """apt-get installs the DEB_DEPENDENCIES not installed yet; says which."""
-    missing = []
-    for p in DEB_DEPENDENCIES:
-        res = subprocess.run(["dpkg-query", "-W", "-f=${Status}", p],
-                             capture_output=True, text=True)
-        if "install ok installed" not in res.stdout:
-            missing.append(p)
+    have = {d.split("=")[0] for d in installed_dependencies()}
+    missing = [p for p in DEB_DEPENDENCIES if p not in have]
     if not missing:
         return
     print(f"corpus: installing {' '.join(missing)} (apt-get)", flush=True)
@@ -416,7 +424,7 @@ DEFAULT_RELEVANT = re.compile(r"TORCH_LIBRARY|torch_tidy::compiled|TORCH_TIDY_CO
 def cached_lint(args, path, flags, config):
     """lint(), remembered by module, file contents, flags and config, so that
     an interrupted run resumes where it stopped."""
-    key = hashlib.sha1("\0".join([args.module_digest, text_of(path), config] +
+    key = hashlib.sha1("\0".join([args.module_digest, args.dependencies, text_of(path), config] +
                                   flags + [",".join(args.checks)])
                        .encode(errors="replace")).hexdigest()
     cache = os.path.join(args.out, "cache", key + ".json")
@@ -592,6 +600,8 @@ def main():
     os.makedirs(args.out, exist_ok=True)
     if not args.no_install:
         install_dependencies()
+    # What a file parses depends on the headers installed: part of the cache key.
+    args.dependencies = ",".join(installed_dependencies())
     base_flags = torch_flags(python) + library_flags()
     args.cuda_flags = CDB.cuda_flags_for(args.cuda, args.out)
     if not args.cuda_flags:
