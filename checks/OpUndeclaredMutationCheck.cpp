@@ -153,6 +153,14 @@ void OpUndeclaredMutationCheck::checkOperator(
       diag(First.W->Write->getBeginLoc(), "the write is here, in '%0'",
            DiagnosticIDs::Note)
           << First.W->WriteFunction->getQualifiedNameAsString();
+    if (const ParmVarDecl *P = First.W->Unseen) {
+      const auto *Callee = cast<FunctionDecl>(P->getDeclContext());
+      diag(P->getLocation(),
+           "'%0' is not defined in this translation unit; its parameter "
+           "'%1' takes a non-const pointer",
+           DiagnosticIDs::Note)
+          << Callee->getQualifiedNameAsString() << P->getName();
+    }
     for (size_t I = 1; I < List.size() && I < 4; ++I)
       diag(siteOf(*List[I].W)->getBeginLoc(), "'%0' is also written here (%1)",
            DiagnosticIDs::Note)

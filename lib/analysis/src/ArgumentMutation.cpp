@@ -6,6 +6,7 @@
 
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Analysis/CFG.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/StringSet.h"
 #include <optional>
@@ -43,6 +44,81 @@ bool isAccessorMethod(StringRef Name) {
          Name == "packed_accessor";
 }
 
+/// std::optional<Tensor> / c10::optional<Tensor> (an `out=None` argument).
+bool isOptionalTensorType(QualType T) {
+  T = T.getNonReferenceType();
+  const CXXRecordDecl *RD = T->getAsCXXRecordDecl();
+  const auto *CTSD = dyn_cast_or_null<ClassTemplateSpecializationDecl>(RD);
+  if (!CTSD || CTSD->getName() != "optional" ||
+      CTSD->getTemplateArgs().size() != 1 ||
+      CTSD->getTemplateArgs()[0].getKind() != TemplateArgument::Type)
+    return false;
+  return libtorch::isTensorType(CTSD->getTemplateArgs()[0].getAsType());
+}
+
+/// A parameter through which a callee can write memory it is handed: a
+/// pointer to non-const, or a tensor accessor (TensorAccessor,
+/// PackedTensorAccessor32, ... : their elements are writable).
+bool isWritableMemoryType(QualType T) {
+  T = T.getNonReferenceType();
+  if (const auto *PT = T->getAs<PointerType>())
+    return !PT->getPointeeType().isConstQualified() &&
+           !PT->getPointeeType()->isFunctionType();
+  if (const CXXRecordDecl *RD = T->getAsCXXRecordDecl())
+    return RD->getIdentifier() && RD->getName().contains("Accessor");
+  return false;
+}
+
+/// Standard algorithms and C functions that write through one of their
+/// arguments: the index of the destination, by the number of arguments.
+std::optional<unsigned> destinationOf(const FunctionDecl *Callee,
+                                      unsigned NumArgs) {
+  StringRef Name = nameOf(Callee);
+  if (Name.empty())
+    return std::nullopt;
+  const DeclContext *DC = Callee->getDeclContext()->getRedeclContext();
+  bool InStd = DC->isStdNamespace();
+  bool IsC = DC->isTranslationUnit() || InStd;
+  if (IsC && (Name == "memcpy" || Name == "memmove" || Name == "memset" ||
+              Name == "bzero"))
+    return 0u;
+  if (!InStd)
+    return std::nullopt;
+  static const llvm::StringSet<> First = {"iota",
+                                          "fill",
+                                          "fill_n",
+                                          "generate",
+                                          "generate_n",
+                                          "reverse",
+                                          "sort",
+                                          "replace",
+                                          "replace_if",
+                                          "stable_sort",
+                                          "shuffle",
+                                          "rotate",
+                                          "uninitialized_fill",
+                                          "uninitialized_fill_n"};
+  static const llvm::StringSet<> Third = {"copy",
+                                          "copy_n",
+                                          "copy_if",
+                                          "copy_backward",
+                                          "partial_sum",
+                                          "adjacent_difference",
+                                          "inclusive_scan",
+                                          "exclusive_scan",
+                                          "uninitialized_copy",
+                                          "uninitialized_copy_n"};
+  if (First.contains(Name))
+    return 0u;
+  if (Third.contains(Name) && NumArgs >= 3)
+    return 2u;
+  if (Name == "move" && NumArgs == 3)
+    return 2u;
+  if (Name == "transform")
+    return NumArgs == 5 ? 3u : 2u;
+  return std::nullopt;
+}
+
 class Walker : public RecursiveASTVisitor<Walker> {
 public:
   Walker(ArgumentMutationAnalysis &Analysis, const FunctionDecl *FD,
@@ -52,6 +128,12 @@ public:
       if (libtorch::isTensorType(FD->getParamDecl(I)->getType())) {
         Alias[FD->getParamDecl(I)] = I;
         Direct.insert(FD->getParamDecl(I));
+      } else if (isOptionalTensorType(FD->getParamDecl(I)->getType())) {
+        Optional[FD->getParamDecl(I)] = I;
+      } else if (isWritableMemoryType(FD->getParamDecl(I)->getType())) {
+        // A helper's pointer or accessor parameter: a caller that hands it
+        // a tensor's memory learns of the writes through it.
+        Raw[FD->getParamDecl(I)] = I;
       }
   }
 
@@ -87,6 +169,11 @@ public:
     const Expr *Init = V->getInit();
     if (libtorch::isTensorType(V->getType())) {
       bind(V, Init);
+      return true;
+    }
+    if (isOptionalTensorType(V->getType())) {
+      if (std::optional<unsigned> P = optionalParam(Init))
+        Optional[V] = *P;
       return true;
     }
     if (V->getType()->isPointerType()) {
@@ -149,13 +236,29 @@ public:
   }
 
   bool VisitBinaryOperator(BinaryOperator *B) {
-    if (B->isAssignmentOp())
-      if (std::optional<unsigned> P = rawTarget(B->getLHS()))
-        write(*P, B, rawWriteForm(B->getLHS()));
+    if (!B->isAssignmentOp())
+      return true;
+    const Expr *Lhs = B->getLHS()->IgnoreParens();
+    if (Lhs->getType()->isPointerType()) {
+      // p = q rebinds the pointer; p += n moves it: neither writes memory.
+      if (const auto *Ref = dyn_cast<DeclRefExpr>(Lhs);
+          Ref && B->getOpcode() == BO_Assign)
+        if (const auto *V = dyn_cast<VarDecl>(Ref->getDecl())) {
+          if (std::optional<unsigned> P = rawTarget(B->getRHS()))
+            Raw[V] = *P;
+          else if (Conditional == 0)
+            Raw.erase(V);
+        }
+      return true;
+    }
+    if (std::optional<unsigned> P = rawTarget(Lhs))
+      write(*P, B, rawWriteForm(Lhs));
     return true;
   }
   bool VisitUnaryOperator(UnaryOperator *U) {
-    if (U->isIncrementDecrementOp())
+    // ++p moves a pointer; ++*p and ++a[i] write an element.
+    if (U->isIncrementDecrementOp() &&
+        !U->getSubExpr()->getType()->isPointerType())
       if (std::optional<unsigned> P = rawTarget(U->getSubExpr()))
         write(*P, U, rawWriteForm(U->getSubExpr()));
     return true;
@@ -183,23 +286,54 @@ public:
       }
       return true;
     }
-    // A same-file helper that writes into its own parameter.
-    if (!isUserDecl(Callee))
+    // Standard algorithms and C calls that write their destination:
+    // std::iota(p, p + n, 0), std::copy(a, b, p), memcpy(p, q, n).
+    if (std::optional<unsigned> D = destinationOf(Callee, Call->getNumArgs())) {
+      if (*D < Call->getNumArgs())
+        if (std::optional<unsigned> P = rawTarget(Call->getArg(*D)))
+          write(*P, Call, Callee->getQualifiedNameAsString());
       return true;
+    }
+    if (Callee->getDeclContext()->getRedeclContext()->isStdNamespace() ||
+        isa<CXXMethodDecl>(Callee))
+      return true;
+    // A helper (or a CUDA kernel launch) whose body this file has: what it
+    // writes through its own parameters.
     const FunctionDecl *Def = Callee->getDefinition();
     if (!Def) {
       if (const FunctionDecl *Pattern =
               Callee->getTemplateInstantiationPattern())
         Def = Pattern->getDefinition();
     }
-    if (!Def || Def == FD || !Def->hasBody())
+    if (isUserDecl(Callee) && Def && Def->hasBody()) {
+      if (Def == FD)
+        return true;
+      const ArgumentMutationResult &Sum = Analysis.analyse(Callee);
+      for (const ArgumentWrite &W : Sum.Writes) {
+        if (W.ParamIndex >= Call->getNumArgs())
+          continue;
+        const Expr *Arg = Call->getArg(W.ParamIndex);
+        std::optional<unsigned> P = aliasedParam(Arg);
+        if (!P)
+          P = rawTarget(Arg);
+        if (P)
+          Out.Writes.push_back(
+              {*P, W.Write, W.WriteFunction, W.Form, Call, W.Unseen});
+      }
       return true;
-    const ArgumentMutationResult &Sum = Analysis.analyse(Callee);
-    for (const ArgumentWrite &W : Sum.Writes) {
-      if (W.ParamIndex >= Call->getNumArgs())
+    }
+    // A function whose body is not here: a tensor's memory handed to a
+    // parameter that is a non-const pointer (or an accessor) may be written.
+    for (unsigned I = 0; I < Call->getNumArgs() && I < Callee->getNumParams();
+         ++I) {
+      const ParmVarDecl *Param = Callee->getParamDecl(I);
+      if (!isWritableMemoryType(Param->getType()))
         continue;
-      if (std::optional<unsigned> P = aliasedParam(Call->getArg(W.ParamIndex)))
-        Out.Writes.push_back({*P, W.Write, W.WriteFunction, W.Form, Call});
+      if (std::optional<unsigned> P = rawTarget(Call->getArg(I))) {
+        std::string Form = "passing its memory to '" +
+                           Callee->getQualifiedNameAsString() + "'";
+        Out.Writes.push_back({*P, Call, FD, Form, nullptr, Param});
+      }
     }
     return true;
   }
@@ -247,7 +381,7 @@ private:
   }
 
   void write(unsigned P, const Expr *E, std::string Form) {
-    Out.Writes.push_back({P, E, FD, std::move(Form), nullptr});
+    Out.Writes.push_back({P, E, FD, std::move(Form), nullptr, nullptr});
   }
 
   /// The parameter that E is, or is a view or alias of.
@@ -267,6 +401,9 @@ private:
       return aliasedParam(C->getFalseExpr(), Depth + 1);
     }
     if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E)) {
+      if ((Op->getOperator() == OO_Star || Op->getOperator() == OO_Arrow) &&
+          Op->getNumArgs() == 1)
+        return optionalParam(Op->getArg(0));
       if (Op->getOperator() == OO_Subscript &&
           libtorch::isTensorType(Op->getArg(0)->getType()))
         return aliasedParam(Op->getArg(0), Depth + 1);
@@ -275,9 +412,13 @@ private:
       return std::nullopt;
     }
     if (const auto *Call = dyn_cast<CXXMemberCallExpr>(E)) {
+      StringRef Name = nameOf(Call->getMethodDecl());
+      if (Name == "value" || Name == "operator*" || Name == "value_or")
+        if (std::optional<unsigned> P =
+                optionalParam(Call->getImplicitObjectArgument()))
+          return P;
       if (!libtorch::torchCallee(Call) || libtorch::isCopyingIndexCall(Call))
         return std::nullopt;
-      StringRef Name = nameOf(Call->getMethodDecl());
       if (libtorch::isViewProducingCall(Call) || isAliasReturningMethod(Name) ||
           libtorch::isInPlaceValueMethod(Call))
         return aliasedParam(Call->getImplicitObjectArgument(), Depth + 1);
@@ -300,6 +441,17 @@ private:
     return std::nullopt;
   }
 
+  /// The optional<Tensor> parameter E names (or a local copy of it).
+  std::optional<unsigned> optionalParam(const Expr *E) {
+    E = E ? E->IgnoreParenImpCasts() : nullptr;
+    if (const auto *Ref = dyn_cast_or_null<DeclRefExpr>(E)) {
+      auto It = Optional.find(dyn_cast<VarDecl>(Ref->getDecl()));
+      if (It != Optional.end())
+        return It->second;
+    }
+    return std::nullopt;
+  }
+
   /// The parameter whose memory E points into: t.data_ptr<T>(), a pointer
   /// taken from it (plus an offset), an accessor of it, or one element of
   /// those.
@@ -310,8 +462,12 @@ private:
     if (const auto *A = dyn_cast<ArraySubscriptExpr>(E))
       return rawTarget(A->getBase(), Depth + 1);
     if (const auto *U = dyn_cast<UnaryOperator>(E);
-        U && U->getOpcode() == UO_Deref)
+        U && (U->getOpcode() == UO_Deref ||
+              (U->isIncrementDecrementOp() && U->getType()->isPointerType())))
       return rawTarget(U->getSubExpr(), Depth + 1);
+    if (const auto *B = dyn_cast<BinaryOperator>(E);
+        B && B->isCompoundAssignmentOp() && B->getType()->isPointerType())
+      return rawTarget(B->getLHS(), Depth + 1);
     if (const auto *B = dyn_cast<BinaryOperator>(E);
         B && B->isAdditiveOp() && B->getType()->isPointerType())
       return rawTarget(B->getLHS()->getType()->isPointerType() ? B->getLHS()
@@ -369,11 +525,45 @@ private:
   ArgumentMutationAnalysis &Analysis;
   const FunctionDecl *FD;
   ArgumentMutationResult &Out;
-  llvm::DenseMap<const VarDecl *, unsigned> Alias; ///< handles and views
-  llvm::DenseMap<const VarDecl *, unsigned> Raw;   ///< pointers, accessors
+  llvm::DenseMap<const VarDecl *, unsigned> Alias;    ///< handles and views
+  llvm::DenseMap<const VarDecl *, unsigned> Raw;      ///< pointers, accessors
+  llvm::DenseMap<const VarDecl *, unsigned> Optional; ///< optional<Tensor>
   llvm::DenseSet<const VarDecl *> Direct; ///< the parameters' own handles
   unsigned Conditional = 0, LambdaDepth = 0;
 };
+
+/// A return that cannot run (after TORCH_CHECK(false, ...), a throw or a
+/// noreturn call) returns nothing: judged on the CFG, with branches on
+/// constants pruned as the compiler would.
+void dropUnreachableReturns(const FunctionDecl *Def,
+                            ArgumentMutationResult &Result) {
+  if (Result.Returns.empty())
+    return;
+  CFG::BuildOptions Options;
+  Options.PruneTriviallyFalseEdges = true;
+  std::unique_ptr<CFG> Graph =
+      CFG::buildCFG(Def, Def->getBody(), &Def->getASTContext(), Options);
+  if (!Graph)
+    return; // no CFG: keep every return
+  llvm::DenseSet<const Stmt *> Reachable;
+  llvm::SmallVector<const CFGBlock *, 16> Work = {&Graph->getEntry()};
+  llvm::DenseSet<const CFGBlock *> Seen = {&Graph->getEntry()};
+  while (!Work.empty()) {
+    const CFGBlock *B = Work.pop_back_val();
+    for (const CFGElement &E : *B)
+      if (std::optional<CFGStmt> S = E.getAs<CFGStmt>())
+        Reachable.insert(S->getStmt());
+    if (const Stmt *T = B->getTerminatorStmt())
+      Reachable.insert(T);
+    for (const CFGBlock::AdjacentBlock &Succ : B->succs())
+      if (const CFGBlock *Next = Succ.getReachableBlock())
+        if (Seen.insert(Next).second)
+          Work.push_back(Next);
+  }
+  llvm::erase_if(Result.Returns, [&](const ArgumentReturn &R) {
+    return !Reachable.contains(R.Return);
+  });
+}
 
 } // namespace
 
@@ -394,6 +584,7 @@ ArgumentMutationAnalysis::analyse(const FunctionDecl *FD) {
   auto Result = std::make_unique<ArgumentMutationResult>();
   Walker W(*this, Def, *Result);
   W.TraverseStmt(const_cast<Stmt *>(Def->getBody()));
+  dropUnreachableReturns(Def, *Result);
   InProgress.erase(Def);
   return *(Results[Def] = std::move(Result));
 }

@@ -11,12 +11,6 @@
 using torch::indexing::Slice;
 
 void run_later(const std::function<void()> &f);
-namespace at {
-template <class F>
-void parallel_for(int64_t begin, int64_t end, int64_t grain, const F &f) {
-  f(begin, end);
-}
-}
 
 TORCH_TIDY_COMPILED at::Tensor named_and_called(const at::Tensor &vec,
                                                 const at::Tensor &rows) {

@@ -191,6 +191,9 @@ public:
     T &operator[](int64_t i) const;
   };
   template <typename T, size_t N> Accessor<T, N> accessor() const;
+  template <typename T, size_t N> Accessor<T, N> packed_accessor32() const;
+  template <typename T> T *mutable_data_ptr() const;
+  template <typename T> const T *const_data_ptr() const;
 };
 
 class Tensor : public TensorBase {
@@ -368,8 +371,21 @@ Tensor slice_scatter(const Tensor &self, const Tensor &src, int64_t dim = 0,
                      std::optional<int64_t> end = std::nullopt, int64_t step = 1);
 Tensor select_scatter(const Tensor &self, const Tensor &src, int64_t dim,
                       int64_t index);
+// at::parallel_for runs f over [begin, end) in chunks.
+template <typename F>
+void parallel_for(int64_t begin, int64_t end, int64_t grain, const F &f) {
+  f(begin, end);
+}
+template <typename T, size_t N>
+using PackedTensorAccessor32 = TensorBase::Accessor<T, N>;
 } // namespace at
 
+// AT_DISPATCH_*: a lambda per dtype with scalar_t bound, calling the body.
+#define AT_DISPATCH_FLOATING_TYPES(TYPE, NAME, ...)                            \
+  [&] {                                                                        \
+    using scalar_t = float;                                                    \
+    return __VA_ARGS__();                                                      \
+  }()
 
 // Helpers in namespaces below at:: whose names end in '_' but which are not
 // operators (functionalization glue).

@@ -7,8 +7,17 @@
 // operator[], detach(), contiguous(), a local copy of the handle), a free
 // function that takes it as `Tensor &` (at::relu_(t), at::neg_out(t, x)),
 // a same-file helper that writes into its own parameter, or a pointer or
-// accessor taken from it in the same function (data_ptr<T>(), accessor<T,
-// N>()). Also which parameters the kernel returns, or a view of them.
+// accessor taken from it (data_ptr<T>(), mutable_data_ptr<T>(), data<T>(),
+// accessor<T, N>(), packed_accessor32/64<...>()), in the kernel or in the
+// lambdas it runs (AT_DISPATCH_*, at::parallel_for), through pointer
+// arithmetic and local pointers; a standard algorithm or C call whose
+// destination is such a pointer (std::iota, std::fill, std::copy's output,
+// memcpy, memset); a helper or CUDA kernel (a launch) with that memory as a
+// pointer or accessor parameter it writes through; a function whose body is
+// not here taking it as a non-const pointer (Unseen). An optional<Tensor>
+// argument is followed through value(), * and ->. Also which parameters the
+// kernel returns, or a view of them, at returns that can run (the CFG: not
+// after TORCH_CHECK(false, ...), a throw or a noreturn call).
 //
 // The walk is in source order and flow-insensitive within a statement:
 // rebinding a local handle (t = t.clone()) ends its aliasing, and branches
@@ -42,6 +51,10 @@ struct ArgumentWrite {
   /// The call in the analysed function through which a helper writes; null
   /// when the write is in the analysed function itself.
   const clang::CallExpr *Via = nullptr;
+  /// When the memory is handed to a function whose body is not in this
+  /// translation unit: its parameter that is a non-const pointer or an
+  /// accessor (the write is the call).
+  const clang::ParmVarDecl *Unseen = nullptr;
 };
 
 /// A return of a parameter, or of a view or alias of it.
