@@ -48,6 +48,7 @@ CompileRequiresGradPropagationCheck::CompileRequiresGradPropagationCheck(
       CompiledFunctions(Options.get("CompiledFunctions", "")),
       Style(Options.get("FixStyle", FixStyle::IndexPut)),
       LibTorchVersionOption(Options.get("LibTorchVersion", "auto")),
+      ProjectRoot(projectRootOption()),
       FreshTargetsInKernels(boolOption("FreshTargetsInKernels", false)) {
   if (LibTorchVersionOption != "auto" &&
       !llvm::Regex("^[0-9]+\\.[0-9]+$").match(LibTorchVersionOption))
@@ -72,6 +73,7 @@ void CompileRequiresGradPropagationCheck::storeOptions(
   Options.store(Opts, "FixStyle", Style);
   Options.store(Opts, "LibTorchVersion", LibTorchVersionOption);
   storeBool(Opts, "FreshTargetsInKernels", FreshTargetsInKernels);
+  Options.store(Opts, "ProjectRoot", ProjectRoot);
 }
 
 void CompileRequiresGradPropagationCheck::registerPPCallbacks(
@@ -134,6 +136,8 @@ void CompileRequiresGradPropagationCheck::check(
   CompiledRegionFinder Finder(Mode, CompiledFunctions, FreshTargetsInKernels);
   Finder.collect(TU);
   ASTContext &Context = *Result.Context;
+  if (auto Project = projectOperators(Context.getSourceManager(), ProjectRoot))
+    Finder.operators().useProjectSchemas(*Project);
   GradFlowAnalysis Flow(Context);
   std::vector<Report> Reports;
   reportRegions(Finder, Flow, Context, Reports);
@@ -491,6 +495,10 @@ void CompileRequiresGradPropagationCheck::reportMutableArguments(
                                                        Arg.Alias->Begin, *Ctx),
                       "'%0' is declared mutable here", DiagnosticIDs::Note)
                      << Arg.Name;
+               else if (!Op->SchemaFile.empty())
+                 diag(K.Site->getBeginLoc(),
+                      "'%0' is declared mutable in %1:%2", DiagnosticIDs::Note)
+                     << Arg.Name << Op->SchemaFile << Op->SchemaLine;
                diag(K.Site->getBeginLoc(),
                     "%0 is registered here as the %1 kernel of '%2'",
                     DiagnosticIDs::Note)

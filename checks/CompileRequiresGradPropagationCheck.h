@@ -56,6 +56,8 @@ private:
   const std::string CompiledFunctions;
   const FixStyle Style;
   const std::string LibTorchVersionOption;
+  /// Where the project is, for schemas declared in its other files.
+  const std::string ProjectRoot;
   const bool FreshTargetsInKernels;
   clang::Preprocessor *PP = nullptr;
 };

@@ -5,6 +5,7 @@
 #include "torch_tidy/analysis/ArgumentMutation.h"
 #include "torch_tidy/analysis/GroundTruth.h"
 #include "torch_tidy/analysis/OperatorModel.h"
+#include "torch_tidy/analysis/ProjectOperators.h"
 #include "torch_tidy/rewrite/CheckFixes.h"
 
 #include "clang/AST/ASTContext.h"
@@ -20,12 +21,14 @@ OpUndeclaredMutationCheck::OpUndeclaredMutationCheck(
     StringRef Name, tidy::ClangTidyContext *Context)
     : TorchTidyCheck(Name, Context),
       CompositeKernels(boolOption("CompositeKernels", false)),
-      Aliasing(boolOption("Aliasing", true)) {}
+      Aliasing(boolOption("Aliasing", true)), ProjectRoot(projectRootOption()) {
+}
 
 void OpUndeclaredMutationCheck::storeOptions(
     tidy::ClangTidyOptions::OptionMap &Opts) {
   storeBool(Opts, "CompositeKernels", CompositeKernels);
   storeBool(Opts, "Aliasing", Aliasing);
+  Options.store(Opts, "ProjectRoot", ProjectRoot);
 }
 
 void OpUndeclaredMutationCheck::registerMatchers(MatchFinder *F) {
@@ -39,6 +42,9 @@ void OpUndeclaredMutationCheck::check(const MatchFinder::MatchResult &Result) {
     return;
   OperatorModel Model;
   Model.collect(TU);
+  if (auto Project =
+          projectOperators(Result.Context->getSourceManager(), ProjectRoot))
+    Model.useProjectSchemas(*Project);
   ArgumentMutationAnalysis Analysis;
   FixedReturns.clear();
   for (const RegisteredOperator &Op : Model.operators())
@@ -122,6 +128,31 @@ void OpUndeclaredMutationCheck::checkOperator(
         Rets[*I].push_back({&Ret, &K});
     }
   }
+  // An operator that returns nothing and declares no argument mutable:
+  // torch.compile's aot_eager and inductor drop its calls (measured). With
+  // no kernel of it in this translation unit, the schema alone is reported
+  // (its kernels, elsewhere, decide which argument to declare).
+  bool ReturnsNothing = S.Returns.empty() && !S.VarRets;
+  bool DeclaresMutation = llvm::any_of(
+      S.Arguments, [](const SchemaArgument &A) { return A.isMutable(); });
+  bool TakesTensor = llvm::any_of(S.Arguments, [](const SchemaArgument &A) {
+    return A.BaseType == "Tensor";
+  });
+  bool Dropped = ReturnsNothing && !DeclaresMutation && TakesTensor;
+  if (Dropped && Op.Kernels.empty() && Op.SchemaLiteral && !Op.SchemaInferred &&
+      Op.DefSite) {
+    SourceLocation At = Op.SchemaLiteral->getBeginLoc();
+    diag(At, "operator '%0' returns nothing and its schema declares no "
+             "argument mutable: torch.compile with aot_eager or inductor "
+             "drops its calls (measured on %1), so a kernel that writes an "
+             "argument leaves the caller's tensor unwritten; declare the "
+             "written argument 'Tensor(a!)'")
+        << Op.qualifiedName() << ground_truth::BothVersions
+        << Op.SchemaLiteral->getSourceRange();
+    noteFix(At, FixPlan::noFix("no kernel of '" + Op.qualifiedName() +
+                               "' is registered in this translation unit; "
+                               "which argument it writes is not known here"));
+  }
   if (Writes.empty() && (!Aliasing || Rets.empty()))
     return;
 
@@ -171,10 +202,24 @@ void OpUndeclaredMutationCheck::checkOperator(
            "without '!' in its alias annotation}1",
            DiagnosticIDs::Note)
           << A.Name << static_cast<unsigned>(A.Alias.has_value());
+    else if (!Op.SchemaFile.empty())
+      diag(First.K->Site->getBeginLoc(),
+           "the schema of '%0' is declared in %1:%2, with '%3' %select{without "
+           "an alias annotation|without '!' in its alias annotation}4",
+           DiagnosticIDs::Note)
+          << Op.qualifiedName() << Op.SchemaFile << Op.SchemaLine << A.Name
+          << static_cast<unsigned>(A.Alias.has_value());
     diag(First.K->Site->getBeginLoc(),
          "%0 is registered here as the %1 kernel of '%2'", DiagnosticIDs::Note)
         << kernelName(First.K->Kernel) << First.K->DispatchKey
         << Op.qualifiedName();
+    if (Dropped)
+      diag(Op.SchemaLiteral ? Op.SchemaLiteral->getBeginLoc()
+                            : First.K->Site->getBeginLoc(),
+           "'%0' returns nothing: torch.compile with aot_eager or inductor "
+           "drops its calls outright (measured on %1)",
+           DiagnosticIDs::Note)
+          << Op.qualifiedName() << ground_truth::BothVersions;
     noteFix(Site->getBeginLoc(), Plan);
   }
 

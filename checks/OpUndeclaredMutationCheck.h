@@ -42,6 +42,8 @@ private:
   /// Report returns of an argument or a view of it without an alias
   /// annotation.
   const bool Aliasing;
+  /// Where the project is, for schemas declared in its other files.
+  const std::string ProjectRoot;
   /// Returns already given their fix in this translation unit.
   llvm::DenseSet<const clang::Stmt *> FixedReturns;
 };

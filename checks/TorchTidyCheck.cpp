@@ -2,6 +2,12 @@
 
 #include "TorchTidyCheck.h"
 
+#include "torch_tidy/analysis/ProjectOperators.h"
+
+#include "clang/Basic/SourceManager.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Process.h"
+
 using namespace clang;
 
 namespace torch_tidy {
@@ -17,6 +23,36 @@ bool TorchTidyCheck::boolOption(StringRef Name, bool Default) {
                     "expected a bool (true or false); using '%2'")
       << Value << Name << (Default ? "true" : "false");
   return Default;
+}
+
+std::string TorchTidyCheck::projectRootOption() {
+  std::string Value = "auto";
+  if (std::optional<StringRef> V = Options.getLocalOrGlobal("ProjectRoot"))
+    Value = V->trim().str();
+  else if (std::optional<std::string> Env =
+               llvm::sys::Process::GetEnv("TORCH_TIDY_PROJECT_ROOT");
+           Env && !Env->empty())
+    Value = *Env;
+  if (Value != "auto" && Value != "none" && !Value.empty() &&
+      !llvm::sys::fs::is_directory(Value))
+    configurationDiag("invalid configuration value '%0' for option "
+                      "'ProjectRoot': not a directory; expected 'auto', "
+                      "'none' or the project's root directory; the "
+                      "project's other files are not read")
+        << Value;
+  return Value;
+}
+
+std::shared_ptr<const ProjectOperators>
+TorchTidyCheck::projectOperators(const SourceManager &SM, StringRef Setting) {
+  OptionalFileEntryRef Main = SM.getFileEntryRefForID(SM.getMainFileID());
+  if (!Main)
+    return nullptr;
+  std::optional<std::string> Root =
+      ProjectOperators::findRoot(Main->getName(), Setting);
+  if (!Root)
+    return nullptr;
+  return ProjectOperators::load(*Root, ProjectOperators::defaultCacheDir());
 }
 
 void TorchTidyCheck::storeBool(tidy::ClangTidyOptions::OptionMap &Opts,

@@ -5,8 +5,11 @@
 #include "torch_tidy/rewrite/FixPlan.h"
 
 #include "clang-tidy/ClangTidyCheck.h"
+#include <memory>
 
 namespace torch_tidy {
+
+class ProjectOperators;
 
 /// A clang-tidy check with the option helpers the torch checks share.
 class TorchTidyCheck : public clang::tidy::ClangTidyCheck {
@@ -24,6 +27,16 @@ protected:
   /// built clang-tidy and g++, so a module built with g++ could not link
   /// against it. A value that is not a bool is reported and Default used.
   bool boolOption(llvm::StringRef Name, bool Default);
+  /// The ProjectRoot option: "auto" (the nearest ancestor of the linted file
+  /// holding .git, setup.py, pyproject.toml or compile_commands.json),
+  /// "none", or a directory. Local or global; where neither is set, the
+  /// environment's TORCH_TIDY_PROJECT_ROOT, else "auto".
+  std::string projectRootOption();
+  /// The operators the project of SM's main file declares, in any of its
+  /// files (lib/analysis/ProjectOperators); null when the setting is "none"
+  /// or the file is in no project.
+  static std::shared_ptr<const ProjectOperators>
+  projectOperators(const clang::SourceManager &SM, llvm::StringRef Setting);
   /// Stores a bool option as boolOption reads it.
   void storeBool(clang::tidy::ClangTidyOptions::OptionMap &Opts,
                  llvm::StringRef Name, bool Value);

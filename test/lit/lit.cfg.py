@@ -21,6 +21,10 @@ for key, value in {
     "TORCH_TIDY_INCLUDE": os.path.join(config.torch_tidy_source_dir, "include"),
 }.items():
     config.environment[key] = value
+# The tests are files of this repository: no project-wide operator index
+# (ProjectRoot: auto would index the whole repository). The tests of the
+# index set ProjectRoot themselves.
+config.environment["TORCH_TIDY_PROJECT_ROOT"] = "none"
 config.environment["PATH"] = os.pathsep.join(
     [config.llvm_bin_dir, config.environment.get("PATH", os.environ["PATH"])])
 

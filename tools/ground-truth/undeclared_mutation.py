@@ -106,6 +106,42 @@ FORMS = {
     "write_and_return": ("const at::Tensor &m", [
         "m.mul_(2);",
         "return m;"], "write_alias"),
+    # How extension kernels write (issue 29): raw pointers inside AT_DISPATCH
+    # and at::parallel_for lambdas, standard algorithms and C calls, a helper
+    # handed a pointer, an out argument written and returned, an optional
+    # out argument, and a schema that returns nothing.
+    "dispatch_raw_write": ("const at::Tensor &m", [
+        "AT_DISPATCH_FLOATING_TYPES(m.scalar_type(), \"w\", [&] {",
+        "  scalar_t *p = m.data_ptr<scalar_t>() + 1;",
+        "  at::parallel_for(0, 2, 1, [&](int64_t b, int64_t e) {",
+        "    for (int64_t i = b; i < e; ++i)",
+        "      p[i] += scalar_t(1);",
+        "  });",
+        "});",
+        "return m.sum();"], True),
+    "std_iota": ("const at::Tensor &m", [
+        "float *p = m.mutable_data_ptr<float>();",
+        "std::iota(p + 3, p + 6, 0.0f);",
+        "return m.sum();"], True),
+    "memset": ("const at::Tensor &m", [
+        "std::memset(m.data_ptr<float>(), 0, 3 * sizeof(float));",
+        "return v.sum();"], True),
+    "pointer_helper": ("const at::Tensor &m", [
+        "fillRow(m.data_ptr<float>() + 3, 3);",
+        "return m.sum();"], True),
+    "raw_write_and_return": ("const at::Tensor &m", [
+        "float *p = m.data_ptr<float>();",
+        "std::fill(p, p + 3, 2.0f);",
+        "return m;"], "write_alias"),
+    "optional_out": ("const c10::optional<at::Tensor> &m", [
+        "at::Tensor out = m.value().contiguous();",
+        "float *o = out.data_ptr<float>();",
+        "const float *in = v.const_data_ptr<float>();",
+        "for (int64_t i = 0; i < 3; ++i)",
+        "  o[i] += in[i];",
+        "return v.sum();"], True),
+    "void_write": ("const at::Tensor &m", [
+        "m.narrow(0, 0, 2).add_(v);"], True),
     # Benign: nothing writes into m's values.
     "read_only": ("const at::Tensor &m", [
         "return (m * v.sum()).sum();"], False),
@@ -133,7 +169,21 @@ FORMS = {
         "return m.narrow(0, 1, 2);"], "alias"),
     "return_clone": ("const at::Tensor &m", [
         "return m.clone();"], False),
+    "void_read": ("const at::Tensor &m", [
+        "at::Tensor s = m.sum();",
+        "(void)s;"], False),
+    "unreachable_return": ("const at::Tensor &m", [
+        "if (v.numel() < 0) {",
+        "  TORCH_CHECK(false, \"unsupported\");",
+        "  return m;",
+        "}",
+        "return v.sum();"], False),
 }
+
+# Forms whose schema is not `(Tensor m, Tensor v) -> Tensor`: an optional m
+# (`Tensor? m`), or nothing returned (`-> ()`, the kernel returns void).
+OPTIONAL_M = {"optional_out"}
+RETURNS_NOTHING = {"void_write", "void_read"}
 
 # key -> (namespace suffix, dispatch key of TORCH_LIBRARY_IMPL, autograd
 # formula registered from Python)
@@ -150,13 +200,15 @@ def op_name(form, declared):
 
 def schema_of(form, declared):
     aliases = FORMS[form][2] == "alias"
+    opt = "?" if form in OPTIONAL_M else ""
+    ret = "()" if form in RETURNS_NOTHING else "Tensor"
     if not declared:
-        return f"{op_name(form, False)}(Tensor m, Tensor v) -> Tensor"
+        return f"{op_name(form, False)}(Tensor{opt} m, Tensor v) -> {ret}"
     if aliases:
-        return f"{op_name(form, True)}(Tensor(a) m, Tensor v) -> Tensor(a)"
+        return f"{op_name(form, True)}(Tensor(a){opt} m, Tensor v) -> Tensor(a)"
     if FORMS[form][2] == "write_alias":
-        return f"{op_name(form, True)}(Tensor(a!) m, Tensor v) -> Tensor(a!)"
-    return f"{op_name(form, True)}(Tensor(a!) m, Tensor v) -> Tensor"
+        return f"{op_name(form, True)}(Tensor(a!){opt} m, Tensor v) -> Tensor(a!)"
+    return f"{op_name(form, True)}(Tensor(a!){opt} m, Tensor v) -> {ret}"
 
 
 def operators(prefix="tt_um"):
@@ -175,8 +227,12 @@ def generate(path, prefix="tt_um"):
         "// kernels write (or do not write) into an argument their schema does or",
         "// does not declare mutable. Do not edit; regenerate.",
         "#include <ATen/ATen.h>",
+        "#include <ATen/Dispatch.h>",
+        "#include <ATen/Parallel.h>",
         "#include <ATen/TensorIndexing.h>",
         "#include <torch/library.h>",
+        "#include <cstring>",
+        "#include <numeric>",
         "",
         "using at::indexing::Slice;",
         "",
@@ -184,10 +240,15 @@ def generate(path, prefix="tt_um"):
         "void writeRows(const at::Tensor &dst, const at::Tensor &src) {",
         "  dst.narrow(0, 0, 2).copy_(src);",
         "}",
+        "void fillRow(float *p, int64_t n) {",
+        "  for (int64_t i = 0; i < n; ++i)",
+        "    p[i] = 2.0f;",
+        "}",
         "",
     ]
     for form, (param, body, _) in FORMS.items():
-        lines.append(f"at::Tensor k_{form}({param}, const at::Tensor &v) {{")
+        ret = "void" if form in RETURNS_NOTHING else "at::Tensor"
+        lines.append(f"{ret} k_{form}({param}, const at::Tensor &v) {{")
         lines += ["  " + b for b in body]
         lines += ["}", ""]
     lines += ["} // namespace", ""]
@@ -263,6 +324,8 @@ def _measure(args):
                 (lambda m, v: m) if form == "return_arg" else (lambda m, v: m.narrow(0, 1, 2)))
         elif form == "return_clone":
             torch.library.register_fake(qual)(lambda m, v: torch.empty_like(m))
+        elif form in RETURNS_NOTHING:
+            torch.library.register_fake(qual)(lambda m, v: None)
         else:
             torch.library.register_fake(qual)(lambda m, v: v.new_empty(()))
         if KEYS[key][2]:
@@ -293,7 +356,8 @@ def _measure(args):
                 m = x * 1
                 r = op(m, v)
                 outs.append((m * 2).sum())
-                outs.append(r)
+                # An operator that returns nothing: its effect is on m only.
+                outs.append(v.sum() if r is None else r)
             return outs
         return f
 

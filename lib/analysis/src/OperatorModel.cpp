@@ -2,6 +2,7 @@
 
 #include "torch_tidy/analysis/OperatorModel.h"
 #include "torch_tidy/analysis/LibTorchApi.h"
+#include "torch_tidy/analysis/ProjectOperators.h"
 #include "torch_tidy/analysis/UserCode.h"
 
 #include "clang/AST/ASTContext.h"
@@ -398,6 +399,23 @@ void OperatorModel::finish() {
     std::vector<LibraryInfo> Infos = It->second;
     for (const LibraryInfo &Info : Infos)
       addCall(Call, &Info);
+  }
+}
+
+void OperatorModel::useProjectSchemas(const ProjectOperators &Project) {
+  for (RegisteredOperator &Op : Operators) {
+    if (Op.Schema || Op.Name.empty() || Op.Kernels.empty())
+      continue;
+    for (const DeclaredSchema *D : Project.find(Op.Namespace, Op.Name)) {
+      SchemaParseResult Parsed = parseOperatorSchema(D->Schema);
+      if (!Parsed || Parsed.Schema->NameOnly ||
+          Parsed.Schema->Overload != Op.Overload)
+        continue;
+      Op.Schema = std::move(Parsed.Schema);
+      Op.SchemaFile = D->File;
+      Op.SchemaLine = D->Line;
+      break;
+    }
   }
 }
 

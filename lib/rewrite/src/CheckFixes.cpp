@@ -11,6 +11,7 @@
 #include "clang/Lex/Lexer.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/Support/Path.h"
 
 using namespace clang;
 
@@ -188,6 +189,11 @@ SourceLocation annotationLocation(const RegisteredOperator &Op,
               ? "the schema is inferred from the kernel's C++ signature "
                 "(m.def(name, fn)), which never declares a mutation; define "
                 "the operator with a schema string"
+          : !Op.SchemaFile.empty()
+              ? "the schema is declared in another file of the project (" +
+                    llvm::sys::path::filename(Op.SchemaFile).str() + ":" +
+                    std::to_string(Op.SchemaLine) +
+                    "); a fix-it edits only this file"
               : "the schema is not a string literal written in this file";
     return {};
   }
@@ -219,6 +225,10 @@ SchemaAnnotationPlanner::plan(const SchemaArgument &A, const ASTContext &Ctx) {
     if (A.Alias->Sets.size() != 1 || !A.Alias->AfterSets.empty() ||
         A.Alias->End == 0) {
       Why = "the argument's alias annotation is not a single set";
+    } else if (!Op.SchemaFile.empty()) {
+      Why = "the schema is declared in another file of the project (" +
+            llvm::sys::path::filename(Op.SchemaFile).str() + ":" +
+            std::to_string(Op.SchemaLine) + "); a fix-it edits only this file";
     } else if (Op.SchemaInferred || !Op.SchemaLiteral ||
                !Op.SchemaLiteral->isOrdinary()) {
       Why = "the schema is not a string literal written in this file";

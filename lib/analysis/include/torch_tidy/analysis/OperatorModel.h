@@ -30,6 +30,8 @@ class ASTContext;
 
 namespace torch_tidy {
 
+class ProjectOperators;
+
 /// One kernel registered for an operator.
 struct KernelRegistration {
   /// The dispatch key: the one named at the call (torch::dispatch(k, f),
@@ -56,6 +58,10 @@ struct RegisteredOperator {
   bool SchemaInferred = false;
   /// The string literal the schema was parsed from, if any.
   const clang::StringLiteral *SchemaLiteral = nullptr;
+  /// Where the schema was found when no file of this translation unit
+  /// declares it (the project index: another file of the project).
+  std::string SchemaFile;
+  unsigned SchemaLine = 0;
   const clang::CXXMemberCallExpr *DefSite = nullptr;
   std::vector<KernelRegistration> Kernels;
 
@@ -87,6 +93,11 @@ public:
 
   /// Builds the operators from the facts; call once, after the walk.
   void finish();
+
+  /// Gives each operator this translation unit registers kernels for but
+  /// does not declare the schema the project declares for it elsewhere
+  /// (the overload named at the registration). Call after collect().
+  void useProjectSchemas(const ProjectOperators &Project);
 
   const std::vector<RegisteredOperator> &operators() const { return Operators; }
   const std::vector<SchemaProblem> &schemaProblems() const { return Problems; }

@@ -1,0 +1,106 @@
+//===- ProjectOperators.h - The operators a whole project declares -*- C++
+//-*-===//
+//
+// Real extension projects keep their schemas in one file (a TORCH_LIBRARY
+// block of m.def strings, or Python's torch.library) and their kernels in
+// others. This index knows every schema the project declares, in any of its
+// files, with no set-up: the project is the nearest ancestor directory of
+// the linted file that holds `.git`, `setup.py`, `pyproject.toml` or
+// `compile_commands.json`, and its C++, CUDA and Python files are read as
+// text (lexed, not compiled) for
+//
+//   - m.def("...") / m.def(TORCH_SELECTIVE_SCHEMA("...")) inside
+//     TORCH_LIBRARY / TORCH_LIBRARY_FRAGMENT blocks (and their STABLE_
+//     variants), with adjacent literals concatenated;
+//   - TORCH_SELECTIVE_SCHEMA("ns::...") anywhere;
+//   - torch.library.define("ns::op(...)"), define("ns::op", "(...)"),
+//     and the .define("...") of Library("ns", "DEF"/"FRAGMENT") objects.
+//
+// What each file says is cached on disk (one JSON file per project: each
+// file's path, size, modification time and schemas). A file whose size or
+// time changed is read again, new files are read, removed ones dropped.
+// Checks ask the index; they never read project files themselves.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TORCH_TIDY_ANALYSIS_PROJECTOPERATORS_H
+#define TORCH_TIDY_ANALYSIS_PROJECTOPERATORS_H
+
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringRef.h"
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace torch_tidy {
+
+/// One schema a project file declares.
+struct DeclaredSchema {
+  /// The library's namespace when the schema text does not carry one.
+  std::string Namespace;
+  /// The schema as written ("op(Tensor x) -> ()" or "ns::op(...) -> ...").
+  std::string Schema;
+  std::string File; ///< absolute path
+  unsigned Line = 0;
+};
+
+/// The schemas the text of one file declares (Path's extension says whether
+/// it is Python). Exposed for tests and the benchmark.
+std::vector<DeclaredSchema> scanOperatorSchemas(llvm::StringRef Path,
+                                                llvm::StringRef Text);
+
+/// How the index was built, for the benchmark and tests.
+struct ProjectIndexStats {
+  unsigned Files = 0;     ///< C++, CUDA and Python files in the project
+  unsigned Read = 0;      ///< read this time (new or changed)
+  unsigned FromCache = 0; ///< taken from the cache unchanged
+  unsigned Schemas = 0;
+  bool CacheWritten = false;
+};
+
+class ProjectOperators {
+public:
+  /// The project root for File. Setting is the ProjectRoot option: "none"
+  /// turns the index off; a path names the root; "auto" (or empty) finds
+  /// the nearest ancestor of File holding .git, setup.py, pyproject.toml or
+  /// compile_commands.json.
+  static std::optional<std::string> findRoot(llvm::StringRef File,
+                                             llvm::StringRef Setting);
+
+  /// The index of the project at Root, read through the cache under
+  /// CacheDir (no cache when CacheDir is empty). Memoised per process and
+  /// root: a process that lints many files reads the project once.
+  static std::shared_ptr<const ProjectOperators> load(llvm::StringRef Root,
+                                                      llvm::StringRef CacheDir);
+
+  /// The default cache directory: $TORCH_TIDY_CACHE/project-index, else
+  /// $XDG_CACHE_HOME/torch-tidy/project-index, else
+  /// ~/.cache/torch-tidy/project-index.
+  static std::string defaultCacheDir();
+
+  /// Builds the index of Root (reading through the cache, updating it);
+  /// exposed for tests and the benchmark.
+  static std::unique_ptr<ProjectOperators> build(llvm::StringRef Root,
+                                                 llvm::StringRef CacheDir);
+
+  /// The schemas declared for operator Ns::Name (every overload).
+  std::vector<const DeclaredSchema *> find(llvm::StringRef Ns,
+                                           llvm::StringRef Name) const;
+
+  const std::vector<DeclaredSchema> &schemas() const { return Schemas; }
+  const ProjectIndexStats &stats() const { return Stats; }
+  const std::string &root() const { return Root; }
+
+private:
+  void indexSchemas();
+
+  std::string Root;
+  std::vector<DeclaredSchema> Schemas;
+  /// "ns::name" to indices in Schemas.
+  llvm::StringMap<std::vector<size_t>> ByName;
+  ProjectIndexStats Stats;
+};
+
+} // namespace torch_tidy
+
+#endif

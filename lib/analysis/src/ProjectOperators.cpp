@@ -1,0 +1,600 @@
+//===- ProjectOperators.cpp - The operators a whole project declares ------===//
+
+#include "torch_tidy/analysis/ProjectOperators.h"
+
+#include "clang/Basic/LangOptions.h"
+#include "clang/Lex/Lexer.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Support/xxhash.h"
+#include <chrono>
+#include <mutex>
+
+using namespace llvm;
+
+namespace torch_tidy {
+namespace {
+
+constexpr int CacheVersion = 1;
+/// Files larger than this are not read (generated or vendored code).
+constexpr uint64_t MaxFileSize = 4 << 20;
+/// A project with more files than this is indexed up to this many.
+constexpr unsigned MaxFiles = 50000;
+
+bool isPythonPath(StringRef Path) {
+  return sys::path::extension(Path) == ".py";
+}
+
+bool isIndexedPath(StringRef Path) {
+  static const StringSet<> Exts = {".cpp", ".cc",  ".cxx", ".c++", ".cu",
+                                   ".cuh", ".h",   ".hpp", ".hh",  ".hxx",
+                                   ".inl", ".ipp", ".py"};
+  return Exts.contains(sys::path::extension(Path));
+}
+
+/// Directories that hold no schema of the project itself: version control,
+/// build trees, installed packages, vendored code.
+bool isSkippedDirectory(StringRef Name) {
+  static const StringSet<> Names = {
+      "build",       "dist",     "node_modules", "third_party",
+      "third-party", "3rdparty", "external",     "site-packages",
+      "__pycache__", "venv",     "CMakeFiles",   "_deps"};
+  return Name.starts_with(".") || Name.starts_with("build") ||
+         Names.contains(Name);
+}
+
+/// Line number (1-based) of Offset, counting from a remembered position.
+class LineCounter {
+public:
+  explicit LineCounter(StringRef Text) : Text(Text) {}
+  unsigned lineOf(size_t Offset) {
+    if (Offset < Pos) {
+      Pos = 0;
+      Line = 1;
+    }
+    Line += Text.slice(Pos, Offset).count('\n');
+    Pos = Offset;
+    return Line;
+  }
+
+private:
+  StringRef Text;
+  size_t Pos = 0;
+  unsigned Line = 1;
+};
+
+// --- C++ and CUDA ------------------------------------------------------------
+
+struct Token {
+  clang::tok::TokenKind Kind;
+  StringRef Text;
+  size_t Offset;
+  bool isIdent(StringRef S) const {
+    return Kind == clang::tok::raw_identifier && Text == S;
+  }
+  bool is(clang::tok::TokenKind K) const { return Kind == K; }
+  bool isString() const { return clang::tok::isStringLiteral(Kind); }
+};
+
+/// The value of a C++ string literal token: "..." with simple escapes,
+/// R"d(...)d", with an encoding prefix.
+std::string cxxStringValue(StringRef Tok) {
+  size_t Quote = Tok.find('"');
+  if (Quote == StringRef::npos)
+    return "";
+  StringRef Prefix = Tok.take_front(Quote);
+  StringRef Body = Tok.drop_front(Quote + 1).drop_back(1);
+  if (Prefix.ends_with("R")) {
+    size_t Open = Body.find('(');
+    if (Open == StringRef::npos)
+      return "";
+    StringRef Delim = Body.take_front(Open);
+    Body = Body.drop_front(Open + 1);
+    return Body.drop_back(Delim.size() + 1).str();
+  }
+  std::string Out;
+  for (size_t I = 0; I < Body.size(); ++I) {
+    char C = Body[I];
+    if (C == '\\' && I + 1 < Body.size()) {
+      char N = Body[++I];
+      Out += N == 'n' ? '\n' : N == 't' ? '\t' : N;
+    } else {
+      Out += C;
+    }
+  }
+  return Out;
+}
+
+std::vector<Token> lexCxx(const std::string &Buf) {
+  clang::LangOptions LO;
+  LO.CPlusPlus = LO.CPlusPlus11 = LO.CPlusPlus14 = LO.CPlusPlus17 = true;
+  clang::Lexer L(clang::SourceLocation(), LO, Buf.data(), Buf.data(),
+                 Buf.data() + Buf.size());
+  std::vector<Token> Out;
+  clang::Token T;
+  while (true) {
+    L.LexFromRawLexer(T);
+    if (T.is(clang::tok::eof))
+      break;
+    size_t Offset = L.getCurrentBufferOffset() - T.getLength();
+    Out.push_back(
+        {T.getKind(), StringRef(Buf.data() + Offset, T.getLength()), Offset});
+  }
+  return Out;
+}
+
+/// The schema text an m.def argument spells from token I: adjacent string
+/// literals, optionally inside TORCH_SELECTIVE_SCHEMA(...) or
+/// torch::schema(...). Empty when it is not a literal.
+std::string schemaAt(const std::vector<Token> &T, size_t I) {
+  // torch::schema("...", ...), c10::... prefixes.
+  while (I + 1 < T.size() && T[I].is(clang::tok::raw_identifier) &&
+         T[I + 1].is(clang::tok::coloncolon))
+    I += 2;
+  if (I + 1 < T.size() &&
+      (T[I].isIdent("TORCH_SELECTIVE_SCHEMA") || T[I].isIdent("schema")) &&
+      T[I + 1].is(clang::tok::l_paren))
+    I += 2;
+  std::string Text;
+  while (I < T.size() && T[I].isString())
+    Text += cxxStringValue(T[I++].Text);
+  return Text;
+}
+
+bool isLibraryMacro(const Token &T) {
+  return T.isIdent("TORCH_LIBRARY") || T.isIdent("TORCH_LIBRARY_FRAGMENT") ||
+         T.isIdent("STABLE_TORCH_LIBRARY") ||
+         T.isIdent("STABLE_TORCH_LIBRARY_FRAGMENT");
+}
+
+void scanCxx(StringRef Path, StringRef Text, std::vector<DeclaredSchema> &Out) {
+  if (!Text.contains("TORCH_LIBRARY") &&
+      !Text.contains("TORCH_SELECTIVE_SCHEMA"))
+    return;
+  std::string Buf = Text.str(); // the lexer reads up to a NUL
+  std::vector<Token> T = lexCxx(Buf);
+  LineCounter Lines(Buf);
+  DenseSet<size_t> Seen; // offsets of recorded literals
+  auto Record = [&](StringRef Ns, size_t At, std::string Schema) {
+    if (Schema.empty() || Schema.find('(') == std::string::npos ||
+        !Seen.insert(At).second)
+      return;
+    Out.push_back(
+        {Ns.str(), std::move(Schema), Path.str(), Lines.lineOf(T[At].Offset)});
+  };
+  for (size_t I = 0; I < T.size(); ++I) {
+    if (isLibraryMacro(T[I]) && I + 6 < T.size() &&
+        T[I + 1].is(clang::tok::l_paren) &&
+        T[I + 2].is(clang::tok::raw_identifier) &&
+        T[I + 3].is(clang::tok::comma) && T[I + 5].is(clang::tok::r_paren) &&
+        T[I + 6].is(clang::tok::l_brace)) {
+      StringRef Ns = T[I + 2].Text;
+      int Depth = 0;
+      size_t J = I + 6;
+      for (; J < T.size(); ++J) {
+        if (T[J].is(clang::tok::l_brace))
+          ++Depth;
+        else if (T[J].is(clang::tok::r_brace) && --Depth == 0)
+          break;
+        // x.def( or x->def(, chained or not.
+        if (T[J].isIdent("def") && J > 0 && J + 1 < T.size() &&
+            (T[J - 1].is(clang::tok::period) ||
+             T[J - 1].is(clang::tok::arrow)) &&
+            T[J + 1].is(clang::tok::l_paren)) {
+          size_t K = J + 2;
+          std::string S = schemaAt(T, K);
+          while (K < T.size() && !T[K].isString())
+            ++K;
+          if (K < T.size())
+            Record(Ns, K, std::move(S));
+        }
+      }
+      I = J;
+      continue;
+    }
+    // TORCH_SELECTIVE_SCHEMA("ns::op(...)") anywhere (a helper that takes
+    // the library, a wrapper macro's argument).
+    if (T[I].isIdent("TORCH_SELECTIVE_SCHEMA") && I + 2 < T.size() &&
+        T[I + 1].is(clang::tok::l_paren) && T[I + 2].isString()) {
+      std::string S = schemaAt(T, I);
+      size_t Paren = S.find('(');
+      if (Paren != std::string::npos &&
+          StringRef(S).take_front(Paren).contains("::"))
+        Record("", I + 2, std::move(S));
+    }
+  }
+}
+
+// --- Python ------------------------------------------------------------------
+
+/// Reads the Python string literals (adjacent ones concatenated) at Pos,
+/// after whitespace; advances Pos past them. Empty when there is none.
+std::optional<std::string> pythonStrings(StringRef Text, size_t &Pos) {
+  std::optional<std::string> Out;
+  while (true) {
+    size_t P = Pos;
+    while (P < Text.size() && isSpace(Text[P]))
+      ++P;
+    bool Raw = false;
+    while (P < Text.size() && StringRef("rRuUbB").contains(Text[P])) {
+      Raw |= Text[P] == 'r' || Text[P] == 'R';
+      ++P;
+    }
+    if (P >= Text.size() || (Text[P] != '"' && Text[P] != '\''))
+      return Out;
+    char Q = Text[P];
+    bool Triple = Text.substr(P, 3) == std::string(3, Q);
+    P += Triple ? 3 : 1;
+    std::string S;
+    while (P < Text.size()) {
+      if (Triple ? Text.substr(P, 3) == std::string(3, Q) : Text[P] == Q)
+        break;
+      if (!Triple && Text[P] == '\n')
+        return Out; // unterminated
+      if (Text[P] == '\\' && !Raw && P + 1 < Text.size()) {
+        char N = Text[P + 1];
+        S += N == 'n' ? '\n' : N;
+        P += 2;
+        continue;
+      }
+      S += Text[P++];
+    }
+    if (P >= Text.size())
+      return Out;
+    Pos = P + (Triple ? 3 : 1);
+    Out = Out.value_or("") + S;
+  }
+}
+
+/// The identifier that ends just before Pos (skipping spaces), if any.
+StringRef identifierBefore(StringRef Text, size_t Pos) {
+  size_t E = Pos;
+  while (E > 0 && Text[E - 1] == ' ')
+    --E;
+  size_t B = E;
+  while (B > 0 && (isAlnum(Text[B - 1]) || Text[B - 1] == '_'))
+    --B;
+  return Text.slice(B, E);
+}
+
+void scanPython(StringRef Path, StringRef Text,
+                std::vector<DeclaredSchema> &Out) {
+  if (!Text.contains("define") || !Text.contains("library"))
+    return;
+  LineCounter Lines(Text);
+  // lib = torch.library.Library("ns", "DEF") (or FRAGMENT).
+  StringMap<std::string> Libraries;
+  for (size_t At = Text.find("Library("); At != StringRef::npos;
+       At = Text.find("Library(", At + 1)) {
+    size_t Pos = At + 8;
+    std::optional<std::string> Ns = pythonStrings(Text, Pos);
+    while (Pos < Text.size() && (isSpace(Text[Pos]) || Text[Pos] == ','))
+      ++Pos;
+    std::optional<std::string> Kind = pythonStrings(Text, Pos);
+    if (!Ns || !Kind || (*Kind != "DEF" && *Kind != "FRAGMENT"))
+      continue;
+    // Back over "torch.library." and "name = ".
+    size_t B = At;
+    for (StringRef Prefix : {"torch.library.", "library."})
+      if (Text.take_front(B).ends_with(Prefix)) {
+        B -= Prefix.size();
+        break;
+      }
+    while (B > 0 && Text[B - 1] == ' ')
+      --B;
+    if (B == 0 || Text[B - 1] != '=')
+      continue;
+    StringRef Var = identifierBefore(Text, B - 1);
+    if (!Var.empty())
+      Libraries[Var] = *Ns;
+  }
+  for (size_t At = Text.find("define("); At != StringRef::npos;
+       At = Text.find("define(", At + 1)) {
+    if (At > 0 && (isAlnum(Text[At - 1]) || Text[At - 1] == '_'))
+      continue; // redefine(, my_define(
+    size_t Pos = At + 7;
+    std::optional<std::string> First = pythonStrings(Text, Pos);
+    if (!First)
+      continue;
+    StringRef Before = Text.take_front(At);
+    std::string Ns;
+    if (Before.ends_with("torch.library.") || Before.ends_with("library.")) {
+      // torch.library.define("ns::op(...)") or ("ns::op", "(...) -> ...").
+      while (Pos < Text.size() && (isSpace(Text[Pos]) || Text[Pos] == ','))
+        ++Pos;
+      if (std::optional<std::string> Second = pythonStrings(Text, Pos))
+        *First += *Second;
+    } else if (Before.ends_with(".")) {
+      auto It = Libraries.find(identifierBefore(Text, At - 1));
+      if (It == Libraries.end())
+        continue;
+      Ns = It->second;
+    } else {
+      continue;
+    }
+    if (First->find('(') == std::string::npos)
+      continue;
+    Out.push_back({Ns, *First, Path.str(), Lines.lineOf(At)});
+  }
+}
+
+// --- the cache ---------------------------------------------------------------
+
+struct FileEntry {
+  uint64_t Size = 0;
+  int64_t MTime = 0;
+  std::vector<DeclaredSchema> Schemas;
+};
+
+std::string cachePath(StringRef CacheDir, StringRef Root) {
+  SmallString<256> P(CacheDir);
+  sys::path::append(P, utohexstr(xxh3_64bits(Root)) + ".json");
+  return std::string(P);
+}
+
+StringMap<FileEntry> readCache(StringRef Path, StringRef Root) {
+  StringMap<FileEntry> Files;
+  ErrorOr<std::unique_ptr<MemoryBuffer>> Buf = MemoryBuffer::getFile(Path);
+  if (!Buf)
+    return Files;
+  Expected<json::Value> V = json::parse((*Buf)->getBuffer());
+  if (!V) {
+    consumeError(V.takeError());
+    return Files;
+  }
+  const json::Object *O = V->getAsObject();
+  if (!O || O->getInteger("version") != CacheVersion ||
+      O->getString("root") != Root)
+    return Files;
+  const json::Array *A = O->getArray("files");
+  if (!A)
+    return Files;
+  for (const json::Value &F : *A) {
+    const json::Object *FO = F.getAsObject();
+    if (!FO)
+      continue;
+    std::optional<StringRef> P = FO->getString("path");
+    std::optional<int64_t> Size = FO->getInteger("size");
+    std::optional<int64_t> MTime = FO->getInteger("mtime");
+    if (!P || !Size || !MTime)
+      continue;
+    FileEntry E{static_cast<uint64_t>(*Size), *MTime, {}};
+    if (const json::Array *S = FO->getArray("schemas"))
+      for (const json::Value &D : *S) {
+        const json::Object *DO = D.getAsObject();
+        if (!DO)
+          continue;
+        SmallString<256> Abs(Root);
+        sys::path::append(Abs, *P);
+        E.Schemas.push_back(
+            {DO->getString("ns").value_or("").str(),
+             DO->getString("schema").value_or("").str(), std::string(Abs),
+             static_cast<unsigned>(DO->getInteger("line").value_or(0))});
+      }
+    Files[*P] = std::move(E);
+  }
+  return Files;
+}
+
+bool writeCache(StringRef Path, StringRef Root,
+                const std::vector<std::pair<std::string, FileEntry>> &Files) {
+  json::Array A;
+  for (const auto &[Rel, E] : Files) {
+    json::Array S;
+    for (const DeclaredSchema &D : E.Schemas)
+      S.push_back(json::Object{
+          {"ns", D.Namespace}, {"schema", D.Schema}, {"line", D.Line}});
+    A.push_back(json::Object{{"path", Rel},
+                             {"size", static_cast<int64_t>(E.Size)},
+                             {"mtime", E.MTime},
+                             {"schemas", std::move(S)}});
+  }
+  json::Object O{
+      {"version", CacheVersion}, {"root", Root}, {"files", std::move(A)}};
+  if (sys::fs::create_directories(sys::path::parent_path(Path)))
+    return false;
+  // Written aside and renamed: a concurrent reader sees the old or the new.
+  std::string Tmp =
+      (Path + ".tmp." + Twine(sys::Process::getProcessId())).str();
+  {
+    std::error_code EC;
+    raw_fd_ostream OS(Tmp, EC);
+    if (EC)
+      return false;
+    OS << json::Value(std::move(O));
+    if (OS.has_error()) {
+      OS.clear_error();
+      sys::fs::remove(Tmp);
+      return false;
+    }
+  }
+  if (sys::fs::rename(Tmp, Path)) {
+    sys::fs::remove(Tmp);
+    return false;
+  }
+  return true;
+}
+
+} // namespace
+
+std::vector<DeclaredSchema> scanOperatorSchemas(StringRef Path,
+                                                StringRef Text) {
+  std::vector<DeclaredSchema> Out;
+  if (isPythonPath(Path))
+    scanPython(Path, Text, Out);
+  else
+    scanCxx(Path, Text, Out);
+  return Out;
+}
+
+std::optional<std::string> ProjectOperators::findRoot(StringRef File,
+                                                      StringRef Setting) {
+  if (Setting == "none")
+    return std::nullopt;
+  if (!Setting.empty() && Setting != "auto") {
+    SmallString<256> Dir(Setting);
+    if (sys::fs::make_absolute(Dir) || !sys::fs::is_directory(Dir))
+      return std::nullopt;
+    sys::path::remove_dots(Dir, true);
+    return std::string(Dir);
+  }
+  SmallString<256> Path(File);
+  if (sys::fs::make_absolute(Path))
+    return std::nullopt;
+  sys::path::remove_dots(Path, true);
+  StringRef Dir = sys::path::parent_path(Path);
+  while (!Dir.empty()) {
+    for (const char *Marker :
+         {".git", "setup.py", "pyproject.toml", "compile_commands.json"}) {
+      SmallString<256> M(Dir);
+      sys::path::append(M, Marker);
+      if (sys::fs::exists(M))
+        return Dir.str();
+    }
+    StringRef Parent = sys::path::parent_path(Dir);
+    if (Parent == Dir)
+      break;
+    Dir = Parent;
+  }
+  return std::nullopt;
+}
+
+std::string ProjectOperators::defaultCacheDir() {
+  SmallString<256> P;
+  if (std::optional<std::string> C = sys::Process::GetEnv("TORCH_TIDY_CACHE");
+      C && !C->empty()) {
+    P = *C;
+  } else if (std::optional<std::string> X =
+                 sys::Process::GetEnv("XDG_CACHE_HOME");
+             X && !X->empty()) {
+    P = *X;
+    sys::path::append(P, "torch-tidy");
+  } else if (sys::path::home_directory(P)) {
+    sys::path::append(P, ".cache", "torch-tidy");
+  } else {
+    return "";
+  }
+  sys::path::append(P, "project-index");
+  return std::string(P);
+}
+
+std::unique_ptr<ProjectOperators> ProjectOperators::build(StringRef Root,
+                                                          StringRef CacheDir) {
+  auto Index = std::make_unique<ProjectOperators>();
+  Index->Root = Root.str();
+  std::string Cache = CacheDir.empty() ? "" : cachePath(CacheDir, Root);
+  StringMap<FileEntry> Cached;
+  if (!Cache.empty())
+    Cached = readCache(Cache, Root);
+
+  std::vector<std::pair<std::string, FileEntry>> Files;
+  std::error_code EC;
+  for (sys::fs::recursive_directory_iterator It(Root, EC, false), End;
+       It != End && !EC && Files.size() < MaxFiles; It.increment(EC)) {
+    StringRef Path = It->path();
+    sys::fs::file_type Type = It->type();
+    if (Type == sys::fs::file_type::directory_file) {
+      if (isSkippedDirectory(sys::path::filename(Path)))
+        It.no_push();
+      continue;
+    }
+    if (Type != sys::fs::file_type::regular_file || !isIndexedPath(Path))
+      continue;
+    sys::fs::file_status St;
+    if (sys::fs::status(Path, St) || St.getSize() > MaxFileSize)
+      continue;
+    StringRef Rel = Path.drop_front(Root.size()).ltrim("/");
+    int64_t MTime = St.getLastModificationTime().time_since_epoch().count();
+    auto C = Cached.find(Rel);
+    if (C != Cached.end() && C->second.Size == St.getSize() &&
+        C->second.MTime == MTime) {
+      ++Index->Stats.FromCache;
+      Files.emplace_back(Rel.str(), std::move(C->second));
+      continue;
+    }
+    ++Index->Stats.Read;
+    FileEntry E{St.getSize(), MTime, {}};
+    if (ErrorOr<std::unique_ptr<MemoryBuffer>> Buf =
+            MemoryBuffer::getFile(Path, /*IsText=*/false,
+                                  /*RequiresNullTerminator=*/false))
+      E.Schemas = scanOperatorSchemas(Path, (*Buf)->getBuffer());
+    Files.emplace_back(Rel.str(), std::move(E));
+  }
+  Index->Stats.Files = Files.size();
+  // Rewrite the cache when a file was read or one went away.
+  if (!Cache.empty() &&
+      (Index->Stats.Read > 0 || Cached.size() != Index->Stats.FromCache))
+    Index->Stats.CacheWritten = writeCache(Cache, Root, Files);
+  for (auto &[Rel, E] : Files)
+    for (DeclaredSchema &D : E.Schemas)
+      Index->Schemas.push_back(std::move(D));
+  Index->indexSchemas();
+  return Index;
+}
+
+void ProjectOperators::indexSchemas() {
+  for (size_t I = 0; I < Schemas.size(); ++I) {
+    StringRef S = Schemas[I].Schema;
+    StringRef Name = S.take_until([](char C) { return C == '('; }).trim();
+    std::string Ns = Schemas[I].Namespace;
+    if (size_t Colons = Name.find("::"); Colons != StringRef::npos) {
+      Ns = Name.take_front(Colons).str();
+      Name = Name.drop_front(Colons + 2);
+    }
+    Name = Name.take_until([](char C) { return C == '.'; });
+    ByName[Ns + "::" + Name.str()].push_back(I);
+  }
+  Stats.Schemas = Schemas.size();
+}
+
+std::vector<const DeclaredSchema *>
+ProjectOperators::find(StringRef Ns, StringRef Name) const {
+  std::vector<const DeclaredSchema *> Out;
+  auto It = ByName.find((Ns + "::" + Name).str());
+  if (It != ByName.end())
+    for (size_t I : It->second)
+      Out.push_back(&Schemas[I]);
+  if (!Out.empty())
+    return Out;
+  // A library whose namespace is a macro (TORCH_LIBRARY(TORCH_EXTENSION_NAME,
+  // m)) is set by the build: its schemas match any namespace by name.
+  for (const auto &[Key, Indices] : ByName) {
+    auto [KNs, KName] = Key.split("::");
+    if (KName != Name || KNs.empty() ||
+        KNs.find_if([](char C) { return isLower(C); }) != StringRef::npos)
+      continue;
+    for (size_t I : Indices)
+      Out.push_back(&Schemas[I]);
+  }
+  return Out;
+}
+
+std::shared_ptr<const ProjectOperators>
+ProjectOperators::load(StringRef Root, StringRef CacheDir) {
+  // One index per root and process, checked against the files again when
+  // older than a few seconds (a language server lives long; a clang-tidy
+  // run over many files reads the project once).
+  struct Memo {
+    std::shared_ptr<const ProjectOperators> Index;
+    std::chrono::steady_clock::time_point Built;
+  };
+  static std::mutex Lock;
+  static StringMap<Memo> Memos;
+  std::lock_guard<std::mutex> Guard(Lock);
+  auto Now = std::chrono::steady_clock::now();
+  auto It = Memos.find(Root);
+  if (It != Memos.end() && Now - It->second.Built < std::chrono::seconds(5))
+    return It->second.Index;
+  std::shared_ptr<const ProjectOperators> Index = build(Root, CacheDir);
+  Memos[Root] = {Index, Now};
+  return Index;
+}
+
+} // namespace torch_tidy
