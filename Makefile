@@ -6,7 +6,7 @@ BUILD_DIR    ?= build
 CACHE_DIR    ?= $(or $(TORCH_TIDY_CACHE),$(or $(XDG_CACHE_HOME),$(HOME)/.cache)/torch-tidy)
 CTEST_ARGS   ?=
 
-.PHONY: all bootstrap configure build demo test bench corpus format ground-truth package clean
+.PHONY: all bootstrap configure build demo test bench bench-index corpus format ground-truth package clean
 
 all: build
 
@@ -52,6 +52,11 @@ package: build
 # The performance harness: prints the table, writes docs/performance.md.
 bench: build
 	@python3 tools/bench/run_bench.py --build $(BUILD_DIR)
+
+# The project-wide operator index: learning a 1,000-file project's operators
+# the first time and once cached, and what it adds to one clang-tidy run.
+bench-index: build
+	@python3 tools/bench/project_index_bench.py --build $(BUILD_DIR)
 
 # torch-tidy over the public corpus (tools/corpus/repos.txt): crashes,
 # timeouts, warnings, --fix that compiles, precision on the labels. Not in CI.

@@ -1,0 +1,209 @@
+//===- ProjectOperatorsTest.cpp - The project-wide operator index ---------===//
+
+#include "torch_tidy/analysis/ProjectOperators.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <gtest/gtest.h>
+
+using namespace torch_tidy;
+
+namespace {
+
+std::vector<std::string> schemasOf(llvm::StringRef Path, llvm::StringRef Text) {
+  std::vector<std::string> Out;
+  for (const DeclaredSchema &D : scanOperatorSchemas(Path, Text))
+    Out.push_back(D.Namespace + "|" + D.Schema + "|" + std::to_string(D.Line));
+  return Out;
+}
+
+TEST(ScanSchemas, CxxLibraryBlocks) {
+  const char *Text = R"cpp(#include <torch/library.h>
+// m.def("commented(Tensor x) -> ()");
+TORCH_LIBRARY(ns, m) {
+  m.def("a(Tensor Dst, Tensor Src) -> ()");
+  m.def("b(Tensor x, "
+        "Tensor y) -> Tensor");
+  m.def(TORCH_SELECTIVE_SCHEMA("ns::c(Tensor? out=None) -> Tensor"));
+  m.def(R"(d(Tensor x, str s="a)b") -> Tensor)");
+  m.def("name_only", &f);
+  /* m.def("in_block_comment(Tensor x) -> ()"); */
+  m.def("e(Tensor x) -> Tensor").def("f(Tensor x) -> Tensor");
+  m.def(torch::schema("g(Tensor(a!) x) -> ()", c10::AliasAnalysisKind::FROM_SCHEMA));
+  m.def("h(str s=\"q\") -> ()");
+}
+TORCH_LIBRARY_FRAGMENT(other, lib) { lib.def("i(Tensor x) -> ()"); }
+void helper(torch::Library &m) {
+  m.def(TORCH_SELECTIVE_SCHEMA("third::j(Tensor x) -> ()"));
+  m.def("unqualified_outside_a_block(Tensor x) -> ()");
+}
+)cpp";
+  EXPECT_EQ(schemasOf("/p/ops.cpp", Text),
+            (std::vector<std::string>{
+                "ns|a(Tensor Dst, Tensor Src) -> ()|4",
+                "ns|b(Tensor x, Tensor y) -> Tensor|5",
+                "ns|ns::c(Tensor? out=None) -> Tensor|7",
+                "ns|d(Tensor x, str s=\"a)b\") -> Tensor|8",
+                "ns|e(Tensor x) -> Tensor|11",
+                "ns|f(Tensor x) -> Tensor|11",
+                "ns|g(Tensor(a!) x) -> ()|12",
+                "ns|h(str s=\"q\") -> ()|13",
+                "other|i(Tensor x) -> ()|15",
+                "|third::j(Tensor x) -> ()|17",
+            }));
+}
+
+TEST(ScanSchemas, CxxWithoutLibraries) {
+  EXPECT_TRUE(schemasOf("/p/a.cpp", "int main() { return 0; }").empty());
+  // Malformed text is read as far as it goes, without a crash.
+  EXPECT_TRUE(
+      schemasOf("/p/a.cpp", "TORCH_LIBRARY(ns, m) { m.def(\"x(").empty());
+  EXPECT_TRUE(schemasOf("/p/a.cpp", "TORCH_LIBRARY(").empty());
+}
+
+TEST(ScanSchemas, Python) {
+  const char *Text = R"py(import torch
+lib = torch.library.Library("pyns", "DEF")
+lib.define("op(Tensor x) -> ()")
+impl = torch.library.Library("pyns", "IMPL", "CPU")
+impl.define("not_a_definition(Tensor x) -> ()")
+torch.library.define("pyns::two(Tensor(a!) x) -> ()", lib=lib)
+torch.library.define("pyns::split", "(Tensor x) -> Tensor")
+frag = Library('pyns', 'FRAGMENT')
+frag.define(
+    "multi(Tensor x, "
+    "Tensor y) -> ()")
+def redefine(x): pass
+)py";
+  EXPECT_EQ(schemasOf("/p/ops.py", Text),
+            (std::vector<std::string>{
+                "pyns|op(Tensor x) -> ()|3",
+                "|pyns::two(Tensor(a!) x) -> ()|6",
+                "|pyns::split(Tensor x) -> Tensor|7",
+                "pyns|multi(Tensor x, Tensor y) -> ()|9",
+            }));
+}
+
+class ProjectIndex : public ::testing::Test {
+protected:
+  void SetUp() override {
+    llvm::SmallString<128> Dir;
+    ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("tt-project-index", Dir));
+    Root = std::string(Dir);
+    Cache = Root + "-cache";
+    write("setup.py", "");
+    write("csrc/ops.cpp",
+          "TORCH_LIBRARY(ext, m) { m.def(\"op(Tensor x) -> ()\"); }\n");
+    write("csrc/kernels.cpp", "void k() {}\n");
+    write("ext/ops.py", "import torch\ntorch.library.define(\"ext::py(Tensor "
+                        "x) -> Tensor\")\n");
+    write("build/gen.cpp",
+          "TORCH_LIBRARY(ext, m) { m.def(\"built(Tensor x) -> ()\"); }\n");
+    write(".hidden/x.cpp",
+          "TORCH_LIBRARY(ext, m) { m.def(\"hidden(Tensor x) -> ()\"); }\n");
+  }
+  void TearDown() override {
+    llvm::sys::fs::remove_directories(Root);
+    llvm::sys::fs::remove_directories(Cache);
+  }
+  void write(llvm::StringRef Rel, llvm::StringRef Text) {
+    llvm::SmallString<128> P(Root);
+    llvm::sys::path::append(P, Rel);
+    llvm::sys::fs::create_directories(llvm::sys::path::parent_path(P));
+    std::error_code EC;
+    llvm::raw_fd_ostream OS(P, EC);
+    ASSERT_FALSE(EC);
+    OS << Text;
+  }
+  std::string path(llvm::StringRef Rel) {
+    llvm::SmallString<128> P(Root);
+    llvm::sys::path::append(P, Rel);
+    return std::string(P);
+  }
+  std::string Root, Cache;
+};
+
+TEST_F(ProjectIndex, FindsRoot) {
+  EXPECT_EQ(ProjectOperators::findRoot(path("csrc/kernels.cpp"), "auto"), Root);
+  EXPECT_EQ(ProjectOperators::findRoot(path("csrc/kernels.cpp"), ""), Root);
+  EXPECT_EQ(ProjectOperators::findRoot(path("csrc/kernels.cpp"), "none"),
+            std::nullopt);
+  EXPECT_EQ(ProjectOperators::findRoot(path("csrc/kernels.cpp"), path("ext")),
+            path("ext"));
+  EXPECT_EQ(
+      ProjectOperators::findRoot(path("csrc/kernels.cpp"), path("no-such-dir")),
+      std::nullopt);
+  // A nested project (its own pyproject.toml) is its own root.
+  write("sub/pyproject.toml", "");
+  write("sub/a.cpp", "");
+  EXPECT_EQ(ProjectOperators::findRoot(path("sub/a.cpp"), "auto"), path("sub"));
+}
+
+TEST_F(ProjectIndex, IndexesAndCaches) {
+  auto First = ProjectOperators::build(Root, Cache);
+  // setup.py, ops.cpp, kernels.cpp, ops.py; build/ and .hidden/ skipped.
+  EXPECT_EQ(First->stats().Files, 4u);
+  EXPECT_EQ(First->stats().Read, 4u);
+  EXPECT_TRUE(First->stats().CacheWritten);
+  ASSERT_EQ(First->find("ext", "op").size(), 1u);
+  EXPECT_EQ(First->find("ext", "op")[0]->File, path("csrc/ops.cpp"));
+  EXPECT_EQ(First->find("ext", "op")[0]->Line, 1u);
+  EXPECT_EQ(First->find("ext", "py").size(), 1u);
+  EXPECT_TRUE(First->find("ext", "built").empty());
+  EXPECT_TRUE(First->find("ext", "hidden").empty());
+  EXPECT_TRUE(First->find("other", "op").empty());
+
+  // Unchanged: everything from the cache, nothing rewritten.
+  auto Second = ProjectOperators::build(Root, Cache);
+  EXPECT_EQ(Second->stats().Read, 0u);
+  EXPECT_EQ(Second->stats().FromCache, 4u);
+  EXPECT_FALSE(Second->stats().CacheWritten);
+  EXPECT_EQ(Second->find("ext", "op").size(), 1u);
+  EXPECT_EQ(Second->find("ext", "py").size(), 1u);
+
+  // A changed file is read again; a new one is read; a removed one is gone.
+  write("csrc/ops.cpp", "TORCH_LIBRARY(ext, m) {\n m.def(\"op2(Tensor x) -> "
+                        "()\"); }\n");
+  write("csrc/more.cu", "TORCH_LIBRARY_FRAGMENT(ext, m) { m.def(\"cu(Tensor "
+                        "x) -> ()\"); }\n");
+  llvm::sys::fs::remove(path("ext/ops.py"));
+  auto Third = ProjectOperators::build(Root, Cache);
+  EXPECT_EQ(Third->stats().Read, 2u);
+  EXPECT_EQ(Third->stats().FromCache, 2u);
+  EXPECT_TRUE(Third->find("ext", "op").empty());
+  ASSERT_EQ(Third->find("ext", "op2").size(), 1u);
+  EXPECT_EQ(Third->find("ext", "op2")[0]->Line, 2u);
+  EXPECT_EQ(Third->find("ext", "cu").size(), 1u);
+  EXPECT_TRUE(Third->find("ext", "py").empty());
+}
+
+TEST_F(ProjectIndex, BadCacheIsRebuilt) {
+  ProjectOperators::build(Root, Cache);
+  std::error_code EC;
+  llvm::sys::fs::directory_iterator It(Cache, EC);
+  ASSERT_FALSE(EC);
+  ASSERT_NE(It, llvm::sys::fs::directory_iterator());
+  {
+    llvm::raw_fd_ostream OS(It->path(), EC);
+    OS << "{ not json";
+  }
+  auto Again = ProjectOperators::build(Root, Cache);
+  EXPECT_EQ(Again->stats().Read, 4u);
+  EXPECT_EQ(Again->find("ext", "op").size(), 1u);
+  // No cache directory at all: still indexed.
+  auto NoCache = ProjectOperators::build(Root, "");
+  EXPECT_EQ(NoCache->find("ext", "op").size(), 1u);
+  EXPECT_FALSE(NoCache->stats().CacheWritten);
+}
+
+TEST_F(ProjectIndex, MacroNamespaceMatchesByName) {
+  write("csrc/macro.cpp", "TORCH_LIBRARY(TORCH_EXTENSION_NAME, m) { "
+                          "m.def(\"viamacro(Tensor x) -> ()\"); }\n");
+  auto Index = ProjectOperators::build(Root, "");
+  EXPECT_EQ(Index->find("my_ext", "viamacro").size(), 1u);
+  EXPECT_TRUE(Index->find("my_ext", "op").empty()); // a lower-case namespace
+}
+
+} // namespace
