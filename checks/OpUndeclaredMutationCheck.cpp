@@ -6,6 +6,7 @@
 #include "torch_tidy/analysis/GroundTruth.h"
 #include "torch_tidy/analysis/OperatorModel.h"
 #include "torch_tidy/analysis/ProjectOperators.h"
+#include "torch_tidy/analysis/UserCode.h"
 #include "torch_tidy/rewrite/CheckFixes.h"
 
 #include "clang/AST/ASTContext.h"
@@ -139,7 +140,12 @@ void OpUndeclaredMutationCheck::checkOperator(
     return A.BaseType == "Tensor";
   });
   bool Dropped = ReturnsNothing && !DeclaresMutation && TakesTensor;
-  if (Dropped && Op.Kernels.empty() && Op.SchemaLiteral && !Op.SchemaInferred &&
+  // No kernel body here: none registered, or only declared (defined in
+  // another file, often CUDA).
+  bool NoKernelHere = llvm::none_of(Op.Kernels, [](const KernelRegistration &K) {
+    return K.Kernel && userDefinition(K.Kernel);
+  });
+  if (Dropped && NoKernelHere && Op.SchemaLiteral && !Op.SchemaInferred &&
       Op.DefSite) {
     SourceLocation At = Op.SchemaLiteral->getBeginLoc();
     diag(At, "operator '%0' returns nothing and its schema declares no "
@@ -150,7 +156,7 @@ void OpUndeclaredMutationCheck::checkOperator(
         << Op.qualifiedName() << ground_truth::BothVersions
         << Op.SchemaLiteral->getSourceRange();
     noteFix(At, FixPlan::noFix("no kernel of '" + Op.qualifiedName() +
-                               "' is registered in this translation unit; "
+                               "' is defined in this translation unit; "
                                "which argument it writes is not known here"));
   }
   if (Writes.empty() && (!Aliasing || Rets.empty()))
