@@ -142,9 +142,10 @@ void OpUndeclaredMutationCheck::checkOperator(
   bool Dropped = ReturnsNothing && !DeclaresMutation && TakesTensor;
   // No kernel body here: none registered, or only declared (defined in
   // another file, often CUDA).
-  bool NoKernelHere = llvm::none_of(Op.Kernels, [](const KernelRegistration &K) {
-    return K.Kernel && userDefinition(K.Kernel);
-  });
+  bool NoKernelHere =
+      llvm::none_of(Op.Kernels, [](const KernelRegistration &K) {
+        return K.Kernel && userDefinition(K.Kernel);
+      });
   if (Dropped && NoKernelHere && Op.SchemaLiteral && !Op.SchemaInferred &&
       Op.DefSite) {
     SourceLocation At = Op.SchemaLiteral->getBeginLoc();

@@ -196,3 +196,26 @@ TEST(OperatorSchema, PrefixesAndGarbageNeverCrash) {
 }
 
 } // namespace
+
+namespace {
+// `Tensor!` (vLLM's and sglang's spelling): written, in an alias set of its
+// own, as torch._C.parse_schema reads it (`Tensor($0! -> )`).
+TEST(OperatorSchema, BareWriteMarker) {
+  OperatorSchema S =
+      parsed("rot(Tensor positions, Tensor! query, Tensor!? key, "
+             "Tensor[]! outs, Tensor output) -> ()");
+  ASSERT_EQ(S.Arguments.size(), 5u);
+  EXPECT_FALSE(S.Arguments[0].isMutable());
+  EXPECT_TRUE(S.Arguments[1].isMutable());
+  EXPECT_TRUE(S.Arguments[2].isMutable());
+  EXPECT_TRUE(S.Arguments[2].IsOptional);
+  EXPECT_TRUE(S.Arguments[3].isMutable());
+  EXPECT_TRUE(S.Arguments[3].IsList);
+  EXPECT_FALSE(S.Arguments[4].isMutable());
+  // Each `!` is a set of its own: no two arguments share one.
+  EXPECT_NE(S.Arguments[1].Alias->Sets, S.Arguments[2].Alias->Sets);
+  EXPECT_EQ(S.Arguments[1].Name, "query");
+  EXPECT_EQ(error("f(Tensor(a)! x) -> ()").Message,
+            "a second alias annotation on one type");
+}
+} // namespace

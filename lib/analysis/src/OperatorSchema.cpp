@@ -81,6 +81,7 @@ public:
 private:
   llvm::StringRef Text;
   size_t Pos = 0;
+  unsigned FreshSets = 0; ///< alias sets made for `Tensor!`
   std::optional<SchemaError> Error;
 
   bool atEnd() const { return Pos >= Text.size(); }
@@ -254,6 +255,17 @@ private:
         ++Pos;
         Type += "?";
         A.IsOptional = true;
+      } else if (C == '!') {
+        // `Tensor!`: a written value in an alias set of its own, as torch's
+        // parser reads it (`Tensor($0! -> )`).
+        if (A.Alias)
+          return setError("a second alias annotation on one type");
+        AliasAnnotation Alias;
+        Alias.Sets.push_back("$" + std::to_string(FreshSets++));
+        Alias.IsWrite = true;
+        Alias.Begin = Pos;
+        Alias.End = ++Pos;
+        A.Alias = std::move(Alias);
       } else {
         break;
       }
