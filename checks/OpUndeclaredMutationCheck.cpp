@@ -146,16 +146,19 @@ void OpUndeclaredMutationCheck::checkOperator(
       llvm::none_of(Op.Kernels, [](const KernelRegistration &K) {
         return K.Kernel && userDefinition(K.Kernel);
       });
-  if (Dropped && NoKernelHere && Op.SchemaLiteral && !Op.SchemaInferred &&
-      Op.DefSite) {
-    SourceLocation At = Op.SchemaLiteral->getBeginLoc();
+  if (Dropped && NoKernelHere && Op.DefSite &&
+      (Op.SchemaLiteral || Op.SchemaInferred)) {
+    SourceLocation At = Op.SchemaLiteral ? Op.SchemaLiteral->getBeginLoc()
+                                         : Op.DefSite->getExprLoc();
     diag(At, "operator '%0' returns nothing and its schema declares no "
-             "argument mutable: torch.compile with aot_eager or inductor "
-             "drops its calls (measured on %1), so a kernel that writes an "
-             "argument leaves the caller's tensor unwritten; declare the "
-             "written argument 'Tensor(a!)'")
-        << Op.qualifiedName() << ground_truth::BothVersions
-        << Op.SchemaLiteral->getSourceRange();
+             "argument mutable%select{|, as LibTorch infers it from the C++ "
+             "signature of m.def(name, fn)}1: torch.compile with aot_eager "
+             "or inductor drops its calls (measured on %2), so a kernel that "
+             "writes an argument leaves the caller's tensor unwritten; "
+             "declare the written argument 'Tensor(a!)'%select{| in a schema "
+             "string}1")
+        << Op.qualifiedName() << static_cast<unsigned>(Op.SchemaInferred)
+        << ground_truth::BothVersions;
     noteFix(At, FixPlan::noFix("no kernel of '" + Op.qualifiedName() +
                                "' is defined in this translation unit; "
                                "which argument it writes is not known here"));

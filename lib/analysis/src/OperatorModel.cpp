@@ -165,6 +165,14 @@ OperatorSchema inferSchema(const OperatorSchema &NameOnly,
     A.Name = P->getName().str();
     S.Arguments.push_back(std::move(A));
   }
+  // A void kernel returns nothing (`-> ()`); any other, one value.
+  QualType Ret = Kernel->getReturnType();
+  if (!Ret->isVoidType()) {
+    SchemaArgument R;
+    R.BaseType = libtorch::isTensorType(Ret) ? "Tensor" : "unknown";
+    R.Type = R.BaseType;
+    S.Returns.push_back(std::move(R));
+  }
   return S;
 }
 
