@@ -9,7 +9,9 @@ For every repository at its pinned commit: the sources come from a local
 mirror (--mirror, default $TORCH_TIDY_CORPUS_MIRROR or /work/.mirror, as
 owner+name/repo git directories) or, failing that, a clone from GitHub. Up to
 --per-repo C++/CUDA files that use LibTorch are picked (those with the most
-in-place writes and operator registrations first) and each is linted with
+in-place writes and operator registrations first), and in a project that
+registers operators every file that defines a schema or registers a kernel
+too, and each is linted with
 every torch-* check with `RegionMode: all` and with the defaults (the default
 run only where the file registers an operator or marks a function compiled:
 elsewhere the flagship has no region under defaults and the other checks do
@@ -23,6 +25,10 @@ projects use (Debian's Boost, OpenCV, Eigen, GLM and nlohmann-json, which
 the runner installs unless --no-install), and for .cu files what
 torch-tidy-cdb gives them (clang's CUDA mode, host side, with the machine's
 toolkit, torch's nvcc defines and stand-ins for headers CUDA 13 removed).
+The project-wide operator index reads the repository's other files (C++,
+CUDA and Python: TORCH_LIBRARY blocks, torch.library definitions), with the
+unpacked repository as the project root. A note's `defines=A,B=1` adds -DA
+-DB=1 to that repository's files (the build options its CMakeLists sets).
 Per file and run: crash, timeout, compile errors (and the headers not
 found), warnings per check, seconds.
 
@@ -56,7 +62,11 @@ SOURCE_EXT = (".cpp", ".cc", ".cxx", ".cu")
 HEADER_EXT = (".h", ".hpp", ".cuh", ".hh", ".inl", ".inc", ".h.in")
 # What is unpacked of each repository: sources, headers and the files they
 # include as text.
-CODE_EXT = SOURCE_EXT + HEADER_EXT + (".ipp", ".tcc", ".def", ".cuinl", ".c")
+# Python files too: the project index reads the operators they define.
+CODE_EXT = SOURCE_EXT + HEADER_EXT + (".ipp", ".tcc", ".def", ".cuinl", ".c", ".py")
+# Files that define an operator schema or register a kernel: every one of
+# them is linted in a project that has any.
+REGISTERS = re.compile(r"TORCH_LIBRARY|TORCH_SELECTIVE_SCHEMA|RegisterOperators")
 TORCH_INCLUDE = re.compile(r'#\s*include\s*[<"](torch|ATen|c10)/')
 # In-place tensor writes and operator registrations: files with more of them
 # are picked first.
@@ -98,14 +108,19 @@ def read_repos(path, only):
         m = re.match(r"files=(\d+)\s*", note)
         if m:
             files, note = int(m.group(1)), note[m.end():]
+        defines = []  # "defines=A,B=1" next: the project's build options
+        m = re.match(r"defines=(\S+)\s*", note)
+        if m:
+            defines, note = ["-D" + d for d in m.group(1).split(",") if d], note[m.end():]
         repos.append({"name": name, "commit": commit, "kind": kind, "files": files,
-                      "note": note})
+                      "defines": defines, "note": note})
     return repos
 
 
 def materialize(repo, mirror, dest):
     """Unpacks the pinned commit into dest (once); returns dest or None."""
-    stamp = os.path.join(dest, ".torch-tidy-corpus-" + repo["commit"])
+    # v2: with the Python files (the project index reads them).
+    stamp = os.path.join(dest, ".torch-tidy-corpus-v2-" + repo["commit"])
     if os.path.exists(stamp):
         return dest
     shutil.rmtree(dest, ignore_errors=True)
@@ -132,7 +147,8 @@ def materialize(repo, mirror, dest):
     for line in res.stdout.splitlines():
         meta, path = line.split("\t", 1)
         mode, kind, sha = meta.split()
-        if kind == "blob" and path.endswith(CODE_EXT):
+        if kind == "blob" and (path.endswith(CODE_EXT) or
+                               os.path.basename(path) == "pyproject.toml"):
             wanted.append((sha, path))
     batch = subprocess.run(["git", "-C", git_dir, "cat-file", "--batch"],
                            input="".join(sha + "\n" for sha, _ in wanted).encode(),
@@ -190,7 +206,12 @@ def pick_files(root, per_repo):
             code = COMMENT.sub(" ", text)
             chosen.append((-len(SLICED.findall(code)), -len(INTERESTING.findall(code)), p))
     chosen.sort()
-    return [p for *_, p in chosen[:per_repo]]
+    picked = [p for *_, p in chosen[:per_repo]]
+    # Every file that defines a schema or registers a kernel.
+    for *_, p in chosen[per_repo:]:
+        if REGISTERS.search(COMMENT.sub(" ", text_of(p))):
+            picked.append(p)
+    return picked
 
 
 # --- flags -----------------------------------------------------------------
@@ -326,11 +347,13 @@ def file_flags(path, root, index, base_flags, cuda_flags):
 
 # --- running ---------------------------------------------------------------
 
-def run(cmd, timeout):
+def run(cmd, timeout, project=None):
+    """project: the root the operator index reads (ProjectRoot), or off."""
+    env = dict(os.environ, TORCH_TIDY_PROJECT_ROOT=project or "none")
     start = time.perf_counter()
     try:
         res = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                             text=True, errors="replace", timeout=timeout)
+                             text=True, errors="replace", timeout=timeout, env=env)
         out, code, timed_out = res.stdout, res.returncode, False
     except subprocess.TimeoutExpired as e:
         out = (e.stdout or b"").decode(errors="replace") if isinstance(e.stdout, bytes) \
@@ -353,14 +376,15 @@ ERROR = re.compile(r"^(.*?):(\d+):(\d+): error: (.*?)( \[clang-diagnostic-error\
 NOT_FOUND = re.compile(r"^'([^']+)' file not found")
 
 
-def lint(args, path, flags, config, fix=False):
+def lint(args, path, flags, config, fix=False, root=None):
+    """root: the unpacked repository, the project the operator index reads."""
     cmd = [args.clang_tidy, f"--load={args.module}", "-checks=-*," + ",".join(args.checks)]
     if CONFIGS[config]:
         cmd.append("--config=" + CONFIGS[config])
     if fix:
         cmd.append("--fix")
     cmd += [path, "--"] + flags
-    out, code, timed_out, secs = run(cmd, args.timeout)
+    out, code, timed_out, secs = run(cmd, args.timeout, root)
     warnings = []
     errors = []
     missing = []
@@ -389,13 +413,13 @@ def syntax_errors(args, path, flags):
     return sorted(e.group(4) for e in map(ERROR.match, out.splitlines()) if e), timed_out
 
 
-def check_fix(args, path, flags):
+def check_fix(args, path, flags, root=None):
     """Fixes a copy beside the file; returns a dict of what happened."""
     d, name = os.path.split(path)
     copy = os.path.join(d, ".tt-fix-" + name)
     shutil.copyfile(path, copy)
     try:
-        result = lint(args, copy, flags, "all", fix=True)
+        result = lint(args, copy, flags, "all", fix=True, root=root)
         fixed = text_of(copy)
         changed = fixed != text_of(path)
         before, _ = syntax_errors(args, path, flags)
@@ -404,7 +428,7 @@ def check_fix(args, path, flags):
         for e in before:
             if e in new:
                 new.remove(e)
-        again = lint(args, copy, flags, "all", fix=True)
+        again = lint(args, copy, flags, "all", fix=True, root=root)
         idempotent = text_of(copy) == fixed
         return {"changed": changed, "new_errors": new[:5], "idempotent": idempotent,
                 "crash": result["crash"] or again["crash"],
@@ -421,17 +445,18 @@ DEFAULT_RELEVANT = re.compile(r"TORCH_LIBRARY|torch_tidy::compiled|TORCH_TIDY_CO
                               r"CompiledFunctions")
 
 
-def cached_lint(args, path, flags, config):
-    """lint(), remembered by module, file contents, flags and config, so that
-    an interrupted run resumes where it stopped."""
-    key = hashlib.sha1("\0".join([args.module_digest, args.dependencies, text_of(path), config] +
+def cached_lint(args, path, flags, config, root=None):
+    """lint(), remembered by module, file contents, flags, config and project
+    root, so that an interrupted run resumes where it stopped."""
+    key = hashlib.sha1("\0".join([args.module_digest, args.dependencies, text_of(path), config,
+                                  root or ""] +
                                   flags + [",".join(args.checks)])
                        .encode(errors="replace")).hexdigest()
     cache = os.path.join(args.out, "cache", key + ".json")
     if os.path.exists(cache):
         with open(cache) as f:
             return json.load(f)
-    result = lint(args, path, flags, config)
+    result = lint(args, path, flags, config, root=root)
     os.makedirs(os.path.dirname(cache), exist_ok=True)
     with open(cache + ".tmp", "w") as f:
         json.dump(result, f)
@@ -440,10 +465,16 @@ def cached_lint(args, path, flags, config):
 
 
 def job(args, repo, root, index, base_flags, path):
-    flags = file_flags(path, root, index, base_flags, args.cuda_flags)
+    flags = file_flags(path, root, index, base_flags, args.cuda_flags) + repo.get("defines", [])
     rel = os.path.relpath(path, root)
     entry = {"repo": repo["name"], "path": rel, "runs": {}}
+    flagship = "torch-compile-requires-grad-propagation" in args.checks
     for config in CONFIGS:
+        if config == "default" and not flagship:
+            # Only the flagship reads RegionMode: the same run.
+            entry["runs"][config] = dict(entry["runs"]["all"],
+                                         skipped="no check that reads RegionMode")
+            continue
         if config == "default" and not DEFAULT_RELEVANT.search(text_of(path)):
             entry["runs"][config] = {
                 "crash": False, "timeout": False, "seconds": 0, "errors": 0,
@@ -452,10 +483,10 @@ def job(args, repo, root, index, base_flags, path):
                     if w["check"] != "torch-compile-requires-grad-propagation"],
                 "tail": "", "skipped": "no registration or compiled marker"}
             continue
-        entry["runs"][config] = cached_lint(args, path, flags, config)
+        entry["runs"][config] = cached_lint(args, path, flags, config, root)
     if not args.no_fix and entry["runs"]["all"]["warnings"] and \
             not entry["runs"]["all"]["crash"]:
-        entry["fix"] = check_fix(args, path, flags)
+        entry["fix"] = check_fix(args, path, flags, root)
     return entry
 
 
