@@ -118,7 +118,9 @@ void OpUndeclaredMutationCheck::checkOperator(
       if (!I)
         continue;
       const SchemaArgument &A = S.Arguments[*I];
-      if (!A.isTensor() || A.isMutable() || !SeenSites.insert(siteOf(W)).second)
+      // A tensor, or a list of them (`Tensor[]`: a write into an element).
+      if (A.BaseType != "Tensor" || A.isMutable() ||
+          !SeenSites.insert(siteOf(W)).second)
         continue;
       Writes[*I].push_back({&W, &K});
     }

@@ -56,6 +56,20 @@ bool isOptionalTensorType(QualType T) {
   return libtorch::isTensorType(CTSD->getTemplateArgs()[0].getAsType());
 }
 
+/// A list of tensors: at::TensorList (c10::ArrayRef<Tensor>),
+/// std::vector<Tensor>, c10::List<Tensor> (a `Tensor[]` argument).
+bool isTensorListType(QualType T) {
+  T = T.getNonReferenceType();
+  const auto *CTSD = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
+      T->getAsCXXRecordDecl());
+  if (!CTSD || CTSD->getTemplateArgs().size() < 1 ||
+      CTSD->getTemplateArgs()[0].getKind() != TemplateArgument::Type)
+    return false;
+  StringRef Name = CTSD->getName();
+  return (Name == "ArrayRef" || Name == "vector" || Name == "List") &&
+         libtorch::isTensorType(CTSD->getTemplateArgs()[0].getAsType());
+}
+
 /// A parameter through which a callee can write memory it is handed: a
 /// pointer to non-const, or a tensor accessor (TensorAccessor,
 /// PackedTensorAccessor32, ... : their elements are writable).
@@ -130,6 +144,8 @@ public:
         Direct.insert(FD->getParamDecl(I));
       } else if (isOptionalTensorType(FD->getParamDecl(I)->getType())) {
         Optional[FD->getParamDecl(I)] = I;
+      } else if (isTensorListType(FD->getParamDecl(I)->getType())) {
+        Lists[FD->getParamDecl(I)] = I;
       } else if (isWritableMemoryType(FD->getParamDecl(I)->getType())) {
         // A helper's pointer or accessor parameter: a caller that hands it
         // a tensor's memory learns of the writes through it.
@@ -149,7 +165,16 @@ public:
   TT_CONDITIONAL(ForStmt)
   TT_CONDITIONAL(WhileStmt)
   TT_CONDITIONAL(DoStmt)
-  TT_CONDITIONAL(CXXForRangeStmt)
+  bool TraverseCXXForRangeStmt(CXXForRangeStmt *S) {
+    // for (auto &t : list): each t is an element of a Tensor[] argument.
+    if (std::optional<unsigned> P = listParam(S->getRangeInit()))
+      if (const VarDecl *V = S->getLoopVariable())
+        Alias[V] = *P;
+    ++Conditional;
+    bool R = RecursiveASTVisitor::TraverseCXXForRangeStmt(S);
+    --Conditional;
+    return R;
+  }
   TT_CONDITIONAL(SwitchStmt)
   TT_CONDITIONAL(ConditionalOperator)
 #undef TT_CONDITIONAL
@@ -407,6 +432,9 @@ private:
       if (Op->getOperator() == OO_Subscript &&
           libtorch::isTensorType(Op->getArg(0)->getType()))
         return aliasedParam(Op->getArg(0), Depth + 1);
+      // An element of a Tensor[] argument: list[i].
+      if (Op->getOperator() == OO_Subscript)
+        return listParam(Op->getArg(0));
       if (libtorch::isCompoundAssignOnTensor(Op))
         return aliasedParam(Op->getArg(0), Depth + 1);
       return std::nullopt;
@@ -416,6 +444,10 @@ private:
       if (Name == "value" || Name == "operator*" || Name == "value_or")
         if (std::optional<unsigned> P =
                 optionalParam(Call->getImplicitObjectArgument()))
+          return P;
+      if (Name == "at" || Name == "get" || Name == "front" || Name == "back")
+        if (std::optional<unsigned> P =
+                listParam(Call->getImplicitObjectArgument()))
           return P;
       if (!libtorch::torchCallee(Call) || libtorch::isCopyingIndexCall(Call))
         return std::nullopt;
@@ -437,6 +469,17 @@ private:
       StringRef Name = nameOf(Callee);
       if (FreeViews.contains(Name) || libtorch::isInPlaceValueFunction(Callee))
         return aliasedParam(Call->getArg(0), Depth + 1);
+    }
+    return std::nullopt;
+  }
+
+  /// The Tensor[] parameter E names.
+  std::optional<unsigned> listParam(const Expr *E) {
+    E = E ? E->IgnoreParenImpCasts() : nullptr;
+    if (const auto *Ref = dyn_cast_or_null<DeclRefExpr>(E)) {
+      auto It = Lists.find(dyn_cast<VarDecl>(Ref->getDecl()));
+      if (It != Lists.end())
+        return It->second;
     }
     return std::nullopt;
   }
@@ -528,6 +571,7 @@ private:
   llvm::DenseMap<const VarDecl *, unsigned> Alias;    ///< handles and views
   llvm::DenseMap<const VarDecl *, unsigned> Raw;      ///< pointers, accessors
   llvm::DenseMap<const VarDecl *, unsigned> Optional; ///< optional<Tensor>
+  llvm::DenseMap<const VarDecl *, unsigned> Lists;    ///< Tensor[] arguments
   llvm::DenseSet<const VarDecl *> Direct; ///< the parameters' own handles
   unsigned Conditional = 0, LambdaDepth = 0;
 };

@@ -84,6 +84,21 @@ at::Tensor helpers(const at::Tensor &x, at::Tensor y, at::Tensor z) {
   return x.sum();
 }
 
+// Tensor[] arguments: a write into an element.
+void lists(at::TensorList device_states, at::TensorList host_states) {
+  for (size_t i = 0; i < host_states.size(); ++i)
+    host_states[i].copy_(device_states[i]);
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: copy_ writes into argument 'host_states' of operator 'raw::lists', which its schema does not declare mutable
+}
+void lists_ranged(at::TensorList parts, at::TensorList outs) {
+  for (const at::Tensor &o : outs)
+    o.zero_();
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: zero_ writes into argument 'outs' of operator 'raw::lists_ranged'
+  for (const at::Tensor &p : parts)
+    (void)p.sum(); // reads only
+}
+void lists_declared(at::TensorList outs) { outs[0].zero_(); }
+
 // No warning: reads only.
 at::Tensor reads(const at::Tensor &x, at::Tensor y) {
   float *p = y.data_ptr<float>();
@@ -128,6 +143,9 @@ TORCH_LIBRARY(raw, m) {
   m.def("fresh(Tensor x) -> Tensor");
   m.def("unsupported(Tensor input, Tensor other) -> Tensor");
   m.def("unsupported_throw(Tensor input) -> Tensor");
+  m.def("lists(Tensor[] device_states, Tensor[] host_states) -> ()");
+  m.def("lists_ranged(Tensor[] parts, Tensor[] outs) -> ()");
+  m.def("lists_declared(Tensor(a!)[] outs) -> ()");
 }
 
 TORCH_LIBRARY_IMPL(raw, CPU, m) {
@@ -140,4 +158,7 @@ TORCH_LIBRARY_IMPL(raw, CPU, m) {
   m.impl("fresh", &fresh);
   m.impl("unsupported", &unsupported);
   m.impl("unsupported_throw", &unsupported_throw);
+  m.impl("lists", &lists);
+  m.impl("lists_ranged", &lists_ranged);
+  m.impl("lists_declared", &lists_declared);
 }

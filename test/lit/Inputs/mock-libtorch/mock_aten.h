@@ -16,6 +16,10 @@ public:
   ArrayRef(std::initializer_list<T> l) : b(l.begin()), n(l.size()) {}
   ArrayRef(const std::vector<T> &v) : b(v.data()), n(v.size()) {}
   ArrayRef(const T &one) : b(&one), n(1) {}
+  const T &operator[](size_t i) const { return b[i]; }
+  const T *begin() const { return b; }
+  const T *end() const { return b + n; }
+  size_t size() const { return n; }
   const T *b = nullptr;
   size_t n = 0;
 };
@@ -378,6 +382,7 @@ void parallel_for(int64_t begin, int64_t end, int64_t grain, const F &f) {
 }
 template <typename T, size_t N>
 using PackedTensorAccessor32 = TensorBase::Accessor<T, N>;
+using TensorList = ArrayRef<Tensor>;
 } // namespace at
 
 // AT_DISPATCH_*: a lambda per dtype with scalar_t bound, calling the body.
