@@ -39,4 +39,13 @@
 // RUN: %clang_tidy --load=%torch_tidy_module --list-checks -checks='-*,torch-*' \
 // RUN:   | FileCheck %s --check-prefix=LIST
 // LIST: torch-compile-requires-grad-propagation
+// ProjectRoot: 'auto' by default (lit sets TORCH_TIDY_PROJECT_ROOT=none for
+// its other tests; without it the default shows), the environment's value
+// where the configuration names none.
+// RUN: env -u TORCH_TIDY_PROJECT_ROOT %clang_tidy --load=%torch_tidy_module -checks='-*,torch-compile-requires-grad-propagation' \
+// RUN:   --dump-config %s -- | FileCheck %s --check-prefix=ROOT-AUTO
+// ROOT-AUTO: torch-compile-requires-grad-propagation.ProjectRoot: auto
+// RUN: env TORCH_TIDY_PROJECT_ROOT=none %clang_tidy --load=%torch_tidy_module -checks='-*,torch-compile-requires-grad-propagation' \
+// RUN:   --dump-config %s -- | FileCheck %s --check-prefix=ROOT-ENV
+// ROOT-ENV: torch-compile-requires-grad-propagation.ProjectRoot: none
 int main() { return 0; }

@@ -19,6 +19,15 @@
 // RUN:   --config="{CheckOptions: {torch-op-undeclared-mutation.Aliasing: false}}" \
 // RUN:   %s -- -std=c++17 -isystem %mock_include 2>&1 | FileCheck %s --check-prefix=NOALIAS --implicit-check-not='returns argument'
 // NOALIAS: warning: zero_ writes into argument 'm' of operator 'op::write'
+// ProjectRoot: 'auto' by default (lit sets TORCH_TIDY_PROJECT_ROOT=none for
+// its other tests; without it the default shows), the environment's value
+// where the configuration names none.
+// RUN: env -u TORCH_TIDY_PROJECT_ROOT %clang_tidy --load=%torch_tidy_module -checks='-*,torch-op-undeclared-mutation' \
+// RUN:   --dump-config %s -- | FileCheck %s --check-prefix=ROOT-AUTO
+// ROOT-AUTO: torch-op-undeclared-mutation.ProjectRoot: auto
+// RUN: env TORCH_TIDY_PROJECT_ROOT=none %clang_tidy --load=%torch_tidy_module -checks='-*,torch-op-undeclared-mutation' \
+// RUN:   --dump-config %s -- | FileCheck %s --check-prefix=ROOT-ENV
+// ROOT-ENV: torch-op-undeclared-mutation.ProjectRoot: none
 #include <torch/torch.h>
 
 at::Tensor ret(const at::Tensor &m, const at::Tensor &v) { return m; }
