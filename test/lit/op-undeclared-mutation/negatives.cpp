@@ -48,6 +48,10 @@ at::Tensor read_only(const at::Tensor &m, const at::Tensor &v) {
 }
 at::Tensor grad_metadata(const at::Tensor &m, const at::Tensor &v) {
   m.requires_grad_(false); // autograd metadata, not values
+  at::Tensor s = m;
+  s.unsqueeze_(1);         // shape metadata of the handle, not values
+  s.squeeze_(1);
+  s.transpose_(0, 1);
   return v.sum();
 }
 void not_registered(const at::Tensor &m, const at::Tensor &v) { m.copy_(v); }

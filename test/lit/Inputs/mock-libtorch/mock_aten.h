@@ -273,6 +273,8 @@ public:
   Tensor reshape(IntArrayRef size) const;
   Tensor sqrt() const;
   Tensor &unsqueeze_(int64_t d) const;
+  Tensor &squeeze_(int64_t d) const;
+  Tensor &transpose_(int64_t a, int64_t b) const;
   Tensor expand(IntArrayRef size) const;
   Tensor diagonal(int64_t offset = 0, int64_t d1 = 0, int64_t d2 = 1) const;
   Tensor t() const;
