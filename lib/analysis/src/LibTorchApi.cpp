@@ -626,10 +626,9 @@ bool isCopyingIndexCall(const Expr *E) {
 static bool isInPlaceValueName(StringRef Name) {
   // Autograd, storage and shape metadata: the values stay as they are.
   static const llvm::StringSet<> NotValueWrites = {
-      "requires_grad_", "detach_",       "resize_",    "resize_as_",
-      "set_",           "share_memory_", "rename_",    "retain_grad_",
-      "squeeze_",       "unsqueeze_",    "transpose_", "t_",
-      "swapdims_",      "swapaxes_",     "as_strided_"};
+      "requires_grad_", "detach_", "resize_",      "resize_as_", "set_",
+      "share_memory_",  "rename_", "retain_grad_", "squeeze_",   "unsqueeze_",
+      "transpose_",     "t_",      "swapdims_",    "swapaxes_",  "as_strided_"};
   return Name.size() > 1 && Name.ends_with("_") && !Name.starts_with("_") &&
          !NotValueWrites.contains(Name);
 }
