@@ -55,6 +55,17 @@ void helper(torch::Library &m) {
             }));
 }
 
+TEST(ScanSchemas, WrapperMacros) {
+  // vLLM's spelling: a wrapper that expands the namespace macro first.
+  EXPECT_EQ(
+      schemasOf("/p/b.cpp",
+                "TORCH_LIBRARY_EXPAND(TORCH_EXTENSION_NAME, m) {\n"
+                "  m.def(\"moe_sum(Tensor! input, Tensor output) -> ()\");\n"
+                "}\n"),
+      (std::vector<std::string>{"TORCH_EXTENSION_NAME|moe_sum(Tensor! input, "
+                                "Tensor output) -> ()|2"}));
+}
+
 TEST(ScanSchemas, CxxWithoutLibraries) {
   EXPECT_TRUE(schemasOf("/p/a.cpp", "int main() { return 0; }").empty());
   // Malformed text is read as far as it goes, without a crash.

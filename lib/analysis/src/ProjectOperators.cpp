@@ -148,10 +148,15 @@ std::string schemaAt(const std::vector<Token> &T, size_t I) {
   return Text;
 }
 
+/// TORCH_LIBRARY and its fragments, the stable-ABI spellings, and the
+/// wrappers projects define to expand a macro namespace first (vLLM's
+/// TORCH_LIBRARY_EXPAND(TORCH_EXTENSION_NAME, m)).
 bool isLibraryMacro(const Token &T) {
   return T.isIdent("TORCH_LIBRARY") || T.isIdent("TORCH_LIBRARY_FRAGMENT") ||
          T.isIdent("STABLE_TORCH_LIBRARY") ||
-         T.isIdent("STABLE_TORCH_LIBRARY_FRAGMENT");
+         T.isIdent("STABLE_TORCH_LIBRARY_FRAGMENT") ||
+         T.isIdent("TORCH_LIBRARY_EXPAND") ||
+         T.isIdent("TORCH_LIBRARY_FRAGMENT_EXPAND");
 }
 
 void scanCxx(StringRef Path, StringRef Text, std::vector<DeclaredSchema> &Out) {
