@@ -38,6 +38,8 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, HERE)
+import undeclared_mutation as um  # noqa: E402  (its driver helpers)
 JSON_PATH = os.path.join(ROOT, "docs", "found.json")
 DOC_PATH = os.path.join(ROOT, "docs", "found.md")
 CHECK = "torch-op-undeclared-mutation"
@@ -301,25 +303,12 @@ def measure_with(python, source=None):
         else:
             generate(src)
         out = os.path.join(tmp, "rows.json")
-        env = {k: v for k, v in os.environ.items()
-               if k not in ("CI", "TORCHINDUCTOR_ERROR_ON_CUSTOM_OP_ALIASING")}
-        proc = subprocess.run([python, os.path.abspath(__file__), "measure", "--out", out,
-                               "--source", src], stdout=subprocess.PIPE,
-                              stderr=subprocess.STDOUT, text=True, env=env)
-        if proc.returncode != 0:
-            sys.stderr.write(proc.stdout[-6000:])
-            raise SystemExit(f"found-twins: measurement failed under {python}")
-        with open(out) as f:
-            return json.load(f)
+        return um.run_measurement([python, os.path.abspath(__file__), "measure", "--out", out,
+                                   "--source", src], out, python, "found-twins")
 
 
 def python_of(spec):
-    label, _, python = spec.partition("=")
-    if not python or not os.path.exists(python):
-        print(f"SKIP found-twins torch {label}: no venv python ({python or 'not given'}); "
-              "tools/bootstrap could not install it")
-        return label, None
-    return label, python
+    return um.python_of(spec, "found-twins")
 
 
 def cells(row):
@@ -418,8 +407,6 @@ def cmd_check(args):
 
 
 def cmd_static(args):
-    sys.path.insert(0, HERE)
-    import undeclared_mutation as um
     label, python = python_of(args.python)
     if not python:
         return SKIP_CODE
@@ -442,8 +429,6 @@ def cmd_static(args):
 
 
 def cmd_fixes(args):
-    sys.path.insert(0, HERE)
-    import undeclared_mutation as um
     label, python = python_of(args.python)
     if not python:
         return SKIP_CODE

@@ -480,24 +480,31 @@ def measure_with(python, sources, prefixes, only=None):
             cmd += ["--ops", os.path.join(tmp, "ops.json")]
         for p in prefixes:
             cmd += ["--prefix", p]
-        # The measurement is of torch's defaults, whoever runs it: CI=1 turns
-        # torch's custom-op aliasing warning into an error (aliasing_check
-        # measures both).
-        env = {k: v for k, v in os.environ.items()
-               if k not in ("CI", "TORCHINDUCTOR_ERROR_ON_CUSTOM_OP_ALIASING")}
-        proc = subprocess.run(cmd + sources, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                              text=True, env=env)
-        if proc.returncode != 0:
-            sys.stderr.write(proc.stdout[-6000:])
-            raise SystemExit(f"undeclared-mutation: measurement failed under {python}")
-        with open(out) as f:
-            return json.load(f)
+        return run_measurement(cmd + sources, out, python, "undeclared-mutation")
 
 
-def python_of(spec):
+def run_measurement(cmd, out, python, what):
+    """Runs a measurement subprocess (a venv's python) that writes JSON to
+    out; returns it. The measurement is of torch's defaults, whoever runs it:
+    CI=1 turns torch's custom-op aliasing warning into an error
+    (aliasing_check measures both)."""
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("CI", "TORCHINDUCTOR_ERROR_ON_CUSTOM_OP_ALIASING")}
+    proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                          text=True, env=env)
+    if proc.returncode != 0:
+        sys.stderr.write(proc.stdout[-6000:])
+        raise SystemExit(f"{what}: measurement failed under {python}")
+    with open(out) as f:
+        return json.load(f)
+
+
+def python_of(spec, what="undeclared-mutation"):
+    """(label, the venv's python or None) from LABEL=PYTHON; says SKIP when
+    there is no such python."""
     label, _, python = spec.partition("=")
     if not python or not os.path.exists(python):
-        print(f"SKIP undeclared-mutation torch {label}: no venv python ({python or 'not given'}); "
+        print(f"SKIP {what} torch {label}: no venv python ({python or 'not given'}); "
               "tools/bootstrap could not install it")
         return label, None
     return label, python
