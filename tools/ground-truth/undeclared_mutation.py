@@ -269,24 +269,39 @@ def generate(path, prefix="tt_um"):
 
 # --- measurement (runs under a venv's python) --------------------------------
 
-def _measure(args):
+def prepare_torch(tag):
+    """Imports torch for a measurement (runs under a venv's python): quiet,
+    room for many compiled graphs, and a fresh inductor cache (a cached graph
+    of an operator with the same name but another schema must not be
+    reused)."""
+    import atexit
     import logging
     import warnings
-
-    import atexit
     if "TORCHINDUCTOR_CACHE_DIR" not in os.environ:
-        # A fresh inductor cache: a cached graph of an operator with the same
-        # name but another schema must not be reused.
-        inductor = tempfile.mkdtemp(prefix="tt-um-inductor-")
+        inductor = tempfile.mkdtemp(prefix=f"{tag}-inductor-")
         os.environ["TORCHINDUCTOR_CACHE_DIR"] = inductor
         atexit.register(shutil.rmtree, inductor, True)
     import torch
     import torch._dynamo
     import torch.utils.cpp_extension
-
     warnings.filterwarnings("ignore")
     logging.disable(logging.WARNING)
     torch._dynamo.config.cache_size_limit = 64
+    return torch
+
+
+def load_operators(torch, name, sources):
+    """Builds and loads the C++ operators of sources (an extension with no
+    Python module)."""
+    build = tempfile.mkdtemp(prefix=f"{name}-build-")
+    torch.utils.cpp_extension.load(name=name, sources=sources, build_directory=build,
+                                   is_python_module=False, verbose=False)
+    shutil.rmtree(build, ignore_errors=True)
+
+
+def _measure(args):
+    import warnings
+    torch = prepare_torch("tt-um")
     # Newer torch checks custom-op outputs for aliasing at a compiled
     # function's first call: a warning by default, a RuntimeError where the CI
     # environment variable is set. The columns measure the default (what a user
@@ -296,11 +311,7 @@ def _measure(args):
     if has_alias_check:
         functorch_config.error_on_custom_op_aliasing = False
 
-    build = tempfile.mkdtemp(prefix="tt-um-build-")
-    torch.utils.cpp_extension.load(name="tt_um_ops", sources=args.sources,
-                                   build_directory=build, is_python_module=False,
-                                   verbose=False)
-    shutil.rmtree(build, ignore_errors=True)
+    load_operators(torch, "tt_um_ops", args.sources)
 
     rows = []
     ops = []
@@ -545,13 +556,41 @@ BEGIN = "<!-- BEGIN GENERATED: undeclared_mutation.py write rewrites this part -
 END = "<!-- END GENERATED -->"
 
 
-def rewrite_doc(table):
-    with open(DOC_PATH) as f:
+def rewrite_generated(doc_path, begin, body, end=END):
+    """Replaces what stands between the markers begin and end in doc_path."""
+    with open(doc_path) as f:
         text = f.read()
-    head, _, rest = text.partition(BEGIN)
-    _, _, tail = rest.partition(END)
-    with open(DOC_PATH, "w") as f:
-        f.write(head + BEGIN + "\n" + render(table) + "\n" + END + tail)
+    head, _, rest = text.partition(begin)
+    _, _, tail = rest.partition(end)
+    with open(doc_path, "w") as f:
+        f.write(head + begin + "\n" + body + "\n" + end + tail)
+
+
+def read_table(path):
+    """A measurement table: {"order": labels, "versions": label -> torch
+    version, "rows": [...]}, empty when path does not exist."""
+    if not os.path.exists(path):
+        return {"order": [], "versions": {}, "rows": []}
+    with open(path) as f:
+        return json.load(f)
+
+
+def merge_measurement(table, label, got):
+    """Replaces the rows of label's previous torch version with got's."""
+    old = table["versions"].get(label)
+    table["rows"] = [r for r in table["rows"] if r["torch"] != old]
+    table["versions"][label] = got["torch"]
+    if label not in table["order"]:
+        table["order"].append(label)
+    for r in got["rows"]:
+        r["torch"] = got["torch"]
+        table["rows"].append(r)
+
+
+def write_table(path, table):
+    with open(path, "w") as f:
+        json.dump(table, f, indent=1)
+        f.write("\n")
 
 
 def comparable(row):
@@ -560,30 +599,16 @@ def comparable(row):
 
 
 def cmd_write(args):
-    table = {"order": [], "versions": {}, "rows": []}
-    if os.path.exists(JSON_PATH):
-        with open(JSON_PATH) as f:
-            table = json.load(f)
+    table = read_table(JSON_PATH)
     with tempfile.TemporaryDirectory() as tmp:
         src = os.path.join(tmp, "tt_um_ops.cpp")
         generate(src)
         for spec in args.python:
             label, python = python_of(spec)
-            if not python:
-                continue
-            got = measure_with(python, [src], ["tt_um"])
-            old = table["versions"].get(label)
-            table["rows"] = [r for r in table["rows"] if r["torch"] != old]
-            table["versions"][label] = got["torch"]
-            if label not in table["order"]:
-                table["order"].append(label)
-            for r in got["rows"]:
-                r["torch"] = got["torch"]
-                table["rows"].append(r)
-    with open(JSON_PATH, "w") as f:
-        json.dump(table, f, indent=1)
-        f.write("\n")
-    rewrite_doc(table)
+            if python:
+                merge_measurement(table, label, measure_with(python, [src], ["tt_um"]))
+    write_table(JSON_PATH, table)
+    rewrite_generated(DOC_PATH, BEGIN, render(table))
     print(render(table))
 
 

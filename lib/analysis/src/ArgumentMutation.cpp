@@ -473,26 +473,22 @@ private:
     return std::nullopt;
   }
 
-  /// The Tensor[] parameter E names.
-  std::optional<unsigned> listParam(const Expr *E) {
+  /// The parameter that the variable E names stands for in Map.
+  static std::optional<unsigned>
+  named(const llvm::DenseMap<const VarDecl *, unsigned> &Map, const Expr *E) {
     E = E ? E->IgnoreParenImpCasts() : nullptr;
     if (const auto *Ref = dyn_cast_or_null<DeclRefExpr>(E)) {
-      auto It = Lists.find(dyn_cast<VarDecl>(Ref->getDecl()));
-      if (It != Lists.end())
+      auto It = Map.find(dyn_cast<VarDecl>(Ref->getDecl()));
+      if (It != Map.end())
         return It->second;
     }
     return std::nullopt;
   }
-
+  /// The Tensor[] parameter E names.
+  std::optional<unsigned> listParam(const Expr *E) { return named(Lists, E); }
   /// The optional<Tensor> parameter E names (or a local copy of it).
   std::optional<unsigned> optionalParam(const Expr *E) {
-    E = E ? E->IgnoreParenImpCasts() : nullptr;
-    if (const auto *Ref = dyn_cast_or_null<DeclRefExpr>(E)) {
-      auto It = Optional.find(dyn_cast<VarDecl>(Ref->getDecl()));
-      if (It != Optional.end())
-        return It->second;
-    }
-    return std::nullopt;
+    return named(Optional, E);
   }
 
   /// The parameter whose memory E points into: t.data_ptr<T>(), a pointer

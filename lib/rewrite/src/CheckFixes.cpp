@@ -178,6 +178,14 @@ std::vector<std::string> freeAliasLetters(const OperatorSchema &S) {
   return Free;
 }
 
+/// Why there is no fix-it for a schema that another file of the project
+/// declares (the project index found it there).
+std::string declaredElsewhere(const RegisteredOperator &Op) {
+  return "the schema is declared in another file of the project (" +
+         llvm::sys::path::filename(Op.SchemaFile).str() + ":" +
+         std::to_string(Op.SchemaLine) + "); a fix-it edits only this file";
+}
+
 /// Where the annotation goes in the literal: right after the base type
 /// `Tensor` of an argument or return; invalid when that is not writable.
 SourceLocation annotationLocation(const RegisteredOperator &Op,
@@ -190,10 +198,7 @@ SourceLocation annotationLocation(const RegisteredOperator &Op,
                 "(m.def(name, fn)), which never declares a mutation; define "
                 "the operator with a schema string"
           : !Op.SchemaFile.empty()
-              ? "the schema is declared in another file of the project (" +
-                    llvm::sys::path::filename(Op.SchemaFile).str() + ":" +
-                    std::to_string(Op.SchemaLine) +
-                    "); a fix-it edits only this file"
+              ? declaredElsewhere(Op)
               : "the schema is not a string literal written in this file";
     return {};
   }
@@ -226,9 +231,7 @@ SchemaAnnotationPlanner::plan(const SchemaArgument &A, const ASTContext &Ctx) {
         A.Alias->End == 0) {
       Why = "the argument's alias annotation is not a single set";
     } else if (!Op.SchemaFile.empty()) {
-      Why = "the schema is declared in another file of the project (" +
-            llvm::sys::path::filename(Op.SchemaFile).str() + ":" +
-            std::to_string(Op.SchemaLine) + "); a fix-it edits only this file";
+      Why = declaredElsewhere(Op);
     } else if (Op.SchemaInferred || !Op.SchemaLiteral ||
                !Op.SchemaLiteral->isOrdinary()) {
       Why = "the schema is not a string literal written in this file";
