@@ -33,6 +33,7 @@ OptionEnumMapping<torch_tidy::RegionMode>::getEnumMapping() {
 llvm::ArrayRef<std::pair<torch_tidy::FixStyle, StringRef>>
 OptionEnumMapping<torch_tidy::FixStyle>::getEnumMapping() {
   static constexpr std::pair<torch_tidy::FixStyle, StringRef> Mapping[] = {
+      {torch_tidy::FixStyle::Auto, "auto"},
       {torch_tidy::FixStyle::IndexPut, "index_put"},
       {torch_tidy::FixStyle::Scatter, "scatter"}};
   return Mapping;
@@ -46,7 +47,8 @@ CompileRequiresGradPropagationCheck::CompileRequiresGradPropagationCheck(
     : TorchTidyCheck(Name, Context),
       Mode(Options.get("RegionMode", RegionMode::Auto)),
       CompiledFunctions(Options.get("CompiledFunctions", "")),
-      Style(Options.get("FixStyle", FixStyle::IndexPut)),
+      Style(Options.get("FixStyle", FixStyle::Auto)),
+      StrictFixes(boolOption("StrictFixes", false)),
       LibTorchVersionOption(Options.get("LibTorchVersion", "auto")),
       ProjectRoot(projectRootOption()),
       FreshTargetsInKernels(boolOption("FreshTargetsInKernels", false)) {
@@ -71,6 +73,7 @@ void CompileRequiresGradPropagationCheck::storeOptions(
   Options.store(Opts, "RegionMode", Mode);
   Options.store(Opts, "CompiledFunctions", CompiledFunctions);
   Options.store(Opts, "FixStyle", Style);
+  storeBool(Opts, "StrictFixes", StrictFixes);
   Options.store(Opts, "LibTorchVersion", LibTorchVersionOption);
   storeBool(Opts, "FreshTargetsInKernels", FreshTargetsInKernels);
   Options.store(Opts, "ProjectRoot", ProjectRoot);
@@ -356,8 +359,9 @@ void CompileRequiresGradPropagationCheck::reportRegions(
             {W.Write.Write->getBeginLoc(),
              [this, Ctx, Version, W, RegionNote, Rewrites, InKernel] {
                FixPlan Plan =
-                   planRewrite(W.Write, W.Target, *Rewrites, *Ctx, Style,
-                               Version, W.Captured ? &*W.Captured : nullptr);
+                   planRewrite(W.Write, W.Target, *Rewrites, *Ctx,
+                               {Style, StrictFixes, Version},
+                               W.Captured ? &*W.Captured : nullptr);
                {
                  auto D = diag(W.Write.Write->getBeginLoc(),
                                "in-place %0 into '%1', which was created "

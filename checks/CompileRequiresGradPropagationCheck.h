@@ -55,6 +55,7 @@ private:
   const RegionMode Mode;
   const std::string CompiledFunctions;
   const FixStyle Style;
+  const bool StrictFixes;
   const std::string LibTorchVersionOption;
   /// Where the project is, for schemas declared in its other files.
   const std::string ProjectRoot;

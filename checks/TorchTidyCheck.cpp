@@ -72,9 +72,11 @@ void TorchTidyCheck::addFix(DiagnosticBuilder &D, const FixPlan &Plan) {
 }
 
 void TorchTidyCheck::noteFix(SourceLocation Loc, const FixPlan &Plan) {
-  if (Plan.hasFix())
+  if (Plan.hasFix()) {
     diag(Loc, "rule: %0", DiagnosticIDs::Note) << Plan.Rule->Id;
-  else
+    for (const std::string &Note : Plan.Notes)
+      diag(Loc, "%0", DiagnosticIDs::Note) << Note;
+  } else
     diag(Loc, "no fix: %0", DiagnosticIDs::Note) << Plan.NoFixReason;
 }
 

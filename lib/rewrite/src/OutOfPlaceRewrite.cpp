@@ -7,7 +7,11 @@
 // applied to `arange(t.numel()).view(t.sizes())` yields, in the written
 // region's own shape and element order, the flat position of every element
 // written, so `t.flatten().index_put({positions}, v)` writes exactly those
-// elements, with the value broadcast as copy_ broadcasts it.
+// elements, with the value broadcast as copy_ broadcasts it. That form is
+// exact but long; writes through select, slice, narrow, subscripts and basic
+// index lists get the short scatter forms instead (`t = t.select_scatter(v,
+// 0, i)`), which a reviewer reads at a glance, and index lists of tensors
+// get `t = t.index_put({...}, v)`, the seed's own workaround.
 //
 //===----------------------------------------------------------------------===//
 
@@ -23,6 +27,8 @@
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
+
+#include <variant>
 
 using namespace clang;
 
@@ -51,10 +57,11 @@ StringRef factoryNamespace(ASTContext &Ctx) {
 class Planner {
 public:
   Planner(const InPlaceWrite &W, const VarDecl *Target,
-          FunctionRewriteContext &Function, ASTContext &Ctx, FixStyle Style,
-          LibTorchVersion Version, const CapturedWrite *Captured)
+          FunctionRewriteContext &Function, ASTContext &Ctx,
+          const FixOptions &Options, const CapturedWrite *Captured)
       : W(W), Target(Target), Function(Function), Ctx(Ctx),
-        SM(Ctx.getSourceManager()), Style(Style), Version(Version),
+        SM(Ctx.getSourceManager()), Style(Options.Style),
+        Strict(Options.Strict), Version(Options.Version),
         FactoryNs(factoryNamespace(Ctx)), Captured(Captured) {}
 
   FixPlan plan();
@@ -95,6 +102,21 @@ private:
   bool isSimpleValue(const Expr *E) const;
 
   std::string name() const { return Target->getName().str(); }
+  /// Whether the target's class (or a base) declares a method Name: the
+  /// scatter forms came with LibTorch 1.11.
+  bool targetHasMethod(StringRef Name) const {
+    const auto *RD =
+        Target->getType().getNonReferenceType()->getAsCXXRecordDecl();
+    if (!RD || !RD->hasDefinition())
+      return false;
+    IdentifierInfo &Id = Ctx.Idents.get(Name);
+    bool Found = !RD->lookup(&Id).empty();
+    RD->forallBases([&](const CXXRecordDecl *Base) {
+      Found |= !Base->lookup(&Id).empty();
+      return true;
+    });
+    return Found;
+  }
   std::string positions() const {
     return (FactoryNs + "::arange(" + name() + ".numel(), " + name() +
             ".options().dtype(" + FactoryNs + "::kLong)).view(" + name() +
@@ -141,13 +163,42 @@ private:
     return canTakeMemberCall(E) ? text(E) : "(" + text(E) + ")";
   }
 
+  /// One view step a scatter form writes back through: `select(d, i)` or
+  /// `slice(d, a, b, s)`.
+  struct ScatterStep {
+    bool Select;
+    std::string Args; ///< the scatter call's arguments after the value
+    std::string View; ///< the step as a view of its base: `[i]`, `.slice(..)`
+  };
+  /// Why the write is no chain of steps a scatter form can write back.
+  using Obstacle = std::optional<std::string>;
+  Obstacle scatterSteps(const Expr *Written,
+                        std::vector<ScatterStep> &Steps) const;
+  Obstacle indexSteps(llvm::ArrayRef<const Expr *> Elements,
+                      std::vector<ScatterStep> &Steps) const;
+  std::string scatterCall(const std::string &Base,
+                          llvm::ArrayRef<ScatterStep> Steps,
+                          const std::string &Value) const;
+  /// The scatter fix of a write into Written (indexed by Elements when
+  /// given, as setitem does), or why there is none.
+  std::variant<FixPlan, std::string>
+  planScatter(const Expr *Written,
+              std::optional<llvm::ArrayRef<const Expr *>> Elements,
+              const std::string &WrittenText, bool SetItem);
+  /// The general form, with a note saying why the short one was not used.
+  FixPlan generalForm(FixPlan Plan, const std::string &WhyNotShort) const {
+    if (Plan.hasFix() && Style != FixStyle::IndexPut)
+      Plan.Notes.push_back("the general form: no short form for this write (" +
+                           WhyNotShort + ")");
+    return Plan;
+  }
+
   FixPlan planTwin(StringRef RuleId);
   FixPlan planIndexPut();
   FixPlan planSetItem(const Expr *Object, const Expr *IndexArg);
   FixPlan planAssignIntoIndex(const Expr *Object, const Expr *IndexArg,
                               bool Subscript);
   FixPlan planViewCopy();
-  std::optional<FixPlan> planScatter();
 
   const InPlaceWrite &W;
   const VarDecl *Target;
@@ -155,6 +206,7 @@ private:
   ASTContext &Ctx;
   const SourceManager &SM;
   FixStyle Style;
+  bool Strict; ///< see FixOptions::Strict
   LibTorchVersion Version;
   StringRef FactoryNs;           ///< see factoryNamespace
   const CapturedWrite *Captured; ///< the write is in a lambda; see plan()
@@ -376,11 +428,9 @@ bool isListType(QualType T) {
 /// t.index_put_({...}, v): LibTorch's set_item, which strips leading
 /// size-1 dims of v. Full slices and tensors only, straight into the target,
 /// become index_put with nullopt for the full slices (the very call set_item
-/// makes); anything else goes through positions.
+/// makes); basic lists on a chain of views become scatter forms; anything
+/// else goes through positions.
 FixPlan Planner::planSetItem(const Expr *Object, const Expr *IndexArg) {
-  if (!isSimpleValue(W.Source))
-    return noFix("the value is an expression the rewrite would evaluate "
-                 "twice; store it in a variable to get a fix");
   auto Elements = libtorch::indexListElements(IndexArg);
   if (isTargetRef(Object) && Elements && !Elements->empty()) {
     bool AllAdvanced = true, AnyTensor = false;
@@ -394,20 +444,57 @@ FixPlan Planner::planSetItem(const Expr *Object, const Expr *IndexArg) {
       List += K == libtorch::IndexElement::FullSlice ? Version.nullopt().str()
                                                      : text(E);
     }
-    if (AllAdvanced && AnyTensor)
-      return fix("index-put-advanced",
-                 name() + " = " + name() + ".index_put({" + List + "}, " +
-                     setItemValue(Object, *Elements) + ")");
+    if (AllAdvanced && AnyTensor) {
+      std::string Value = setItemValue(Object, *Elements);
+      bool Stripped = Value != text(W.Source);
+      if (Stripped && !Strict) {
+        FixPlan Plan = fix("index-put-advanced", name() + " = " + name() +
+                                                     ".index_put({" + List +
+                                                     "}, " + text(W.Source) +
+                                                     ")");
+        Plan.Notes.push_back(
+            "the fix assumes '" + text(W.Source) +
+            "' has no more leading size-1 dims than the indexed result: "
+            "setitem strips them, index_put throws on them (StrictFixes: "
+            "true keeps the strip)");
+        return Plan;
+      }
+      if (Stripped && !isSimpleValue(W.Source))
+        return noFix("the value is an expression the rewrite would evaluate "
+                     "twice; store it in a variable to get a fix");
+      return fix("index-put-advanced", name() + " = " + name() +
+                                           ".index_put({" + List + "}, " +
+                                           Value + ")");
+    }
   }
+  std::string WhyNotShort =
+      Strict ? "setitem's strip of leading size-1 dims needs the general "
+               "form (StrictFixes: true)"
+             : "";
+  if (!Strict && Style != FixStyle::IndexPut && Elements) {
+    auto P = planScatter(Object, llvm::ArrayRef<const Expr *>(*Elements),
+                         text(Object) + ".index(" + text(IndexArg) + ")",
+                         /*SetItem=*/true);
+    if (auto *Plan = std::get_if<FixPlan>(&P))
+      return *Plan;
+    WhyNotShort = std::get<std::string>(P);
+  } else if (!Elements) {
+    WhyNotShort = "the index list is not spelled out here";
+  }
+  if (!isSimpleValue(W.Source))
+    return noFix("the value is an expression the rewrite would evaluate "
+                 "twice; store it in a variable to get a fix");
   std::optional<std::string> Suffix = chainSuffix(Object);
   if (!Suffix)
     return noFix("the written tensor is not a view chain of '" + name() + "'");
   std::string Value =
       setItemValue(Object, Elements ? llvm::ArrayRef<const Expr *>(*Elements)
                                     : llvm::ArrayRef<const Expr *>());
-  return fix("index-put-positions-setitem",
-             viaPositions(*Suffix + ".index(" + text(IndexArg) + ")",
-                          castToTarget(Value)));
+  return generalForm(
+      fix("index-put-positions-setitem",
+          viaPositions(*Suffix + ".index(" + text(IndexArg) + ")",
+                       castToTarget(Value))),
+      WhyNotShort);
 }
 
 /// t.index({...}) = v and t[i] = v: Tensor::operator=(...) && is copy_ into
@@ -417,14 +504,23 @@ FixPlan Planner::planAssignIntoIndex(const Expr *Object, const Expr *IndexArg,
   if (!Subscript && !libtorch::indexListElements(IndexArg))
     return noFix("the index list is not spelled out here, so it may hold "
                  "tensors (which make index() a copy)");
+  std::string WhyNotShort;
+  if (Style != FixStyle::IndexPut) {
+    auto P = planScatter(W.Receiver, std::nullopt, text(W.Receiver),
+                         /*SetItem=*/false);
+    if (auto *Plan = std::get_if<FixPlan>(&P))
+      return *Plan;
+    WhyNotShort = std::get<std::string>(P);
+  }
   std::optional<std::string> Suffix = chainSuffix(Object);
   if (!Suffix)
     return noFix("the written tensor is not a view chain of '" + name() + "'");
   std::string Index =
       Subscript ? "[" + text(IndexArg) + "]" : ".index(" + text(IndexArg) + ")";
-  return fix(
-      "index-put-positions-copy",
-      viaPositions(*Suffix + Index, castToTarget(postfixOperand(W.Source))));
+  return generalForm(
+      fix("index-put-positions-copy",
+          viaPositions(*Suffix + Index, castToTarget(postfixOperand(W.Source)))),
+      WhyNotShort);
 }
 
 FixPlan Planner::planIndexPut() {
@@ -448,68 +544,338 @@ FixPlan Planner::planIndexPut() {
   return planSetItem(MC->getImplicitObjectArgument(), MC->getArg(0));
 }
 
-/// FixStyle: scatter, for a copy into one slice, narrow or select of t.
-std::optional<FixPlan> Planner::planScatter() {
-  const auto *View =
-      dyn_cast<CXXMemberCallExpr>(libtorch::ignoreTensorWrappers(W.Receiver));
-  if (!View || !isTargetRef(View->getImplicitObjectArgument()))
+namespace {
+std::string joinArgs(llvm::ArrayRef<std::string> Parts) {
+  std::string S;
+  for (const std::string &P : Parts)
+    S += (S.empty() ? "" : ", ") + P;
+  return S;
+}
+
+/// Whether E is LibTorch's None (a nullopt_t), under its conversions.
+bool isNone(const Expr *E) {
+  while (true) {
+    E = E->IgnoreImplicit();
+    if (const auto *B = dyn_cast<CXXBindTemporaryExpr>(E)) {
+      E = B->getSubExpr();
+      continue;
+    }
+    if (const auto *C = dyn_cast<CXXConstructExpr>(E);
+        C && C->getNumArgs() == 1 && !isa<CXXTemporaryObjectExpr>(C)) {
+      E = C->getArg(0);
+      continue;
+    }
+    break;
+  }
+  const auto *RD = E->getType().getNonReferenceType()->getAsCXXRecordDecl();
+  return RD && RD->getIdentifier() && RD->getName() == "nullopt_t";
+}
+
+/// Whether E, under its conversions to an index type, has no side effects.
+bool isPure(const Expr *E, const ASTContext &Ctx) {
+  while (true) {
+    E = E->IgnoreImplicit();
+    if (const auto *B = dyn_cast<CXXBindTemporaryExpr>(E)) {
+      E = B->getSubExpr();
+      continue;
+    }
+    if (const auto *C = dyn_cast<CXXConstructExpr>(E);
+        C && C->getNumArgs() == 1 && !isa<CXXTemporaryObjectExpr>(C)) {
+      E = C->getArg(0);
+      continue;
+    }
+    return !E->HasSideEffects(Ctx);
+  }
+}
+
+/// Whether `A + B` can be written without parentheses around B.
+bool isPostfixOrLiteral(const Expr *E) {
+  E = E->IgnoreImplicit();
+  return isa<IntegerLiteral>(E) || canTakeMemberCall(E);
+}
+} // namespace
+
+/// The steps of Written, a view chain of the target: select, slice, narrow,
+/// integer subscripts and basic index() lists. The steps' arguments are
+/// spelled twice in a nested scatter (and in StrictFixes' expand_as), so
+/// only side-effect-free ones are accepted.
+Planner::Obstacle
+Planner::scatterSteps(const Expr *Written,
+                      std::vector<ScatterStep> &Steps) const {
+  const Expr *E = libtorch::ignoreTensorWrappers(Written);
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(E)) {
+    if (Ref->getDecl() == Target)
+      return std::nullopt;
+    if (Alias && Ref->getDecl() == Alias)
+      return scatterSteps(Alias->getInit(), Steps);
+    return "the written tensor is not a view chain of '" + name() + "'";
+  }
+  auto Pure = [&](const Expr *A) { return isPure(A, Ctx); };
+  const std::string Impure =
+      "an index of the view has side effects, and the scatter form would "
+      "evaluate it twice";
+  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E);
+      Op && Op->getOperator() == OO_Subscript && Op->getNumArgs() == 2) {
+    const Expr *I = Op->getArg(1);
+    if (libtorch::isTensorType(I->getType()))
+      return "a subscript by a tensor has no scatter form";
+    if (Obstacle Why = scatterSteps(Op->getArg(0), Steps))
+      return Why;
+    if (!Pure(I))
+      return Impure;
+    Steps.push_back({true, "0, " + text(I), "[" + text(I) + "]"});
     return std::nullopt;
-  const CXXMethodDecl *MD = View->getMethodDecl();
+  }
+  const auto *Call = dyn_cast<CXXMemberCallExpr>(E);
+  const CXXMethodDecl *MD = Call ? Call->getMethodDecl() : nullptr;
   if (!MD || !MD->getIdentifier())
-    return std::nullopt;
+    return "the written tensor is not a view chain of '" + name() + "'";
   StringRef Method = MD->getName();
+  if (Method != "select" && Method != "slice" && Method != "narrow" &&
+      Method != "index")
+    return "'" + Method.str() + "' has no scatter form";
+  if (Obstacle Why = scatterSteps(Call->getImplicitObjectArgument(), Steps))
+    return Why;
+  if (Method == "index") {
+    auto Elements = Call->getNumArgs() == 1
+                        ? libtorch::indexListElements(Call->getArg(0))
+                        : std::nullopt;
+    if (!Elements)
+      return std::string("the index list is not spelled out here");
+    return indexSteps(*Elements, Steps);
+  }
   std::vector<std::string> Args;
-  for (const Expr *A : View->arguments()) {
+  std::vector<const Expr *> ArgExprs;
+  for (const Expr *A : Call->arguments()) {
     if (isa<CXXDefaultArgExpr>(A))
       break;
-    // The view's arguments are spelled twice (in expand_as and in the
-    // scatter call): only pure ones may be repeated.
-    const Expr *Core = A->IgnoreImplicit();
-    if (const auto *Ctor = dyn_cast<CXXConstructExpr>(Core);
-        Ctor && Ctor->getNumArgs() == 1)
-      Core = Ctor->getArg(0)->IgnoreImplicit();
-    if (Core->HasSideEffects(Ctx))
-      return std::nullopt;
+    if (!Pure(A))
+      return Impure;
     Args.push_back(text(A));
+    ArgExprs.push_back(A);
   }
-  std::string Src =
-      castToTarget(postfixOperand(W.Source)) + ".expand_as(" + text(View) + ")";
-  auto Join = [](const std::vector<std::string> &Parts) {
-    std::string S;
-    for (const std::string &P : Parts)
-      S += ", " + P;
-    return S;
-  };
-  if (Method == "slice")
-    return fix("slice-scatter", name() + " = " + name() + ".slice_scatter(" +
-                                    Src + Join(Args) + ")");
-  if (Method == "select" && Args.size() == 2)
-    return fix("select-scatter", name() + " = " + name() + ".select_scatter(" +
-                                     Src + Join(Args) + ")");
+  std::string View = textBetween(
+      endOfToken(Call->getImplicitObjectArgument()->getEndLoc()),
+      endOfToken(Call->getEndLoc()));
+  if (Method == "select" && Args.size() == 2) {
+    Steps.push_back({true, joinArgs(Args), View});
+    return std::nullopt;
+  }
+  if (Method == "slice") {
+    Steps.push_back({false, joinArgs(Args), View});
+    return std::nullopt;
+  }
   if (Method == "narrow" && Args.size() == 3) {
-    // narrow(d, start, n) is slice(d, start, start + n) only for start >= 0.
-    const auto *Start =
-        dyn_cast<IntegerLiteral>(View->getArg(1)->IgnoreParenImpCasts());
-    if (!Start)
-      return std::nullopt;
-    return fix("slice-scatter", name() + " = " + name() + ".slice_scatter(" +
-                                    Src + ", " + Args[0] + ", " + Args[1] +
-                                    ", " + Args[1] + " + (" + Args[2] + "))");
+    // narrow(d, a, n) is slice(d, a, a + n) for a >= 0; for a < 0 the two
+    // differ only where a + n == 0, an empty slice, and slice_scatter then
+    // throws on the value's size. StrictFixes wants a literal start.
+    const auto *Start = dyn_cast<IntegerLiteral>(ArgExprs[1]->IgnoreImplicit());
+    const auto *Length =
+        dyn_cast<IntegerLiteral>(ArgExprs[2]->IgnoreImplicit());
+    if (Strict && !Start)
+      return std::string("narrow's start is not a literal, so it may be "
+                         "negative (StrictFixes: true)");
+    std::string End;
+    if (Start && Start->getValue() == 0)
+      End = Args[2];
+    else if (Start && Length)
+      End = std::to_string(Start->getValue().getZExtValue() +
+                           Length->getValue().getZExtValue());
+    else
+      End = Args[1] + " + " +
+            (isPostfixOrLiteral(ArgExprs[2]) ? Args[2] : "(" + Args[2] + ")");
+    Steps.push_back({false, Args[0] + ", " + Args[1] + ", " + End, View});
+    return std::nullopt;
+  }
+  return "this '" + Method.str() + "' call is not understood";
+}
+
+/// The steps of a basic index list (integers, slices, full slices and one
+/// Ellipsis), as select and slice steps. Dims before the Ellipsis count
+/// from the front; after it from the back, which the scatter forms accept
+/// as negative dims.
+Planner::Obstacle
+Planner::indexSteps(llvm::ArrayRef<const Expr *> Elements,
+                    std::vector<ScatterStep> &Steps) const {
+  enum Kind { Int, Slice, Full, Ellipsis };
+  std::vector<Kind> Kinds;
+  std::vector<const CXXConstructExpr *> Slices;
+  for (const Expr *E : Elements) {
+    const Expr *Core = E->IgnoreImplicit();
+    if (const auto *B = dyn_cast<CXXBindTemporaryExpr>(Core))
+      Core = B->getSubExpr()->IgnoreImplicit();
+    const auto *Ctor = dyn_cast<CXXConstructExpr>(Core);
+    if (!Ctor || Ctor->getNumArgs() != 1)
+      return std::string("an index element is not understood");
+    const Expr *Arg = Ctor->getArg(0)->IgnoreImplicit();
+    QualType T = Arg->getType().getNonReferenceType();
+    if (libtorch::isTensorType(T))
+      return std::string("the index list mixes tensors with integers or "
+                         "slices");
+    const auto *RD = T->getAsCXXRecordDecl();
+    StringRef Record =
+        RD && RD->getIdentifier() ? RD->getName() : StringRef();
+    const CXXConstructExpr *SliceCtor = nullptr;
+    if (Record == "Slice") {
+      SliceCtor = dyn_cast<CXXConstructExpr>(libtorch::ignoreTensorWrappers(Arg));
+      if (!SliceCtor)
+        return std::string("a Slice is not spelled out here");
+      bool AllDefault = llvm::all_of(SliceCtor->arguments(), [](const Expr *A) {
+        return isa<CXXDefaultArgExpr>(A) || isNone(A);
+      });
+      Kinds.push_back(AllDefault ? Full : Slice);
+    } else if (Record == "EllipsisIndexType" ||
+               (T->isPointerType() || T->isArrayType())) {
+      Kinds.push_back(Ellipsis);
+    } else if (Record == "nullopt_t") {
+      return std::string("None in the index list adds a dim");
+    } else if (T->isBooleanType()) {
+      return std::string("a boolean index adds a dim");
+    } else if (T->isIntegerType()) {
+      Kinds.push_back(Int);
+    } else {
+      return std::string("an index element is not understood");
+    }
+    Slices.push_back(SliceCtor);
+  }
+  if (llvm::count(Kinds, Ellipsis) > 1)
+    return std::string("the index list has two Ellipses");
+  auto EllipsisAt = llvm::find(Kinds, Ellipsis);
+  std::int64_t After =
+      EllipsisAt == Kinds.end() ? 0 : Kinds.end() - EllipsisAt - 1;
+  std::int64_t Dim = 0; // before the Ellipsis: the dim in the current view
+  bool PastEllipsis = false;
+  for (size_t I = 0; I < Kinds.size(); ++I) {
+    if (Kinds[I] == Ellipsis) {
+      PastEllipsis = true;
+      continue;
+    }
+    std::string D = PastEllipsis ? "-" + std::to_string(After--)
+                                 : std::to_string(Dim);
+    if (Kinds[I] == Full) {
+      ++Dim;
+      continue;
+    }
+    if (Kinds[I] == Int) {
+      const Expr *Ctor =
+          Elements[I]; // the element as written, e.g. `-1` or `row`
+      if (!isPure(Ctor, Ctx))
+        return std::string("an index of the view has side effects, and the "
+                           "scatter form would evaluate it twice");
+      std::string Args = D + ", " + text(Ctor);
+      Steps.push_back(
+          {true, Args, D == "0" ? "[" + text(Ctor) + "]" : ".select(" + Args + ")"});
+      continue;
+    }
+    // Slice(start, stop, step): None start is 0 (steps are positive), a
+    // None stop is the end (std::nullopt, or left out when last).
+    std::optional<std::string> Bound[3];
+    for (unsigned K = 0; K < 3 && K < Slices[I]->getNumArgs(); ++K) {
+      const Expr *A = Slices[I]->getArg(K);
+      if (isa<CXXDefaultArgExpr>(A) || isNone(A))
+        continue;
+      if (!isPure(A, Ctx))
+        return std::string("an index of the view has side effects, and the "
+                           "scatter form would evaluate it twice");
+      Bound[K] = text(A);
+    }
+    std::vector<std::string> Parts = {D, Bound[0].value_or("0")};
+    if (Bound[1] || Bound[2])
+      Parts.push_back(Bound[1].value_or(Version.nullopt().str()));
+    if (Bound[2])
+      Parts.push_back(*Bound[2]);
+    std::string Args = joinArgs(Parts);
+    Steps.push_back({false, Args, ".slice(" + Args + ")"});
+    ++Dim;
   }
   return std::nullopt;
 }
 
+std::string Planner::scatterCall(const std::string &Base,
+                                 llvm::ArrayRef<ScatterStep> Steps,
+                                 const std::string &Value) const {
+  const ScatterStep &S = Steps.front();
+  std::string Inner = Steps.size() == 1
+                          ? Value
+                          : scatterCall(Base + S.View, Steps.drop_front(),
+                                        Value);
+  return Base + (S.Select ? ".select_scatter(" : ".slice_scatter(") + Inner +
+         (S.Args.empty() ? "" : ", " + S.Args) + ")";
+}
+
+/// `t = t.select_scatter(v, d, i);`, `t = t.slice_scatter(v, d, a, b, s);`,
+/// or two of them nested, `t = t.select_scatter(t[i].slice_scatter(v, 0, a,
+/// b), 0, i);`. The scatter forms cast the value as copy_ does, but take it
+/// only in the written region's exact shape: the default passes the value
+/// as written (a value that copy_ or setitem would broadcast or strip makes
+/// the fix throw, never compute something else) and says so; StrictFixes
+/// broadcasts it with expand_as (and casts it, for the gradient's device).
+std::variant<FixPlan, std::string>
+Planner::planScatter(const Expr *Written,
+                     std::optional<llvm::ArrayRef<const Expr *>> Elements,
+                     const std::string &WrittenText, bool SetItem) {
+  std::vector<ScatterStep> Steps;
+  if (Obstacle Why = scatterSteps(Written, Steps))
+    return *Why;
+  if (Elements)
+    if (Obstacle Why = indexSteps(*Elements, Steps))
+      return *Why;
+  if (Steps.empty())
+    return std::string("the write covers all of '" + name() + "'");
+  for (const ScatterStep &S : Steps)
+    if (!targetHasMethod(S.Select ? "select_scatter" : "slice_scatter"))
+      return std::string("this LibTorch has no ") +
+             (S.Select ? "select_scatter" : "slice_scatter");
+  if (Steps.size() > 2)
+    return "the write goes through " + std::to_string(Steps.size()) +
+           " views; the scatter forms nest two at most";
+  bool Fill = W.Kind == WriteKind::Fill;
+  if (Fill && !libtorch::isTensorType(W.Source->getType()))
+    return std::string("the fill value is not a tensor");
+  const std::string &ViewText = WrittenText;
+  std::string Value = text(W.Source);
+  std::vector<std::string> Notes;
+  if (Strict)
+    Value = castToTarget(postfixOperand(W.Source)) + ".expand_as(" + ViewText +
+            ")";
+  else if (Fill) // fill_ takes a 0-dim value
+    Value = postfixOperand(W.Source) + ".expand_as(" + ViewText + ")";
+  else
+    Notes.push_back(
+        "the fix assumes '" + Value + "' has the shape of '" + ViewText +
+        "': " + (Steps.size() == 2 ? "the scatter forms" :
+                 Steps[0].Select   ? "select_scatter"
+                                   : "slice_scatter") +
+        " throw" + (Steps.size() == 2 ? "" : "s") + " where " +
+        (SetItem ? "setitem" : "copy_") + " would " +
+        (SetItem ? "strip or broadcast" : "broadcast") +
+        " it (StrictFixes: true keeps the broadcast)");
+  std::string Text = name() + " = " + scatterCall(name(), Steps, Value);
+  FixPlan Plan = Steps.size() == 2 ? fix("scatter-nested", Text)
+                 : Steps[0].Select ? fix("select-scatter", Text)
+                                   : fix("slice-scatter", Text);
+  Plan.Notes = std::move(Notes);
+  return Plan;
+}
+
 /// copy_, fill_ and assignment into a view chain of t.
 FixPlan Planner::planViewCopy() {
-  if (Style == FixStyle::Scatter)
-    if (std::optional<FixPlan> P = planScatter())
-      return *P;
+  std::string WhyNotShort;
+  if (Style != FixStyle::IndexPut) {
+    auto P = planScatter(W.Receiver, std::nullopt, text(W.Receiver),
+                         /*SetItem=*/false);
+    if (auto *Plan = std::get_if<FixPlan>(&P))
+      return *Plan;
+    WhyNotShort = std::get<std::string>(P);
+  }
   std::optional<std::string> Suffix = chainSuffix(W.Receiver);
   if (!Suffix)
     return noFix("writes through a named view of '" + name() +
                  "' are not rewritten");
-  return fix("index-put-positions-copy",
-             viaPositions(*Suffix, castToTarget(postfixOperand(W.Source))));
+  return generalForm(
+      fix("index-put-positions-copy",
+          viaPositions(*Suffix, castToTarget(postfixOperand(W.Source)))),
+      WhyNotShort);
 }
 
 FixPlan Planner::plan() {
@@ -653,9 +1019,9 @@ FunctionRewriteContext::~FunctionRewriteContext() = default;
 
 FixPlan planRewrite(const InPlaceWrite &W, const VarDecl *Target,
                     FunctionRewriteContext &Function, ASTContext &Ctx,
-                    FixStyle Style, LibTorchVersion Version,
+                    const FixOptions &Options,
                     const CapturedWrite *Captured) {
-  return Planner(W, Target, Function, Ctx, Style, Version, Captured).plan();
+  return Planner(W, Target, Function, Ctx, Options, Captured).plan();
 }
 
 } // namespace torch_tidy

@@ -1,17 +1,19 @@
 // Options round-trip through --dump-config, and a bad regex is reported.
 // RUN: %clang_tidy --load=%torch_tidy_module -checks='-*,torch-*' \
-// RUN:   --config="{CheckOptions: {torch-compile-requires-grad-propagation.RegionMode: all, torch-compile-requires-grad-propagation.CompiledFunctions: 'ns::.*', torch-compile-requires-grad-propagation.FixStyle: scatter, torch-compile-requires-grad-propagation.LibTorchVersion: '1.13', torch-compile-requires-grad-propagation.FreshTargetsInKernels: true}}" \
+// RUN:   --config="{CheckOptions: {torch-compile-requires-grad-propagation.RegionMode: all, torch-compile-requires-grad-propagation.CompiledFunctions: 'ns::.*', torch-compile-requires-grad-propagation.FixStyle: scatter, torch-compile-requires-grad-propagation.LibTorchVersion: '1.13', torch-compile-requires-grad-propagation.FreshTargetsInKernels: true, torch-compile-requires-grad-propagation.StrictFixes: true}}" \
 // RUN:   --dump-config %s -- | FileCheck %s --check-prefix=DUMP
 // DUMP-DAG: torch-compile-requires-grad-propagation.RegionMode: all
 // DUMP-DAG: torch-compile-requires-grad-propagation.CompiledFunctions: 'ns::.*'
 // DUMP-DAG: torch-compile-requires-grad-propagation.FixStyle: scatter
 // DUMP-DAG: torch-compile-requires-grad-propagation.LibTorchVersion: '1.13'
 // DUMP-DAG: torch-compile-requires-grad-propagation.FreshTargetsInKernels: 'true'
+// DUMP-DAG: torch-compile-requires-grad-propagation.StrictFixes: 'true'
 // RUN: %clang_tidy --load=%torch_tidy_module -checks='-*,torch-*' --dump-config %s -- \
 // RUN:   | FileCheck %s --check-prefix=DEFAULT
 // DEFAULT-DAG: torch-compile-requires-grad-propagation.RegionMode: auto
 // DEFAULT-DAG: torch-compile-requires-grad-propagation.CompiledFunctions: ''
-// DEFAULT-DAG: torch-compile-requires-grad-propagation.FixStyle: index_put
+// DEFAULT-DAG: torch-compile-requires-grad-propagation.FixStyle: auto
+// DEFAULT-DAG: torch-compile-requires-grad-propagation.StrictFixes: 'false'
 // DEFAULT-DAG: torch-compile-requires-grad-propagation.LibTorchVersion: auto
 // DEFAULT-DAG: torch-compile-requires-grad-propagation.FreshTargetsInKernels: 'false'
 // RUN: %clang_tidy --load=%torch_tidy_module -checks='-*,torch-*' \
@@ -31,6 +33,10 @@
 // RUN:   --config="{CheckOptions: {torch-compile-requires-grad-propagation.FreshTargetsInKernels: maybe}}" \
 // RUN:   %s -- 2>&1 | FileCheck %s --check-prefix=BADBOOL
 // BADBOOL: invalid configuration value 'maybe' for option 'FreshTargetsInKernels'; expected a bool (true or false); using 'false'
+// RUN: %clang_tidy --load=%torch_tidy_module -checks='-*,torch-*' \
+// RUN:   --config="{CheckOptions: {torch-compile-requires-grad-propagation.StrictFixes: always}}" \
+// RUN:   %s -- 2>&1 | FileCheck %s --check-prefix=BADSTRICT
+// BADSTRICT: invalid configuration value 'always' for option 'StrictFixes'; expected a bool (true or false); using 'false'
 // Other spellings of a bool are read as clang-tidy reads them.
 // RUN: %clang_tidy --load=%torch_tidy_module -checks='-*,torch-*' \
 // RUN:   --config="{CheckOptions: {torch-compile-requires-grad-propagation.FreshTargetsInKernels: 1}}" \

@@ -11,8 +11,9 @@ at::Tensor helper(const at::Tensor &vec, const at::Tensor &rows,
   matrix.index_put_({Slice(), rows, cols}, vec);
   // CHECK-NOTES: :[[@LINE-1]]:3: warning: in-place index_put_ into 'matrix', which was created without gradient tracking, from 'vec', which may require grad: enabled by FreshTargetsInKernels: in Python this write loses requires_grad under torch.compile on torch 2.8.0, while in this C++ kernel the flag was measured right on torch 2.8.0 and 2.15.0; the out-of-place form keeps it everywhere [torch-compile-requires-grad-propagation]
   // CHECK-NOTES: :[[@LINE-3]]:17: note: 'matrix' is created here without requires_grad
-  // CHECK-NOTES: :[[@LINE+13]]:10: note: 'helper' runs inside torch.compile: it is reached from 'skew' here
+  // CHECK-NOTES: :[[@LINE+15]]:10: note: 'helper' runs inside torch.compile: it is reached from 'skew' here
   // CHECK-NOTES: :[[@LINE-4]]:3: note: rule: index-put-advanced
+  // CHECK-NOTES: :[[@LINE-5]]:3: note: the fix assumes 'vec' has no more leading size-1 dims than the indexed result: setitem strips them, index_put throws on them (StrictFixes: true keeps the strip)
   return matrix;
 }
 
@@ -22,8 +23,9 @@ at::Tensor skew(const at::Tensor &vec, const at::Tensor &rows,
   m.index({Slice(), 0}) = vec;
   // CHECK-NOTES: :[[@LINE-1]]:3: warning: in-place index(...) assignment into 'm'
   // CHECK-NOTES: :[[@LINE-3]]:12: note: 'm' is created here without requires_grad
-  // CHECK-NOTES: :[[@LINE+6]]:3: note: 'skew' runs inside torch.compile: it is registered here as a CompositeImplicitAutograd kernel
-  // CHECK-NOTES: :[[@LINE-4]]:3: note: rule: index-put-positions-copy
+  // CHECK-NOTES: :[[@LINE+7]]:3: note: 'skew' runs inside torch.compile: it is registered here as a CompositeImplicitAutograd kernel
+  // CHECK-NOTES: :[[@LINE-4]]:3: note: rule: select-scatter
+  // CHECK-NOTES: :[[@LINE-5]]:3: note: the fix assumes 'vec' has the shape of 'm.index({Slice(), 0})': select_scatter throws where copy_ would broadcast it (StrictFixes: true keeps the broadcast)
   return helper(vec, rows, cols) - m;
 }
 

@@ -1,8 +1,8 @@
-// RUN: %check_torch_tidy %s torch-compile-requires-grad-propagation %t
-// RUN: %check_torch_tidy %s torch-compile-requires-grad-propagation %t-scatter \
-// RUN:   --config="{CheckOptions: {torch-compile-requires-grad-propagation.FixStyle: scatter}}"
-// Every rule of the default style (FixStyle: index_put); the rules marked
-// Both give the same fix in FixStyle: scatter, checked by the second run.
+// RUN: %check_torch_tidy %s torch-compile-requires-grad-propagation %t \
+// RUN:   --config="{CheckOptions: {torch-compile-requires-grad-propagation.FixStyle: index_put, torch-compile-requires-grad-propagation.StrictFixes: true}}"
+// Every rule of FixStyle: index_put with StrictFixes: the general positions
+// form for basic writes, the strip kept. The default's short forms are in
+// short-fixes.cpp.
 #include <torch/torch.h>
 #include <torch_tidy/compiled.h>
 using torch::indexing::Ellipsis;

@@ -3,6 +3,7 @@
 // says why no fix is offered, and the text is left as it was.
 #include <torch/torch.h>
 #include <torch_tidy/compiled.h>
+using torch::indexing::None;
 using torch::indexing::Slice;
 
 #define WRITE(t, v) t.index_put_({0}, v)
@@ -17,7 +18,7 @@ TORCH_TIDY_COMPILED at::Tensor no_fix(const at::Tensor &v, bool c) {
   // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: in-place index_put_ into 'm'
   // CHECK-MESSAGES: :[[@LINE-2]]:12: note: no fix: the in-place call's result is used as a value
   // CHECK-FIXES: {{^}}  auto r = m.index_put_({1}, v) * 2;{{$}}
-  m.index_put_({Slice(), 0}, v * 2);
+  m.index_put_({Slice(), 0, None}, v * 2);
   // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: in-place index_put_ into 'm'
   // CHECK-MESSAGES: :[[@LINE-2]]:3: note: no fix: the value is an expression the rewrite would evaluate twice; store it in a variable to get a fix
   return m + r;

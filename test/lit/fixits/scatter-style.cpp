@@ -1,8 +1,8 @@
 // RUN: %check_torch_tidy %s torch-compile-requires-grad-propagation %t \
-// RUN:   --config="{CheckOptions: {torch-compile-requires-grad-propagation.FixStyle: scatter}}"
-// FixStyle: scatter uses slice_scatter / select_scatter where one slice,
-// narrow or select of the target is written, and falls back to the position
-// rewrite elsewhere.
+// RUN:   --config="{CheckOptions: {torch-compile-requires-grad-propagation.FixStyle: scatter, torch-compile-requires-grad-propagation.StrictFixes: true}}"
+// FixStyle: scatter with StrictFixes: slice_scatter / select_scatter (nested
+// once) with the value broadcast and cast, as copy_ does, for every input;
+// the position rewrite where no scatter form is exact.
 #include <torch/torch.h>
 #include <torch_tidy/compiled.h>
 
@@ -19,7 +19,7 @@ TORCH_TIDY_COMPILED at::Tensor rules(const at::Tensor &v, int64_t i) {
   m.narrow(0, 1, 2).copy_(v);
   // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: in-place copy_ into 'm'
   // CHECK-MESSAGES: :[[@LINE-2]]:3: note: rule: slice-scatter
-  // CHECK-FIXES: {{^}}  m = m.slice_scatter(v.to(m.options()).expand_as(m.narrow(0, 1, 2)), 0, 1, 1 + (2));{{$}}
+  // CHECK-FIXES: {{^}}  m = m.slice_scatter(v.to(m.options()).expand_as(m.narrow(0, 1, 2)), 0, 1, 3);{{$}}
   m.select(0, -1).copy_(v);
   // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: in-place copy_ into 'm'
   // CHECK-MESSAGES: :[[@LINE-2]]:3: note: rule: select-scatter
@@ -31,9 +31,15 @@ TORCH_TIDY_COMPILED at::Tensor rules(const at::Tensor &v, int64_t i) {
   m.narrow(0, i, 2).copy_(v); // a start that may be negative: positions
   // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: in-place copy_ into 'm'
   // CHECK-MESSAGES: :[[@LINE-2]]:3: note: rule: index-put-positions-copy
+  // CHECK-MESSAGES: :[[@LINE-3]]:3: note: the general form: no short form for this write (narrow's start is not a literal, so it may be negative (StrictFixes: true))
   // CHECK-FIXES: {{^}}  m = m.flatten().index_put({torch::arange(m.numel(), m.options().dtype(torch::kLong)).view(m.sizes()).narrow(0, i, 2)}, v.to(m.options())).view(m.sizes()); // a start that may be negative: positions{{$}}
-  m.select(0, 1).select(0, 2).copy_(v); // a chain: positions
+  m.select(0, 1).select(0, 2).copy_(v); // two views: nested
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: in-place copy_ into 'm'
+  // CHECK-MESSAGES: :[[@LINE-2]]:3: note: rule: scatter-nested
+  // CHECK-FIXES: {{^}}  m = m.select_scatter(m.select(0, 1).select_scatter(v.to(m.options()).expand_as(m.select(0, 1).select(0, 2)), 0, 2), 0, 1); // two views: nested{{$}}
+  m.t().select(0, 1).copy_(v); // a transpose: positions
   // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: in-place copy_ into 'm'
   // CHECK-MESSAGES: :[[@LINE-2]]:3: note: rule: index-put-positions-copy
+  // CHECK-MESSAGES: :[[@LINE-3]]:3: note: the general form: no short form for this write ('t' has no scatter form)
   return m;
 }

@@ -1,7 +1,6 @@
-// RUN: %check_torch_tidy %s torch-compile-requires-grad-propagation %t
-// RUN: %check_torch_tidy %s torch-compile-requires-grad-propagation %t-scatter \
-// RUN:   --config="{CheckOptions: {torch-compile-requires-grad-propagation.FixStyle: scatter}}"
-// A fix leaves out the leading-unit-dim strip where the value's rank is
+// RUN: %check_torch_tidy %s torch-compile-requires-grad-propagation %t \
+// RUN:   --config="{CheckOptions: {torch-compile-requires-grad-propagation.FixStyle: index_put, torch-compile-requires-grad-propagation.StrictFixes: true}}"
+// With StrictFixes (the forms exact for every input), a fix leaves out the leading-unit-dim strip where the value's rank is
 // proven no larger than the indexed result's (a guard before the write, a
 // local of known shape), and the cast where the value provably has the
 // target's dtype and device. Where a proof fails, both stay.

@@ -52,6 +52,10 @@ struct FixPlan {
   const RewriteRule *Rule = nullptr; ///< null when no fix is offered
   std::vector<FixEdit> Edits;
   std::string NoFixReason;
+  /// Further notes after `rule: <id>`: what the fix assumes of its inputs
+  /// where it is shorter than the always-exact form, or why the general
+  /// form was needed.
+  std::vector<std::string> Notes;
 
   bool hasFix() const { return Rule != nullptr; }
 

@@ -33,7 +33,14 @@ class Stmt;
 
 namespace torch_tidy {
 
-enum class FixStyle { IndexPut, Scatter };
+/// FixStyle: which family of out-of-place forms a fix uses.
+///   Auto: index_put for index lists of tensors and full slices, a scatter
+///     form (slice_scatter, select_scatter, nested once) for writes through
+///     select, slice, narrow, subscripts and basic index lists, the general
+///     positions form for the rest.
+///   IndexPut: index_put everywhere (the positions form for basic writes).
+///   Scatter: scatter forms wherever one exists; today the same as Auto.
+enum class FixStyle { Auto, IndexPut, Scatter };
 
 /// Whether `E.method()` can be written after E's text without parentheses
 /// (names, members, calls, subscripts, parenthesised expressions).
@@ -48,6 +55,17 @@ struct LibTorchVersion {
   llvm::StringRef nullopt() const {
     return modern() ? "std::nullopt" : "c10::nullopt";
   }
+};
+
+/// How fixes are spelled (the check's options).
+struct FixOptions {
+  FixStyle Style = FixStyle::Auto;
+  /// StrictFixes: true keeps what makes a fix exact for every input the
+  /// original accepts (the value's broadcast, cast and leading-dim strip);
+  /// false (the default) leaves them out where the only difference is a
+  /// throw on an unusual value, and says so in a note.
+  bool Strict = false;
+  LibTorchVersion Version;
 };
 
 /// What the planner needs to know about the function around the writes,
@@ -97,7 +115,7 @@ private:
 /// lambda only where it reaches Target and runs where the write did.
 FixPlan planRewrite(const InPlaceWrite &W, const clang::VarDecl *Target,
                     FunctionRewriteContext &Function, clang::ASTContext &Ctx,
-                    FixStyle Style, LibTorchVersion Version,
+                    const FixOptions &Options,
                     const CapturedWrite *Captured = nullptr);
 
 } // namespace torch_tidy
