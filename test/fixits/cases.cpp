@@ -8,9 +8,10 @@
 // Every function is a compiled region (TORCH_TIDY_COMPILED) and takes the
 // value that requires grad as `v`. Each is preceded by `// RULE: <id>`
 // naming the rule its flagged write must be fixed by; `// RULE: none`
-// marks a write that must keep its warning without a fix. Where
-// FixStyle: scatter picks another rule, the line reads
-// `// RULE: <index_put-style id> scatter: <scatter-style id>`.
+// marks a write that must keep its warning without a fix. The first id is
+// FixStyle: index_put's; where the default (FixStyle: auto, also scatter)
+// picks another rule the line goes on `auto: <id>`, and where StrictFixes
+// picks yet another, `strict: <id>`.
 #include <torch/torch.h>
 #include <torch_tidy/compiled.h>
 
@@ -99,7 +100,7 @@ TORCH_TIDY_COMPILED at::Tensor at_index_put(const at::Tensor &v,
 }
 
 // v: [C] (or [1, C]); an integer and a full slice.
-// RULE: index-put-positions-setitem
+// RULE: index-put-positions-setitem auto: select-scatter strict: index-put-positions-setitem
 TORCH_TIDY_COMPILED at::Tensor index_put_int(const at::Tensor &v, int64_t r) {
   auto m = torch::zeros({r, v.size(-1)}, v.options());
   m.index_put_({1, Slice()}, v);
@@ -108,7 +109,7 @@ TORCH_TIDY_COMPILED at::Tensor index_put_int(const at::Tensor &v, int64_t r) {
 
 // v: broadcastable to [floor((R-1)/2), C]; a stepped slice, negative end;
 // index(...) = v is copy_ (no stripping).
-// RULE: index-put-positions-copy
+// RULE: index-put-positions-copy auto: slice-scatter
 TORCH_TIDY_COMPILED at::Tensor index_assign_step(const at::Tensor &v,
                                                  int64_t r) {
   auto m = torch::zeros({r, v.size(-1)}, v.options().dtype(torch::kDouble));
@@ -125,7 +126,7 @@ TORCH_TIDY_COMPILED at::Tensor index_put_none(const at::Tensor &v, int64_t r) {
 }
 
 // v: [C]; t[i] = v is copy_ into select(0, i).
-// RULE: index-put-positions-copy
+// RULE: index-put-positions-copy auto: select-scatter
 TORCH_TIDY_COMPILED at::Tensor subscript_int(const at::Tensor &v, int64_t r) {
   auto m = torch::zeros({r, v.size(-1)}, v.options());
   m[0] = v;
@@ -133,7 +134,7 @@ TORCH_TIDY_COMPILED at::Tensor subscript_int(const at::Tensor &v, int64_t r) {
 }
 
 // v: [n] broadcast into a narrowed row of a [R, C] target (n <= C).
-// RULE: index-put-positions-copy
+// RULE: index-put-positions-copy auto: scatter-nested
 TORCH_TIDY_COMPILED at::Tensor view_chain_copy(const at::Tensor &v, int64_t r,
                                                int64_t c) {
   auto m = torch::zeros({r, c}, v.options());
@@ -150,7 +151,7 @@ TORCH_TIDY_COMPILED at::Tensor transposed_copy(const at::Tensor &v, int64_t r) {
 }
 
 // v: 0-dim; fill_ of a view with a tensor value.
-// RULE: index-put-positions-copy scatter: select-scatter
+// RULE: index-put-positions-copy auto: select-scatter
 TORCH_TIDY_COMPILED at::Tensor view_fill(const at::Tensor &v, int64_t r,
                                          int64_t c) {
   auto m = torch::zeros({r, c}, v.options());
@@ -160,7 +161,7 @@ TORCH_TIDY_COMPILED at::Tensor view_fill(const at::Tensor &v, int64_t r,
 
 // v: broadcastable to [2, C] (float64 source into a float32 target: copy_
 // casts).
-// RULE: index-put-positions-copy scatter: slice-scatter
+// RULE: index-put-positions-copy auto: slice-scatter
 TORCH_TIDY_COMPILED at::Tensor slice_copy_cast(const at::Tensor &v, int64_t r) {
   auto m = torch::zeros({r, v.size(-1)}, v.options().dtype(torch::kFloat));
   m.slice(0, 0, 2).copy_(v);
@@ -168,7 +169,7 @@ TORCH_TIDY_COMPILED at::Tensor slice_copy_cast(const at::Tensor &v, int64_t r) {
 }
 
 // v: broadcastable to [r - 2, C]; narrow.
-// RULE: index-put-positions-copy scatter: slice-scatter
+// RULE: index-put-positions-copy auto: slice-scatter
 TORCH_TIDY_COMPILED at::Tensor narrow_copy(const at::Tensor &v, int64_t r) {
   auto m = torch::zeros({r, v.size(-1)}, v.options());
   m.narrow(0, 1, r - 2).copy_(v);
@@ -176,7 +177,7 @@ TORCH_TIDY_COMPILED at::Tensor narrow_copy(const at::Tensor &v, int64_t r) {
 }
 
 // v: broadcastable to [C]; select with a negative index.
-// RULE: index-put-positions-copy scatter: select-scatter
+// RULE: index-put-positions-copy auto: select-scatter
 TORCH_TIDY_COMPILED at::Tensor select_copy(const at::Tensor &v, int64_t r) {
   auto m = torch::zeros({r, v.size(-1)}, v.options());
   m.select(0, -2).copy_(v);
@@ -189,6 +190,51 @@ TORCH_TIDY_COMPILED at::Tensor named_view_copy(const at::Tensor &v, int64_t r) {
   auto m = torch::zeros({3, r, 4}, v.options());
   auto plane = m.select(2, 1).t();
   plane.narrow(0, 0, 2).copy_(v);
+  return m;
+}
+
+// v: [E, D]; the demo's write, one row of a [R, D] head (R >= 2).
+// RULE: index-put-positions-copy auto: select-scatter
+TORCH_TIDY_COMPILED at::Tensor demo_row(const at::Tensor &v, int64_t r) {
+  auto head = torch::zeros({r, v.size(1)}, v.options());
+  head[1] = v.select(0, 0);
+  return head;
+}
+
+// v: [n] (or broadcastable); two indices: a row, then a slice of it.
+// RULE: index-put-positions-copy auto: scatter-nested
+TORCH_TIDY_COMPILED at::Tensor row_slice(const at::Tensor &v, int64_t r,
+                                         int64_t c) {
+  auto m = torch::zeros({r, c}, v.options());
+  m.index({r - 1, Slice(1, 1 + v.size(0))}) = v;
+  return m;
+}
+
+// v: [R, (C + 1) / 2] (or [1, R, (C + 1) / 2]); setitem with an Ellipsis
+// and a stepped slice.
+// RULE: index-put-positions-setitem auto: slice-scatter strict: index-put-positions-setitem
+TORCH_TIDY_COMPILED at::Tensor ellipsis_slice(const at::Tensor &v, int64_t r,
+                                              int64_t c) {
+  auto m = torch::zeros({r, c}, v.options());
+  m.index_put_({Ellipsis, Slice(None, None, 2)}, v);
+  return m;
+}
+
+// v: [s, C]; a narrow whose start is a variable (maybe negative: the
+// default's note says where the short fix throws; strict keeps positions).
+// RULE: index-put-positions-copy auto: slice-scatter strict: index-put-positions-copy
+TORCH_TIDY_COMPILED at::Tensor narrow_variable(const at::Tensor &v, int64_t r,
+                                               int64_t s) {
+  auto m = torch::zeros({r, v.size(1)}, v.options());
+  m.narrow(0, s, v.size(0)).copy_(v);
+  return m;
+}
+
+// v: [C]; three views: the general form, with a note, in every style.
+// RULE: index-put-positions-copy
+TORCH_TIDY_COMPILED at::Tensor three_views(const at::Tensor &v, int64_t r) {
+  auto m = torch::zeros({2, r, v.size(0)}, v.options());
+  m[1][r - 1].narrow(0, 0, v.size(0)).copy_(v);
   return m;
 }
 
@@ -252,7 +298,7 @@ TORCH_TIDY_COMPILED at::Tensor seed_options_chain(const at::Tensor &v,
 
 // v: broadcastable to [R - 2, C]; an options variable built in two steps,
 // and a target made with only a device (float32: copy_ casts a float64 v).
-// RULE: index-put-positions-copy scatter: slice-scatter
+// RULE: index-put-positions-copy auto: slice-scatter
 TORCH_TIDY_COMPILED at::Tensor options_variable(const at::Tensor &v,
                                                 int64_t r) {
   auto opts = torch::dtype(v.dtype());
@@ -266,7 +312,7 @@ TORCH_TIDY_COMPILED at::Tensor options_variable(const at::Tensor &v,
 
 // v: broadcastable to [C]; a lambda, called here, writes the fresh tensor
 // it captures by reference, once per row.
-// RULE: index-put-positions-copy scatter: select-scatter
+// RULE: index-put-positions-copy auto: select-scatter
 TORCH_TIDY_COMPILED at::Tensor lambda_by_reference(const at::Tensor &v,
                                                    int64_t r) {
   auto m = torch::zeros({r, v.size(-1)}, v.options());

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Fix-it acceptance test for torch-compile-requires-grad-propagation on one
-LibTorch tier and one FixStyle.
+LibTorch tier, one FixStyle and StrictFixes on or off.
 
-  run_fixits.py --tier NAME --style {index_put,scatter}
+  run_fixits.py --tier NAME --style {auto,index_put,scatter} [--strict]
                 --clang-tidy PATH --apply-replacements PATH --module PATH
                 --source-dir REPO --include DIR [--include DIR ...]
                 --lib-dir DIR [--cxx g++] --out DIR
@@ -33,9 +33,10 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import libtorch_tier  # noqa: E402
 CHECK = "torch-compile-requires-grad-propagation"
-STYLES = ("index_put", "scatter")
+STYLES = ("auto", "index_put", "scatter")
 # RewriteRules.def's Style column, per FixStyle.
-STYLE_COLUMN = {"index_put": "IndexPut", "scatter": "Scatter"}
+STYLE_COLUMN = {"auto": "Scatter", "index_put": "IndexPut",
+                "scatter": "Scatter"}
 
 
 class Case:
@@ -43,15 +44,23 @@ class Case:
 
     def __init__(self, name, rules, first_line, last_line):
         self.name = name
-        self.rules = rules  # style -> rule id, or None for `RULE: none`
+        # "index_put" (the first id), "auto" and "strict" (StrictFixes in
+        # FixStyle auto or scatter) -> rule id, or None for `RULE: none`
+        self.rules = rules
         self.first_line = first_line
         self.last_line = last_line
 
-    def expected(self, style):
-        return self.rules[style]
+    def expected(self, mode):
+        """The rule for a mode: a FixStyle, with "-strict" for StrictFixes."""
+        if mode.startswith("index_put"):
+            return self.rules["index_put"]
+        if mode.endswith("-strict"):
+            return self.rules["strict"]
+        return self.rules["auto"]
 
 
-RULE_LINE = re.compile(r"^\s*// RULE:\s*(\S+)(?:\s+scatter:\s*(\S+))?\s*$")
+RULE_LINE = re.compile(r"^\s*// RULE:\s*(\S+)((?:\s+(?:auto|strict):\s*\S+)*)\s*$")
+RULE_PAIR = re.compile(r"(auto|strict):\s*(\S+)")
 FUNCTION = re.compile(r"TORCH_TIDY_COMPILED\s+[\w:<>]+\s*[&*]?\s*(\w+)\s*\(")
 
 
@@ -70,9 +79,12 @@ def parse_cases(text):
             problems.append(f"no TORCH_TIDY_COMPILED function after the RULE "
                             f"line at line {start + 1}")
             continue
-        rule, scatter = RULE_LINE.match(lines[start]).groups()
+        rule, rest = RULE_LINE.match(lines[start]).groups()
         first = None if rule == "none" else rule
-        rules = {"index_put": first, "scatter": scatter or first}
+        pairs = dict(RULE_PAIR.findall(rest))
+        auto = pairs.get("auto", first)
+        rules = {"index_put": first, "auto": auto,
+                 "strict": pairs.get("strict", auto)}
         cases.append(Case(m.group(1), rules, start + 1, end + 1))
     return cases, problems
 
@@ -95,8 +107,9 @@ def check_table(cases, rules, style):
     rule of the table."""
     failures = []
     expected = {c.expected(style) for c in cases}
+    column_of_style = STYLE_COLUMN[style.split("-")[0]]
     for rule_id, column in rules.items():
-        if column in ("Both", STYLE_COLUMN[style]) and rule_id not in expected:
+        if column in ("Both", column_of_style) and rule_id not in expected:
             failures.append(f"rule {rule_id} has no fix-it case for style "
                             f"{style}")
     for c in cases:
@@ -223,10 +236,17 @@ def fix_lengths(cases, style, before, after):
             shape = STRIP.sub(r"\1", fixed)
             by_rule.setdefault(rule, []).append(
                 (len(written), len(fixed), len(shape), shape != fixed,
-                 bool(CAST.search(fixed))))
+                 bool(CAST.search(fixed)), fixed))
     lines = [f"fix length ({style}): rule, writes, median chars written -> fixed "
              f"(ratio), fixed without the leading-1s strip, fixes with a "
              f"strip, with a cast"]
+    rows = [r for rule in by_rule.values() for r in rule]
+    if rows:
+        ratios = [r[1] / r[0] for r in rows]
+        lines.append(f"  {'all fixed writes':32} {len(rows):3}  median "
+                     f"ratio {statistics.median(ratios):4.2f}x, longest "
+                     f"{max(ratios):4.2f}x, {sum('flatten()' in r[5] for r in rows)}"
+                     f" with flatten()")
     for rule in sorted(by_rule):
         rows = by_rule[rule]
         w = statistics.median(r[0] for r in rows)
@@ -254,7 +274,8 @@ def check_second_run(warnings, errors, style, fixed_text, again_text):
 
 
 def start_clang_tidy(args, path, extra):
-    config = f"{{CheckOptions: {{{CHECK}.FixStyle: {args.style}}}}}"
+    config = (f"{{CheckOptions: {{{CHECK}.FixStyle: {args.style}, "
+              f"{CHECK}.StrictFixes: {'true' if args.strict else 'false'}}}}}")
     cmd = [args.clang_tidy, f"--load={args.module}", f"-checks=-*,{CHECK}",
            f"--config={config}", *extra, path, "--", "-std=c++17",
            "-D_GLIBCXX_USE_CXX11_ABI=1",
@@ -277,6 +298,9 @@ def start_harness_build(args, work):
     cmd = libtorch_tier.harness_command(
         args, os.path.join(HERE, "harness.cpp"), os.path.join(work, "harness"),
         [work, os.path.join(args.source_dir, "include")])
+    # The default's short fixes may throw on a value they assume away; with
+    # StrictFixes the harness allows no throw at all.
+    cmd.insert(1, f"-DTT_STRICT={1 if args.strict else 0}")
     return subprocess.Popen(cmd, stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT, text=True)
 
@@ -310,9 +334,13 @@ def main():
     ap = argparse.ArgumentParser()
     libtorch_tier.add_tier_arguments(ap)
     ap.add_argument("--style", required=True, choices=STYLES)
+    ap.add_argument("--strict", action="store_true",
+                    help="run with StrictFixes: true")
     ap.add_argument("--apply-replacements", required=True)
     args = ap.parse_args()
-    name = f"fixits-{args.tier}-{args.style}"
+    name = f"fixits-{args.tier}-{args.style}" + ("-strict" if args.strict
+                                                  else "")
+    mode = args.style + ("-strict" if args.strict else "")
 
     if libtorch_tier.headers_missing(args, name):
         return 77
@@ -327,7 +355,7 @@ def main():
                          "torch_tidy", "rules", "RewriteRules.def")
     original_text = read(cases_src)
     cases, failures = parse_cases(original_text)
-    failures += check_table(cases, parse_rules(rules_def), args.style)
+    failures += check_table(cases, parse_rules(rules_def), mode)
 
     work = os.path.join(args.out, name)
     shutil.rmtree(work, ignore_errors=True)
@@ -346,10 +374,10 @@ def main():
     failures += [f"cases.cpp does not compile: {e}" for e in errors[:10]]
     fixed_text = read(fixed)
     report, case_failures = check_first_run(
-        cases, warnings, args.style, case_texts(original_text),
+        cases, warnings, mode, case_texts(original_text),
         case_texts(fixed_text))
     print("\n".join(report))
-    print("\n".join(fix_lengths(cases, args.style, case_texts(original_text),
+    print("\n".join(fix_lengths(cases, mode, case_texts(original_text),
                                 case_texts(fixed_text))))
     failures += case_failures
     t_fix = time.time() - start
@@ -375,7 +403,7 @@ def main():
     failures += crashed
     again_warnings, again_errors = parse_diagnostics(again_out, again)
     failures += check_second_run(again_warnings, again_errors,
-                                 args.style, fixed_text, read(again))
+                                 mode, fixed_text, read(again))
     t_tidy = time.time() - start
 
     build_out = build.communicate()[0]

@@ -9,7 +9,7 @@
    examples/, then torch-tidy-verify: every fix verified, exit 0; --json
    says the same.
 2. Every rule: the exported fixes of the fix-it cases (test/fixits/cases.cpp
-   in both FixStyles, test/fixits-more/cases.cpp) name every rule of
+   in FixStyle index_put and auto, strict or not, test/fixits-more/cases.cpp) name every rule of
    RewriteRules.def, and all are verified.
 3. Hand-written fixtures (Inputs/): a deliberately wrong rule compiled only
    into torch-tidy-verify-wrong-rule, an unknown rule, a fix without a rule
@@ -95,7 +95,10 @@ def main():
          "index_put}}"),
         ("fixits/cases.cpp", "torch-compile-requires-grad-propagation",
          "{CheckOptions: {torch-compile-requires-grad-propagation.FixStyle: "
-         "scatter}}"),
+         "auto}}"),
+        ("fixits/cases.cpp", "torch-compile-requires-grad-propagation",
+         "{CheckOptions: {torch-compile-requires-grad-propagation.FixStyle: "
+         "auto, torch-compile-requires-grad-propagation.StrictFixes: true}}"),
         ("fixits-more/cases.cpp",
          "torch-index-assign-to-copy,torch-inplace-on-grad-leaf", None),
     ]

@@ -27,6 +27,7 @@
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
+#include "llvm/ADT/StringSet.h"
 
 #include <variant>
 
@@ -170,6 +171,8 @@ private:
     std::string Args; ///< the scatter call's arguments after the value
     std::string View; ///< the step as a view of its base: `[i]`, `.slice(..)`
   };
+  /// Notes on narrow steps with a start that may be negative.
+  mutable std::vector<std::string> NarrowNotes;
   /// Why the write is no chain of steps a scatter form can write back.
   using Obstacle = std::optional<std::string>;
   Obstacle scatterSteps(const Expr *Written,
@@ -571,7 +574,10 @@ bool isNone(const Expr *E) {
   return RD && RD->getIdentifier() && RD->getName() == "nullopt_t";
 }
 
-/// Whether E, under its conversions to an index type, has no side effects.
+/// Whether E, under its conversions to an index type, has no side effects:
+/// nothing that definitely has one (`i++`, `i = j`), and no call but a
+/// Tensor's shape accessors (`v.size(0)`, `v.numel()`, ...), which a fix may
+/// evaluate twice.
 bool isPure(const Expr *E, const ASTContext &Ctx) {
   while (true) {
     E = E->IgnoreImplicit();
@@ -584,8 +590,28 @@ bool isPure(const Expr *E, const ASTContext &Ctx) {
       E = C->getArg(0);
       continue;
     }
-    return !E->HasSideEffects(Ctx);
+    break;
   }
+  if (E->HasSideEffects(Ctx, /*IncludePossibleEffects=*/false))
+    return false;
+  class Calls : public RecursiveASTVisitor<Calls> {
+  public:
+    bool VisitCallExpr(CallExpr *Call) {
+      const auto *M = dyn_cast<CXXMemberCallExpr>(Call);
+      const CXXMethodDecl *MD = M ? M->getMethodDecl() : nullptr;
+      static const llvm::StringSet<> Accessors = {
+          "size", "sizes", "numel", "dim", "ndimension", "stride", "strides",
+          "sym_size", "sym_numel", "sym_sizes"};
+      OnlyAccessors &= MD && MD->getIdentifier() && MD->isConst() &&
+                       Accessors.contains(MD->getName()) &&
+                       libtorch::isTensorType(
+                           M->getImplicitObjectArgument()->getType());
+      return OnlyAccessors;
+    }
+    bool OnlyAccessors = true;
+  } C;
+  C.TraverseStmt(const_cast<Expr *>(E));
+  return C.OnlyAccessors;
 }
 
 /// Whether `A + B` can be written without parentheses around B.
@@ -685,6 +711,13 @@ Planner::scatterSteps(const Expr *Written,
       End = Args[1] + " + " +
             (isPostfixOrLiteral(ArgExprs[2]) ? Args[2] : "(" + Args[2] + ")");
     Steps.push_back({false, Args[0] + ", " + Args[1] + ", " + End, View});
+    if (!Start)
+      NarrowNotes.push_back("narrow(" + Args[0] + ", " + Args[1] + ", " +
+                            Args[2] + ") is written as the slice from " +
+                            Args[1] + " to " + End +
+                            ": the same region unless " + Args[1] +
+                            " is negative and the slice ends at 0, where "
+                            "slice_scatter throws");
     return std::nullopt;
   }
   return "this '" + Method.str() + "' call is not understood";
@@ -815,6 +848,7 @@ Planner::planScatter(const Expr *Written,
                      std::optional<llvm::ArrayRef<const Expr *>> Elements,
                      const std::string &WrittenText, bool SetItem) {
   std::vector<ScatterStep> Steps;
+  NarrowNotes.clear();
   if (Obstacle Why = scatterSteps(Written, Steps))
     return *Why;
   if (Elements)
@@ -855,6 +889,7 @@ Planner::planScatter(const Expr *Written,
                  : Steps[0].Select ? fix("select-scatter", Text)
                                    : fix("slice-scatter", Text);
   Plan.Notes = std::move(Notes);
+  llvm::append_range(Plan.Notes, NarrowNotes);
   return Plan;
 }
 

@@ -7,6 +7,7 @@
 #include "torch_tidy/verify/RuleVerifier.h"
 
 #include <algorithm>
+#include <functional>
 #include <sstream>
 
 namespace torch_tidy::verify {
@@ -56,8 +57,12 @@ Instance index_put_advanced(Random &r) {
                      .sizes();
   Shape vs = g.broadcastable(result, true);
   int v = g.value("v", vs, g.inst.target_dtype);
-  // The strip is left out where v's rank is no larger than the result's.
-  bool strip = vs.size() > result.size() || r.chance(0.5);
+  // StrictFixes: the strip is left out only where v's rank is proven no
+  // larger than the result's. The default leaves it out: a value with more
+  // leading size-1 dims may then make the rewrite throw, never differ.
+  bool strict = r.chance(0.5);
+  bool strip = strict && (vs.size() > result.size() || r.chance(0.5));
+  g.inst.may_throw = !strip && vs.size() > result.size();
   g.inst.original = [=](Tensor &t, const std::vector<Tensor> &in) {
     return t.index_put_(runtime_list(list, in), in[v]);
   };
@@ -144,59 +149,139 @@ Instance positions_copy(Random &r) {
   return g.finish(lhs + forms[form]);
 }
 
-Instance slice_scatter(Random &r) {
+// The scatter rules: one or two select/slice/narrow steps written back with
+// select_scatter/slice_scatter. The last step is written as a view and
+// copy_ / fill_ / assignment, or as setitem (index_put_ with a basic list:
+// the step's dim spelled by full slices before it, or by an Ellipsis and
+// full slices after it for a negative dim). The default fix passes v as
+// written: where v is not exactly the region's shape (a broadcast, or
+// leading size-1 dims setitem strips) the rewrite may throw but must not
+// compute anything else; StrictFixes casts and broadcasts v.
+enum class StepKind { Select, Slice, Narrow };
+
+Instance scatter_steps(Random &r, std::vector<StepKind> kinds) {
   Draw g(r);
-  g.target(1, 4);
-  std::int64_t n = g.tdim();
-  std::int64_t d = r.uniform(-n, n - 1);
-  std::int64_t size = g.ts()[std::size_t(wrap_dim(d, n))];
-  bool narrow = r.chance(0.35);
-  ViewStep step =
-      narrow ? draw_narrow(r, d, size, false) : draw_slice(r, d, size);
-  Shape view = apply_view(probe_target(g.inst), step).sizes();
-  bool fill = r.chance(0.2);
+  g.target(int(kinds.size()), 4);
+  bool strict = r.chance(0.4);
+  int form = int(r.uniform(0, 3)); // copy_, fill_, assignment, setitem
+  if (form == 3 && (strict || kinds.back() == StepKind::Narrow))
+    form = 0; // strict setitem is the positions rule; narrow is no index
+  std::vector<ViewStep> steps;
+  Tensor probe = probe_target(g.inst);
+  for (StepKind k : kinds) {
+    std::int64_t n = probe.dim();
+    std::int64_t d = r.uniform(-n, n - 1);
+    std::int64_t size = probe.sizes()[std::size_t(wrap_dim(d, n))];
+    ViewStep step;
+    if (k == StepKind::Select)
+      step = {ViewKind::Select, {d, size ? r.uniform(-size, size - 1) : 0}};
+    else if (k == StepKind::Slice)
+      step = draw_slice(r, d, size);
+    else // a start that may be negative only without StrictFixes
+      step = draw_narrow(r, d, size, !strict);
+    if (k == StepKind::Select && size == 0)
+      throw rt::Error("no element to select"); // drawn again
+    steps.push_back(step);
+    probe = apply_view(probe, step);
+  }
+  Shape written = probe.sizes();
+  bool fill = form == 1;
+  Shape vs = fill ? Shape{}
+             : r.chance(0.6)
+                 ? written
+                 : g.broadcastable(written, /*extra_leading_ones=*/form == 3);
   DType dtype = g.float_dtype();
-  int v = g.value("v", fill ? Shape{} : g.broadcastable(view, false), dtype);
-  bool cast = dtype != g.inst.target_dtype || r.chance(0.5);
+  int v = g.value("v", vs, dtype);
+  bool expand = strict || fill;
+  bool cast = strict && (dtype != g.inst.target_dtype || r.chance(0.5));
+  // narrow(d, a, n) is written slice(d, a, a + n): the same region unless
+  // a < 0 and a + n == 0, where slice_scatter throws (the note says so).
+  bool narrow_edge = std::any_of(steps.begin(), steps.end(), [](auto &s) {
+    return s.kind == ViewKind::Narrow && s.ints[1] < 0 &&
+           s.ints[1] + s.ints[2] == 0;
+  });
+  g.inst.may_throw = (!expand && vs != written) || narrow_edge;
+  // The basic list that selects the last step's region, for setitem.
+  const ViewStep &last = steps.back();
+  std::vector<Idx> list;
+  if (form == 3) {
+    std::int64_t d = last.ints[0];
+    Idx elem;
+    if (last.kind == ViewKind::Select) {
+      elem.integer = last.ints[1];
+    } else {
+      elem.kind = IndexKind::Slice;
+      elem.start = last.ints[1];
+      elem.stop = last.ints[2];
+      elem.step = last.ints[3];
+    }
+    Idx full;
+    full.kind = IndexKind::Slice;
+    if (d >= 0) {
+      list.assign(std::size_t(d), full);
+      list.push_back(elem);
+    } else {
+      Idx ellipsis;
+      ellipsis.kind = IndexKind::Ellipsis;
+      list = {ellipsis, elem};
+      list.insert(list.end(), std::size_t(-d - 1), full);
+    }
+  }
+  std::vector<ViewStep> head(steps.begin(), steps.end() - 1);
   g.inst.original = [=](Tensor &t, const std::vector<Tensor> &in) {
-    apply_view(t, step).copy_(in[v]);
+    if (form == 3)
+      apply_views(t, head).index_put_(runtime_list(list, in), in[v]);
+    else
+      apply_views(t, steps).copy_(in[v]); // copy_, fill_ and = alike
     return t;
   };
-  // t = t.slice_scatter(v.to(t.options()).expand_as(t.slice(...)), d, a, b, s)
-  // narrow(d, a, n) becomes slice_scatter(..., d, a, a + (n)).
+  // t = t.<k>_scatter(<inner>, args): the inner value of the first step is
+  // the second step's scatter into t's first view, as the fix nests them.
   g.inst.rewrite = [=](Tensor &t, const std::vector<Tensor> &in) {
-    Tensor src = (cast ? to_options(in[v], t) : in[v])
-                     .expand(apply_view(t, step).sizes());
-    const std::vector<std::int64_t> &k = step.ints; // dim, start, ...
-    if (narrow)
-      return t.slice_scatter(src, k[0], k[1], k[1] + k[2]);
-    return t.slice_scatter(src, k[0], k[1], k[2], k[3]);
+    Tensor value = in[v];
+    if (cast)
+      value = to_options(value, t);
+    if (expand)
+      value = value.expand(apply_views(t, steps).sizes());
+    std::function<Tensor(const Tensor &, std::size_t)> scatter =
+        [&](const Tensor &base, std::size_t k) -> Tensor {
+      const ViewStep &s = steps[k];
+      Tensor src = k + 1 == steps.size()
+                       ? value
+                       : scatter(apply_view(base, s), k + 1);
+      const std::vector<std::int64_t> &a = s.ints;
+      if (s.kind == ViewKind::Select)
+        return base.select_scatter(src, a[0], a[1]);
+      if (s.kind == ViewKind::Narrow) // slice_scatter(v, d, a, a + n)
+        return base.slice_scatter(src, a[0], a[1], a[1] + a[2]);
+      return base.slice_scatter(src, a[0], a[1], a[2], a[3]);
+    };
+    return scatter(t, 0);
   };
-  return g.finish("t" + view_text({step}) + (fill ? ".fill_(v)" : ".copy_(v)"));
+  std::string lhs = "t" + view_text(head);
+  const char *forms[] = {".copy_(v)", ".fill_(v)", " = v"};
+  std::string code =
+      form == 3 ? lhs + ".index_put_(" + list_text(list, g.inst) + ", v)"
+                : "t" + view_text(steps) + forms[form];
+  return g.finish(code + (strict ? " [StrictFixes]" : ""));
+}
+
+Instance slice_scatter(Random &r) {
+  return scatter_steps(r, {r.chance(0.35) ? StepKind::Narrow : StepKind::Slice});
 }
 
 Instance select_scatter(Random &r) {
-  Draw g(r);
-  g.target(1, 4);
-  std::int64_t n = g.tdim();
-  std::int64_t d = r.uniform(-n, n - 1);
-  std::int64_t size = g.ts()[std::size_t(wrap_dim(d, n))];
-  ViewStep step{ViewKind::Select, {d, r.uniform(-size, size - 1)}};
-  Shape view = apply_view(probe_target(g.inst), step).sizes();
-  bool fill = r.chance(0.2);
-  DType dtype = g.float_dtype();
-  int v = g.value("v", fill ? Shape{} : g.broadcastable(view, false), dtype);
-  bool cast = dtype != g.inst.target_dtype || r.chance(0.5);
-  g.inst.original = [=](Tensor &t, const std::vector<Tensor> &in) {
-    apply_view(t, step).copy_(in[v]);
-    return t;
+  return scatter_steps(r, {StepKind::Select});
+}
+
+Instance scatter_nested(Random &r) {
+  auto kind = [&r] {
+    int k = int(r.uniform(0, 2));
+    return k == 0 ? StepKind::Select : k == 1 ? StepKind::Slice
+                                              : StepKind::Narrow;
   };
-  g.inst.rewrite = [=](Tensor &t, const std::vector<Tensor> &in) {
-    Tensor src = (cast ? to_options(in[v], t) : in[v])
-                     .expand(apply_view(t, step).sizes());
-    return t.select_scatter(src, step.ints[0], step.ints[1]);
-  };
-  return g.finish("t" + view_text({step}) + (fill ? ".fill_(v)" : ".copy_(v)"));
+  StepKind first = kind();
+  return scatter_steps(r, {first, kind()});
 }
 
 Instance index_copy(Random &r) {
@@ -421,8 +506,10 @@ std::vector<RuleVerifier> make_verifiers() {
        pattern(R"((\1\.|(at|torch)::)index_put\(.*\))"), index_put_list},
       {"index-put-advanced",
        "setitem with full slices and int64 tensors or masks only, values "
-       "broadcast and with leading size-1 dims; without the strip where the "
-       "value has no more dims than the result",
+       "broadcast and with leading size-1 dims; without the strip (the "
+       "default, which may throw on extra leading size-1 dims, never "
+       "differ), with it (StrictFixes) unless the value has no more dims "
+       "than the result",
        pattern(R"(\1\.index_put\(\{.*\}, \w+()" + std::string(kStrip) +
                R"()?\))"),
        index_put_advanced},
@@ -445,18 +532,22 @@ std::vector<RuleVerifier> make_verifiers() {
        positions_copy},
       {"slice-scatter",
        "slice(d, a, b, step) with negative and out-of-range bounds, "
-       "narrow(d, a, n); copy_ and fill_, values broadcast and cast, or of "
-       "the target's dtype without the cast",
-       pattern(R"(\1\.slice_scatter\(.*(\.to\(\1\.options\(\)\))?\.expand_as\()"
-               R"(\1\.(slice|narrow)\(.*\)\), .*\))"),
-       slice_scatter},
+       "narrow(d, a, n) with negative starts; copy_, fill_, assignment and "
+       "setitem (full slices or an Ellipsis before the dim); values of the "
+       "region's shape, or broadcast and with leading size-1 dims (the "
+       "default fix may throw on those, never differ); StrictFixes: cast "
+       "and broadcast",
+       pattern(R"(\1\.slice_scatter\(.*\))"), slice_scatter},
       {"select-scatter",
-       "select(d, i) with negative d and i; copy_ and fill_, values "
-       "broadcast and cast, or of the target's dtype without the cast",
-       pattern(
-           R"(\1\.select_scatter\(.*(\.to\(\1\.options\(\)\))?\.expand_as\()"
-           R"(\1\.select\(.*\)\), .*\))"),
-       select_scatter},
+       "select(d, i) with negative d and i; copy_, fill_, assignment and "
+       "setitem; values as for slice-scatter",
+       pattern(R"(\1\.select_scatter\(.*\))"), select_scatter},
+      {"scatter-nested",
+       "two steps of select, slice and narrow, the second written as a view "
+       "or by setitem on the first; values as for slice-scatter",
+       pattern(R"(\1\.(select|slice)_scatter\(\1.*\.(select|slice)_scatter\()"
+               R"(.*\))"),
+       scatter_nested},
       {"index-copy", "negative dims, empty and permuted indices",
        pattern(R"(\1\.index_copy\(.*\))"), index_copy},
       {"masked-scatter", "masks broadcast to the target, larger sources",

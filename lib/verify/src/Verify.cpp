@@ -150,6 +150,8 @@ std::optional<std::string> check_same(const Instance &inst, rt::Device device) {
     Run rewrite =
         run_program(inst, inst.rewrite, device, mode, TargetKind::Plain);
     std::string what = std::string("the rewrite (") + mode_name(mode) + ")";
+    if (rewrite.error && inst.may_throw)
+      continue; // loud, as the fix's note says
     if (rewrite.error)
       return what + " raised: " + *rewrite.error;
     if (!rewrite.requires_grad)

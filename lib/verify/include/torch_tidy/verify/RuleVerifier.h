@@ -62,6 +62,10 @@ struct Instance {
   std::vector<Input> inputs;
   Program original, rewrite;
   Expectation expect = Expectation::SameAsOriginal;
+  /// SameAsOriginal: the value is one the short fix assumes away (a value
+  /// copy_ or setitem would broadcast or strip): the rewrite may throw
+  /// instead, but where it runs it must give the original's values.
+  bool may_throw = false;
   /// OriginalLosesWrite: the write the original meant, applied to a fresh
   /// target (the reference the rewrite must match).
   Program intended;
