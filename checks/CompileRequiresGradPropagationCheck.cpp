@@ -358,10 +358,9 @@ void CompileRequiresGradPropagationCheck::reportRegions(
         Out.push_back(
             {W.Write.Write->getBeginLoc(),
              [this, Ctx, Version, W, RegionNote, Rewrites, InKernel] {
-               FixPlan Plan =
-                   planRewrite(W.Write, W.Target, *Rewrites, *Ctx,
-                               {Style, StrictFixes, Version},
-                               W.Captured ? &*W.Captured : nullptr);
+               FixPlan Plan = planRewrite(W.Write, W.Target, *Rewrites, *Ctx,
+                                          {Style, StrictFixes, Version},
+                                          W.Captured ? &*W.Captured : nullptr);
                {
                  auto D = diag(W.Write.Write->getBeginLoc(),
                                "in-place %0 into '%1', which was created "

@@ -203,8 +203,8 @@ const std::map<std::string, Driver> &drivers() {
        [](Draw &D) {
          int64_t R = D.range(1, 6), C = D.range(1, 4);
          auto Row = D.distinctRows(1, R, true).reshape({});
-         compare(BOTH(subscript_tensor), regionOrBroadcast(D, {C}, {{1}}),
-                 Row, R);
+         compare(BOTH(subscript_tensor), regionOrBroadcast(D, {C}, {{1}}), Row,
+                 R);
        }},
       {"index_put_list",
        [](Draw &D) {
@@ -244,8 +244,8 @@ const std::map<std::string, Driver> &drivers() {
       {"named_view_copy",
        [](Draw &D) {
          int64_t R = D.range(2, 5); // narrow(0, 0, 2) needs R >= 2
-         compare(BOTH(named_view_copy), regionOrBroadcast(D, {2, 3}, {{3}, {1, 3}}),
-                 R);
+         compare(BOTH(named_view_copy),
+                 regionOrBroadcast(D, {2, 3}, {{3}, {1, 3}}), R);
        }},
       {"view_chain_copy",
        [](Draw &D) {

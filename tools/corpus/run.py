@@ -413,6 +413,30 @@ def syntax_errors(args, path, flags):
     return sorted(e.group(4) for e in map(ERROR.match, out.splitlines()) if e), timed_out
 
 
+def fix_lengths(before, after):
+    """Per fixed statement: its line, the written and the fixed length
+    (stripped, lines joined), and whether the fix is the general positions
+    form (flatten() or the leading-1s strip)."""
+    import difflib
+    a, b = before.splitlines(), after.splitlines()
+    out = []
+    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(
+            None, a, b, autojunk=False).get_opcodes():
+        if tag != "replace":
+            continue
+        pairs = (list(zip(range(i1, i2), range(j1, j2))) if i2 - i1 == j2 - j1
+                 else [(None, None)])
+        for i, j in pairs:
+            w = (" ".join(x.strip() for x in a[i1:i2]) if i is None
+                 else a[i].strip())
+            f = (" ".join(x.strip() for x in b[j1:j2]) if j is None
+                 else b[j].strip())
+            out.append({"line": (i1 if i is None else i) + 1, "written": len(w),
+                        "fixed": len(f), "general": "flatten()" in f or
+                        "slicePrefix1sSize" in f})
+    return out
+
+
 def check_fix(args, path, flags, root=None):
     """Fixes a copy beside the file; returns a dict of what happened."""
     d, name = os.path.split(path)
@@ -431,6 +455,7 @@ def check_fix(args, path, flags, root=None):
         again = lint(args, copy, flags, "all", fix=True, root=root)
         idempotent = text_of(copy) == fixed
         return {"changed": changed, "new_errors": new[:5], "idempotent": idempotent,
+                "lengths": fix_lengths(text_of(path), fixed),
                 "crash": result["crash"] or again["crash"],
                 "timeout": result["timeout"] or again["timeout"]}
     finally:
@@ -544,6 +569,24 @@ def summarize(entries, labels, out_dir, checks=CHECKS):
           f"changed, {len(bad)} with a new compile error or a second --fix that changes them")
     for e in bad:
         print(f"    FIX {e['repo']}/{e['path']}: {e['fix']}")
+    # Fix length (issue 30): every fixed statement, and those at lines
+    # labelled hazard.
+    import statistics
+    lengths = [(e, x) for e in fixes for x in e["fix"].get("lengths", [])]
+    hazard_lines = {(k[0], k[1], k[2]) for k, v in labels.items()
+                    if v["label"] == "hazard"}
+    for what, rows in (("all fixed statements", lengths),
+                       ("at hazard-labelled lines",
+                        [(e, x) for e, x in lengths
+                         if (e["repo"], e["path"], x["line"]) in hazard_lines])):
+        if rows:
+            ratios = [x["fixed"] / max(1, x["written"]) for _, x in rows]
+            print(f"  fix length, {what}: {len(rows)}, median "
+                  f"{statistics.median(x['written'] for _, x in rows):.0f} -> "
+                  f"{statistics.median(x['fixed'] for _, x in rows):.0f} chars, "
+                  f"median ratio {statistics.median(ratios):.2f}x, longest "
+                  f"{max(ratios):.2f}x, {sum(x['general'] for _, x in rows)} "
+                  f"general forms (flatten() or the strip)")
     for repo, path, config in crashes:
         print(f"    CRASH {repo}/{path} ({config})")
     for repo, path, config in timeouts:

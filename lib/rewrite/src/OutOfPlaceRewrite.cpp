@@ -451,10 +451,9 @@ FixPlan Planner::planSetItem(const Expr *Object, const Expr *IndexArg) {
       std::string Value = setItemValue(Object, *Elements);
       bool Stripped = Value != text(W.Source);
       if (Stripped && !Strict) {
-        FixPlan Plan = fix("index-put-advanced", name() + " = " + name() +
-                                                     ".index_put({" + List +
-                                                     "}, " + text(W.Source) +
-                                                     ")");
+        FixPlan Plan =
+            fix("index-put-advanced", name() + " = " + name() + ".index_put({" +
+                                          List + "}, " + text(W.Source) + ")");
         Plan.Notes.push_back(
             "the fix assumes '" + text(W.Source) +
             "' has no more leading size-1 dims than the indexed result: "
@@ -520,10 +519,10 @@ FixPlan Planner::planAssignIntoIndex(const Expr *Object, const Expr *IndexArg,
     return noFix("the written tensor is not a view chain of '" + name() + "'");
   std::string Index =
       Subscript ? "[" + text(IndexArg) + "]" : ".index(" + text(IndexArg) + ")";
-  return generalForm(
-      fix("index-put-positions-copy",
-          viaPositions(*Suffix + Index, castToTarget(postfixOperand(W.Source)))),
-      WhyNotShort);
+  return generalForm(fix("index-put-positions-copy",
+                         viaPositions(*Suffix + Index,
+                                      castToTarget(postfixOperand(W.Source)))),
+                     WhyNotShort);
 }
 
 FixPlan Planner::planIndexPut() {
@@ -600,12 +599,12 @@ bool isPure(const Expr *E, const ASTContext &Ctx) {
       const auto *M = dyn_cast<CXXMemberCallExpr>(Call);
       const CXXMethodDecl *MD = M ? M->getMethodDecl() : nullptr;
       static const llvm::StringSet<> Accessors = {
-          "size", "sizes", "numel", "dim", "ndimension", "stride", "strides",
-          "sym_size", "sym_numel", "sym_sizes"};
-      OnlyAccessors &= MD && MD->getIdentifier() && MD->isConst() &&
-                       Accessors.contains(MD->getName()) &&
-                       libtorch::isTensorType(
-                           M->getImplicitObjectArgument()->getType());
+          "size",   "sizes",   "numel",    "dim",       "ndimension",
+          "stride", "strides", "sym_size", "sym_numel", "sym_sizes"};
+      OnlyAccessors &=
+          MD && MD->getIdentifier() && MD->isConst() &&
+          Accessors.contains(MD->getName()) &&
+          libtorch::isTensorType(M->getImplicitObjectArgument()->getType());
       return OnlyAccessors;
     }
     bool OnlyAccessors = true;
@@ -625,9 +624,8 @@ bool isPostfixOrLiteral(const Expr *E) {
 /// integer subscripts and basic index() lists. The steps' arguments are
 /// spelled twice in a nested scatter (and in StrictFixes' expand_as), so
 /// only side-effect-free ones are accepted.
-Planner::Obstacle
-Planner::scatterSteps(const Expr *Written,
-                      std::vector<ScatterStep> &Steps) const {
+Planner::Obstacle Planner::scatterSteps(const Expr *Written,
+                                        std::vector<ScatterStep> &Steps) const {
   const Expr *E = libtorch::ignoreTensorWrappers(Written);
   if (const auto *Ref = dyn_cast<DeclRefExpr>(E)) {
     if (Ref->getDecl() == Target)
@@ -680,9 +678,9 @@ Planner::scatterSteps(const Expr *Written,
     Args.push_back(text(A));
     ArgExprs.push_back(A);
   }
-  std::string View = textBetween(
-      endOfToken(Call->getImplicitObjectArgument()->getEndLoc()),
-      endOfToken(Call->getEndLoc()));
+  std::string View =
+      textBetween(endOfToken(Call->getImplicitObjectArgument()->getEndLoc()),
+                  endOfToken(Call->getEndLoc()));
   if (Method == "select" && Args.size() == 2) {
     Steps.push_back({true, joinArgs(Args), View});
     return std::nullopt;
@@ -727,9 +725,8 @@ Planner::scatterSteps(const Expr *Written,
 /// Ellipsis), as select and slice steps. Dims before the Ellipsis count
 /// from the front; after it from the back, which the scatter forms accept
 /// as negative dims.
-Planner::Obstacle
-Planner::indexSteps(llvm::ArrayRef<const Expr *> Elements,
-                    std::vector<ScatterStep> &Steps) const {
+Planner::Obstacle Planner::indexSteps(llvm::ArrayRef<const Expr *> Elements,
+                                      std::vector<ScatterStep> &Steps) const {
   enum Kind { Int, Slice, Full, Ellipsis };
   std::vector<Kind> Kinds;
   std::vector<const CXXConstructExpr *> Slices;
@@ -746,11 +743,11 @@ Planner::indexSteps(llvm::ArrayRef<const Expr *> Elements,
       return std::string("the index list mixes tensors with integers or "
                          "slices");
     const auto *RD = T->getAsCXXRecordDecl();
-    StringRef Record =
-        RD && RD->getIdentifier() ? RD->getName() : StringRef();
+    StringRef Record = RD && RD->getIdentifier() ? RD->getName() : StringRef();
     const CXXConstructExpr *SliceCtor = nullptr;
     if (Record == "Slice") {
-      SliceCtor = dyn_cast<CXXConstructExpr>(libtorch::ignoreTensorWrappers(Arg));
+      SliceCtor =
+          dyn_cast<CXXConstructExpr>(libtorch::ignoreTensorWrappers(Arg));
       if (!SliceCtor)
         return std::string("a Slice is not spelled out here");
       bool AllDefault = llvm::all_of(SliceCtor->arguments(), [](const Expr *A) {
@@ -783,8 +780,8 @@ Planner::indexSteps(llvm::ArrayRef<const Expr *> Elements,
       PastEllipsis = true;
       continue;
     }
-    std::string D = PastEllipsis ? "-" + std::to_string(After--)
-                                 : std::to_string(Dim);
+    std::string D =
+        PastEllipsis ? "-" + std::to_string(After--) : std::to_string(Dim);
     if (Kinds[I] == Full) {
       ++Dim;
       continue;
@@ -797,7 +794,8 @@ Planner::indexSteps(llvm::ArrayRef<const Expr *> Elements,
                            "scatter form would evaluate it twice");
       std::string Args = D + ", " + text(Ctor);
       Steps.push_back(
-          {true, Args, D == "0" ? "[" + text(Ctor) + "]" : ".select(" + Args + ")"});
+          {true, Args,
+           D == "0" ? "[" + text(Ctor) + "]" : ".select(" + Args + ")"});
       continue;
     }
     // Slice(start, stop, step): None start is 0 (steps are positive), a
@@ -828,10 +826,9 @@ std::string Planner::scatterCall(const std::string &Base,
                                  llvm::ArrayRef<ScatterStep> Steps,
                                  const std::string &Value) const {
   const ScatterStep &S = Steps.front();
-  std::string Inner = Steps.size() == 1
-                          ? Value
-                          : scatterCall(Base + S.View, Steps.drop_front(),
-                                        Value);
+  std::string Inner =
+      Steps.size() == 1 ? Value
+                        : scatterCall(Base + S.View, Steps.drop_front(), Value);
   return Base + (S.Select ? ".select_scatter(" : ".slice_scatter(") + Inner +
          (S.Args.empty() ? "" : ", " + S.Args) + ")";
 }
@@ -870,20 +867,20 @@ Planner::planScatter(const Expr *Written,
   std::string Value = text(W.Source);
   std::vector<std::string> Notes;
   if (Strict)
-    Value = castToTarget(postfixOperand(W.Source)) + ".expand_as(" + ViewText +
-            ")";
+    Value =
+        castToTarget(postfixOperand(W.Source)) + ".expand_as(" + ViewText + ")";
   else if (Fill) // fill_ takes a 0-dim value
     Value = postfixOperand(W.Source) + ".expand_as(" + ViewText + ")";
   else
-    Notes.push_back(
-        "the fix assumes '" + Value + "' has the shape of '" + ViewText +
-        "': " + (Steps.size() == 2 ? "the scatter forms" :
-                 Steps[0].Select   ? "select_scatter"
-                                   : "slice_scatter") +
-        " throw" + (Steps.size() == 2 ? "" : "s") + " where " +
-        (SetItem ? "setitem" : "copy_") + " would " +
-        (SetItem ? "strip or broadcast" : "broadcast") +
-        " it (StrictFixes: true keeps the broadcast)");
+    Notes.push_back("the fix assumes '" + Value + "' has the shape of '" +
+                    ViewText + "': " +
+                    (Steps.size() == 2 ? "the scatter forms"
+                     : Steps[0].Select ? "select_scatter"
+                                       : "slice_scatter") +
+                    " throw" + (Steps.size() == 2 ? "" : "s") + " where " +
+                    (SetItem ? "setitem" : "copy_") + " would " +
+                    (SetItem ? "strip or broadcast" : "broadcast") +
+                    " it (StrictFixes: true keeps the broadcast)");
   std::string Text = name() + " = " + scatterCall(name(), Steps, Value);
   FixPlan Plan = Steps.size() == 2 ? fix("scatter-nested", Text)
                  : Steps[0].Select ? fix("select-scatter", Text)
@@ -1054,8 +1051,7 @@ FunctionRewriteContext::~FunctionRewriteContext() = default;
 
 FixPlan planRewrite(const InPlaceWrite &W, const VarDecl *Target,
                     FunctionRewriteContext &Function, ASTContext &Ctx,
-                    const FixOptions &Options,
-                    const CapturedWrite *Captured) {
+                    const FixOptions &Options, const CapturedWrite *Captured) {
   return Planner(W, Target, Function, Ctx, Options, Captured).plan();
 }
 

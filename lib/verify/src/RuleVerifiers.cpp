@@ -246,9 +246,8 @@ Instance scatter_steps(Random &r, std::vector<StepKind> kinds) {
     std::function<Tensor(const Tensor &, std::size_t)> scatter =
         [&](const Tensor &base, std::size_t k) -> Tensor {
       const ViewStep &s = steps[k];
-      Tensor src = k + 1 == steps.size()
-                       ? value
-                       : scatter(apply_view(base, s), k + 1);
+      Tensor src =
+          k + 1 == steps.size() ? value : scatter(apply_view(base, s), k + 1);
       const std::vector<std::int64_t> &a = s.ints;
       if (s.kind == ViewKind::Select)
         return base.select_scatter(src, a[0], a[1]);
@@ -267,7 +266,8 @@ Instance scatter_steps(Random &r, std::vector<StepKind> kinds) {
 }
 
 Instance slice_scatter(Random &r) {
-  return scatter_steps(r, {r.chance(0.35) ? StepKind::Narrow : StepKind::Slice});
+  return scatter_steps(r,
+                       {r.chance(0.35) ? StepKind::Narrow : StepKind::Slice});
 }
 
 Instance select_scatter(Random &r) {
@@ -277,8 +277,9 @@ Instance select_scatter(Random &r) {
 Instance scatter_nested(Random &r) {
   auto kind = [&r] {
     int k = int(r.uniform(0, 2));
-    return k == 0 ? StepKind::Select : k == 1 ? StepKind::Slice
-                                              : StepKind::Narrow;
+    return k == 0   ? StepKind::Select
+           : k == 1 ? StepKind::Slice
+                    : StepKind::Narrow;
   };
   StepKind first = kind();
   return scatter_steps(r, {first, kind()});

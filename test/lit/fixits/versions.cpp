@@ -24,3 +24,14 @@ TORCH_TIDY_COMPILED at::Tensor k(const at::Tensor &v, const at::Tensor &rows) {
   // CHECK-FIXES-NEW: {{^}}  m = m.index_put({std::nullopt, rows}, v.view_symint(at::indexing::slicePrefix1sSize(v.sym_sizes())));{{$}}
   return m;
 }
+
+// A None stop in a slice_scatter: std::nullopt or c10::nullopt.
+TORCH_TIDY_COMPILED at::Tensor stepped(const at::Tensor &v) {
+  auto m = torch::zeros({5, 3});
+  m.index({Slice(1, torch::indexing::None, 2)}) = v;
+  // CHECK-MESSAGES-OLD: :[[@LINE-1]]:3: warning: in-place index(...) assignment into 'm'
+  // CHECK-FIXES-OLD: {{^}}  m = m.slice_scatter(v.to(m.options()).expand_as(m.index({Slice(1, torch::indexing::None, 2)})), 0, 1, c10::nullopt, 2);{{$}}
+  // CHECK-MESSAGES-NEW: :[[@LINE-3]]:3: warning: in-place index(...) assignment into 'm'
+  // CHECK-FIXES-NEW: {{^}}  m = m.slice_scatter(v.to(m.options()).expand_as(m.index({Slice(1, torch::indexing::None, 2)})), 0, 1, std::nullopt, 2);{{$}}
+  return m;
+}
