@@ -9,6 +9,9 @@
 
 using torch::indexing::Slice;
 
+// expert_out: [tokens, experts]; slots: [tokens] distinct rows; mask: bool
+// [tokens, experts]; bias: [tokens, (experts + 1) / 2], a gate value per token
+// for every second expert.
 TORCH_TIDY_COMPILED at::Tensor combine(const at::Tensor &expert_out,
                                        const at::Tensor &slots,
                                        const at::Tensor &mask,
