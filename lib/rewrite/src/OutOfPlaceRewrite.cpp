@@ -188,6 +188,18 @@ private:
   planScatter(const Expr *Written,
               std::optional<llvm::ArrayRef<const Expr *>> Elements,
               const std::string &WrittenText, bool SetItem);
+  /// The scatter form of a copy into W.Receiver (copy_, fill_, assignment),
+  /// in the styles that use one; else nothing, and why in WhyNotShort.
+  std::optional<FixPlan> shortCopyForm(std::string &WhyNotShort) {
+    if (Style == FixStyle::IndexPut)
+      return std::nullopt;
+    auto P = planScatter(W.Receiver, std::nullopt, text(W.Receiver),
+                         /*SetItem=*/false);
+    if (auto *Plan = std::get_if<FixPlan>(&P))
+      return *Plan;
+    WhyNotShort = std::get<std::string>(P);
+    return std::nullopt;
+  }
   /// The general form, with a note saying why the short one was not used.
   FixPlan generalForm(FixPlan Plan, const std::string &WhyNotShort) const {
     if (Plan.hasFix() && Style != FixStyle::IndexPut)
@@ -507,13 +519,8 @@ FixPlan Planner::planAssignIntoIndex(const Expr *Object, const Expr *IndexArg,
     return noFix("the index list is not spelled out here, so it may hold "
                  "tensors (which make index() a copy)");
   std::string WhyNotShort;
-  if (Style != FixStyle::IndexPut) {
-    auto P = planScatter(W.Receiver, std::nullopt, text(W.Receiver),
-                         /*SetItem=*/false);
-    if (auto *Plan = std::get_if<FixPlan>(&P))
-      return *Plan;
-    WhyNotShort = std::get<std::string>(P);
-  }
+  if (std::optional<FixPlan> Short = shortCopyForm(WhyNotShort))
+    return *Short;
   std::optional<std::string> Suffix = chainSuffix(Object);
   if (!Suffix)
     return noFix("the written tensor is not a view chain of '" + name() + "'");
@@ -554,8 +561,9 @@ std::string joinArgs(llvm::ArrayRef<std::string> Parts) {
   return S;
 }
 
-/// Whether E is LibTorch's None (a nullopt_t), under its conversions.
-bool isNone(const Expr *E) {
+/// E under its implicit conversions to an index type (TensorIndex,
+/// optional<SymInt>, SymInt...): what was written.
+const Expr *underConversions(const Expr *E) {
   while (true) {
     E = E->IgnoreImplicit();
     if (const auto *B = dyn_cast<CXXBindTemporaryExpr>(E)) {
@@ -569,6 +577,12 @@ bool isNone(const Expr *E) {
     }
     break;
   }
+  return E;
+}
+
+/// Whether E is LibTorch's None (a nullopt_t), under its conversions.
+bool isNone(const Expr *E) {
+  E = underConversions(E);
   const auto *RD = E->getType().getNonReferenceType()->getAsCXXRecordDecl();
   return RD && RD->getIdentifier() && RD->getName() == "nullopt_t";
 }
@@ -578,19 +592,7 @@ bool isNone(const Expr *E) {
 /// Tensor's shape accessors (`v.size(0)`, `v.numel()`, ...), which a fix may
 /// evaluate twice.
 bool isPure(const Expr *E, const ASTContext &Ctx) {
-  while (true) {
-    E = E->IgnoreImplicit();
-    if (const auto *B = dyn_cast<CXXBindTemporaryExpr>(E)) {
-      E = B->getSubExpr();
-      continue;
-    }
-    if (const auto *C = dyn_cast<CXXConstructExpr>(E);
-        C && C->getNumArgs() == 1 && !isa<CXXTemporaryObjectExpr>(C)) {
-      E = C->getArg(0);
-      continue;
-    }
-    break;
-  }
+  E = underConversions(E);
   if (E->HasSideEffects(Ctx, /*IncludePossibleEffects=*/false))
     return false;
   class Calls : public RecursiveASTVisitor<Calls> {
@@ -893,13 +895,8 @@ Planner::planScatter(const Expr *Written,
 /// copy_, fill_ and assignment into a view chain of t.
 FixPlan Planner::planViewCopy() {
   std::string WhyNotShort;
-  if (Style != FixStyle::IndexPut) {
-    auto P = planScatter(W.Receiver, std::nullopt, text(W.Receiver),
-                         /*SetItem=*/false);
-    if (auto *Plan = std::get_if<FixPlan>(&P))
-      return *Plan;
-    WhyNotShort = std::get<std::string>(P);
-  }
+  if (std::optional<FixPlan> Short = shortCopyForm(WhyNotShort))
+    return *Short;
   std::optional<std::string> Suffix = chainSuffix(W.Receiver);
   if (!Suffix)
     return noFix("writes through a named view of '" + name() +
