@@ -11,7 +11,7 @@
 // marks a write that must keep its warning without a fix. The first id is
 // FixStyle: index_put's; where the default (FixStyle: auto, also scatter)
 // picks another rule the line goes on `auto: <id>`, and where StrictFixes
-// picks yet another, `strict: <id>`.
+// picks yet another, the next line reads `// strict: <id>`.
 #include <torch/torch.h>
 #include <torch_tidy/compiled.h>
 
@@ -100,8 +100,8 @@ TORCH_TIDY_COMPILED at::Tensor at_index_put(const at::Tensor &v,
 }
 
 // v: [C] (or [1, C]); an integer and a full slice.
-// RULE: index-put-positions-setitem auto: select-scatter strict:
-// index-put-positions-setitem
+// RULE: index-put-positions-setitem auto: select-scatter
+// strict: index-put-positions-setitem
 TORCH_TIDY_COMPILED at::Tensor index_put_int(const at::Tensor &v, int64_t r) {
   auto m = torch::zeros({r, v.size(-1)}, v.options());
   m.index_put_({1, Slice()}, v);
@@ -213,8 +213,8 @@ TORCH_TIDY_COMPILED at::Tensor row_slice(const at::Tensor &v, int64_t r,
 
 // v: [R, (C + 1) / 2] (or [1, R, (C + 1) / 2]); setitem with an Ellipsis
 // and a stepped slice.
-// RULE: index-put-positions-setitem auto: slice-scatter strict:
-// index-put-positions-setitem
+// RULE: index-put-positions-setitem auto: slice-scatter
+// strict: index-put-positions-setitem
 TORCH_TIDY_COMPILED at::Tensor ellipsis_slice(const at::Tensor &v, int64_t r,
                                               int64_t c) {
   auto m = torch::zeros({r, c}, v.options());
@@ -224,8 +224,8 @@ TORCH_TIDY_COMPILED at::Tensor ellipsis_slice(const at::Tensor &v, int64_t r,
 
 // v: [s, C]; a narrow whose start is a variable (maybe negative: the
 // default's note says where the short fix throws; strict keeps positions).
-// RULE: index-put-positions-copy auto: slice-scatter strict:
-// index-put-positions-copy
+// RULE: index-put-positions-copy auto: slice-scatter
+// strict: index-put-positions-copy
 TORCH_TIDY_COMPILED at::Tensor narrow_variable(const at::Tensor &v, int64_t r,
                                                int64_t s) {
   auto m = torch::zeros({r, v.size(1)}, v.options());

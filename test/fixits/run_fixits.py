@@ -61,6 +61,7 @@ class Case:
 
 RULE_LINE = re.compile(r"^\s*// RULE:\s*(\S+)((?:\s+(?:auto|strict):\s*\S+)*)\s*$")
 RULE_PAIR = re.compile(r"(auto|strict):\s*(\S+)")
+RULE_MORE = re.compile(r"^\s*// (auto|strict):\s*(\S+)\s*$")
 FUNCTION = re.compile(r"TORCH_TIDY_COMPILED\s+[\w:<>]+\s*[&*]?\s*(\w+)\s*\(")
 
 
@@ -82,6 +83,12 @@ def parse_cases(text):
         rule, rest = RULE_LINE.match(lines[start]).groups()
         first = None if rule == "none" else rule
         pairs = dict(RULE_PAIR.findall(rest))
+        # `// strict: <id>` (or `// auto: <id>`) on the lines right after.
+        for line in lines[start + 1:end + 1]:
+            more = RULE_MORE.match(line)
+            if not more:
+                break
+            pairs[more.group(1)] = more.group(2)
         auto = pairs.get("auto", first)
         rules = {"index_put": first, "auto": auto,
                  "strict": pairs.get("strict", auto)}
