@@ -219,3 +219,48 @@ TEST(OperatorSchema, BareWriteMarker) {
             "a second alias annotation on one type");
 }
 } // namespace
+
+namespace {
+// The rest of torch's grammar (issue 31), each form found among the schemas
+// torch registers or in extension projects; tools/schema/schema_grammar.py
+// compares the whole registry with torch._C.parse_schema.
+TEST(OperatorSchema, TupleTypes) {
+  // pyg-lib's hetero operators: a list of tuples, a false "cannot parse".
+  OperatorSchema S = parsed("hetero(Tensor x, (str, str, str)[] edge_types, "
+                            "(Tensor, (int, int))? pair) -> ((str, Tensor))");
+  ASSERT_EQ(S.Arguments.size(), 3u);
+  EXPECT_EQ(S.Arguments[1].Type, "(str, str, str)[]");
+  EXPECT_EQ(S.Arguments[1].BaseType, "Tuple");
+  EXPECT_TRUE(S.Arguments[1].IsList);
+  EXPECT_EQ(S.Arguments[1].Name, "edge_types");
+  EXPECT_EQ(S.Arguments[2].Type, "(Tensor, (int, int))?");
+  EXPECT_TRUE(S.Arguments[2].IsOptional);
+  ASSERT_EQ(S.Returns.size(), 1u);
+  EXPECT_EQ(S.Returns[0].Type, "(str, Tensor)");
+}
+
+TEST(OperatorSchema, ClassTypesAndEscapedDefaults) {
+  OperatorSchema S = parsed("set_stream(__torch__.torch.classes.cuda.Stream "
+                            "stream, str a=\"\\\"'\\\\\","
+                            " str b='x,y') -> ()");
+  ASSERT_EQ(S.Arguments.size(), 3u);
+  EXPECT_EQ(S.Arguments[0].BaseType, "__torch__.torch.classes.cuda.Stream");
+  EXPECT_EQ(S.Arguments[0].Name, "stream");
+  EXPECT_EQ(*S.Arguments[1].Default, "\"\\\"'\\\\\"");
+  EXPECT_EQ(*S.Arguments[2].Default, "'x,y'");
+}
+
+TEST(OperatorSchema, AliasSetsAfterTheCall) {
+  OperatorSchema S = parsed("f(Tensor(a) x, str(b -> *) k, Tensor(c! -> ) y, "
+                            "Tensor(d!)[] outs, int[](e) l) -> Tensor(a)");
+  // Without `->` a value leaves in the sets it came in.
+  EXPECT_EQ(S.Arguments[0].Alias->afterSets(), std::vector<std::string>{"a"});
+  EXPECT_EQ(S.Arguments[1].Alias->afterSets(), std::vector<std::string>{"*"});
+  EXPECT_TRUE(S.Arguments[2].Alias->afterSets().empty());
+  EXPECT_TRUE(S.Arguments[2].isMutable());
+  // Before the brackets: on the elements; after: on the list.
+  EXPECT_TRUE(S.Arguments[3].Alias->OnElements);
+  EXPECT_TRUE(S.Arguments[3].isMutable());
+  EXPECT_FALSE(S.Arguments[4].Alias->OnElements);
+}
+} // namespace

@@ -192,6 +192,16 @@ private:
     skipSpace();
     if (Text.substr(Pos).starts_with("->")) {
       Pos += 2;
+      Alias.Arrow = true;
+      skipSpace();
+      if (peek() == ')') { // `(a! -> )`: leaves in no set
+        ++Pos;
+        Alias.End = Pos;
+        if (A.Alias)
+          return setError("a second alias annotation on one type");
+        A.Alias = std::move(Alias);
+        return true;
+      }
       if (!ParseSets(Alias.AfterSets))
         return false;
       if (consume('!'))
@@ -209,33 +219,60 @@ private:
   /// A type with its suffixes: base ['(' alias ')'] { '[' [N] ']' | '?' }.
   /// The alias annotation may follow the base type or the list brackets.
   bool parseType(SchemaArgument &A) {
+    skipSpace();
+    if (peek() == '(')
+      return parseTupleType(A) && parseSuffixes(A);
     auto Base = identifier();
     if (!Base)
       return setError("expected a type, found " + found());
-    A.BaseType = *Base;
-    std::string Type = *Base;
-    if (takesTypeArguments(*Base) && peek() == '(') {
+    // A class type: `__torch__.torch.classes.ns.Name`.
+    while (peek() == '.' && Pos + 1 < Text.size() &&
+           isIdentStart(Text[Pos + 1])) {
       ++Pos;
-      Type += "(";
-      bool First = true;
-      while (true) {
-        skipSpace();
-        if (peek() == ')')
-          break;
-        if (!First) {
-          if (!expect(',', "between type arguments"))
-            return false;
-          Type += ", ";
-        }
-        SchemaArgument Inner;
-        if (!parseType(Inner))
-          return false;
-        Type += Inner.Type;
-        First = false;
-      }
-      ++Pos; // ')'
-      Type += ")";
+      *Base += "." + *identifier();
     }
+    A.BaseType = *Base;
+    A.Type = *Base;
+    if (takesTypeArguments(*Base) && peek() == '(' &&
+        !parseTypeList(A.Type, "between type arguments"))
+      return false;
+    return parseSuffixes(A);
+  }
+
+  /// A tuple type, `(str, int)` or `(Tensor, (int, int))`.
+  bool parseTupleType(SchemaArgument &A) {
+    A.BaseType = "Tuple";
+    return parseTypeList(A.Type, "between tuple element types");
+  }
+
+  /// `(T1, T2, ...)` at the cursor, appended to Type.
+  bool parseTypeList(std::string &Type, llvm::StringRef Between) {
+    ++Pos; // '('
+    Type += "(";
+    bool First = true;
+    while (true) {
+      skipSpace();
+      if (peek() == ')')
+        break;
+      if (!First) {
+        if (!expect(',', Between))
+          return false;
+        Type += ", ";
+      }
+      SchemaArgument Inner;
+      if (!parseType(Inner))
+        return false;
+      Type += Inner.Type;
+      First = false;
+    }
+    ++Pos; // ')'
+    Type += ")";
+    return true;
+  }
+
+  /// What may follow a type: alias annotations, list brackets, '?', '!'.
+  bool parseSuffixes(SchemaArgument &A) {
+    std::string Type = std::move(A.Type);
     while (true) {
       char C = peek();
       if (C == '(') {
@@ -251,6 +288,8 @@ private:
         ++Pos;
         Type += Text.slice(Open, Pos).str();
         A.IsList = true;
+        if (A.Alias) // `Tensor(a!)[]`: the annotation is on the elements
+          A.Alias->OnElements = true;
       } else if (C == '?') {
         ++Pos;
         Type += "?";
@@ -263,6 +302,7 @@ private:
         AliasAnnotation Alias;
         Alias.Sets.push_back("$" + std::to_string(FreshSets++));
         Alias.IsWrite = true;
+        Alias.Arrow = true; // `($0! -> )`
         Alias.Begin = Pos;
         Alias.End = ++Pos;
         A.Alias = std::move(Alias);
@@ -283,8 +323,10 @@ private:
     while (!atEnd()) {
       char C = Text[Pos];
       if (C == '"' || C == '\'') {
-        size_t Close = Text.find(C, Pos + 1);
-        if (Close == llvm::StringRef::npos)
+        size_t Close = Pos + 1;
+        while (Close < Text.size() && Text[Close] != C)
+          Close += Text[Close] == '\\' ? 2 : 1;
+        if (Close >= Text.size())
           return setError("unterminated string in a default value");
         Pos = Close + 1;
         continue;

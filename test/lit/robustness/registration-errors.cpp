@@ -22,7 +22,7 @@ TORCH_LIBRARY(errs, m) {
   m.impl(undeclared_name, &fine);
   // CHECK-MESSAGES: :[[@LINE-1]]:10: error: use of undeclared identifier 'undeclared_name'
   m.def("unterminated(Tensor(a! m) -> ()", &fine);
-  // CHECK-MESSAGES: :[[@LINE-1]]:33: warning: cannot parse the operator schema
+  // CHECK-MESSAGES: :[[@LINE-1]]:33: remark: cannot parse the operator schema
   m.def("fine2(Tensor(a!) m, Tensor v) -> ()", fine
   // CHECK-MESSAGES: :[[@LINE+1]]:1: error: expected ')'
 }

@@ -29,6 +29,15 @@ struct AliasAnnotation {
   std::vector<std::string> Sets;
   std::vector<std::string> AfterSets;
   bool IsWrite = false;
+  /// Whether `->` was written. Without it the value leaves in the sets it
+  /// came in (AfterSets then stays empty; see afterSets()).
+  bool Arrow = false;
+  /// Written before a list's brackets (`Tensor(a!)[]`): on the elements.
+  bool OnElements = false;
+  /// The sets after the call, as torch reads them.
+  const std::vector<std::string> &afterSets() const {
+    return Arrow ? AfterSets : Sets;
+  }
   /// Offsets of '(' and one past ')' in the schema string.
   size_t Begin = 0, End = 0;
 };
