@@ -66,6 +66,20 @@ TEST(ScanSchemas, WrapperMacros) {
                                 "Tensor output) -> ()|2"}));
 }
 
+TEST(ScanSchemas, RegisterOperators) {
+  // The older API: schemas qualified in the string, to the statement's end.
+  EXPECT_EQ(
+      schemasOf("/p/c.cpp",
+                "static auto r = torch::RegisterOperators()\n"
+                "  .op(\"ro::a(Tensor x) -> Tensor\", &a)\n"
+                "  .op(torch::RegisterOperators::options()\n"
+                "      .schema(\"ro::b(Tensor(a!) x) -> ()\")\n"
+                "      .kernel<decltype(b), &b>(c10::DispatchKey::CPU));\n"
+                "void f() { g.op(\"ro::not_registered(Tensor x) -> ()\"); }\n"),
+      (std::vector<std::string>{"|ro::a(Tensor x) -> Tensor|2",
+                                "|ro::b(Tensor(a!) x) -> ()|4"}));
+}
+
 TEST(ScanSchemas, CxxWithoutLibraries) {
   EXPECT_TRUE(schemasOf("/p/a.cpp", "int main() { return 0; }").empty());
   // Malformed text is read as far as it goes, without a crash.

@@ -553,6 +553,9 @@ LibraryCall classifyLibraryCall(const CXXMemberCallExpr *Call) {
   if (!MD || !MD->getIdentifier())
     return LibraryCall::None;
   const CXXRecordDecl *RD = MD->getParent();
+  if (RD->getIdentifier() && RD->getName() == "RegisterOperators" &&
+      isInTorchNamespace(RD) && MD->getName() == "op")
+    return LibraryCall::RegisterOp;
   if (!RD->getIdentifier() || RD->getName() != "Library" ||
       !isInTorchNamespace(RD))
     return LibraryCall::None;

@@ -176,6 +176,25 @@ OperatorSchema inferSchema(const OperatorSchema &NameOnly,
   return S;
 }
 
+/// The `.schema("...")` argument inside a RegisterOperators::Options
+/// expression, if any.
+const Expr *optionsSchema(const Expr *Options) {
+  class Finder : public RecursiveASTVisitor<Finder> {
+  public:
+    bool shouldVisitLambdaBody() const { return false; }
+    bool VisitCXXMemberCallExpr(CXXMemberCallExpr *C) {
+      const CXXMethodDecl *MD = C->getMethodDecl();
+      if (!Found && MD && MD->getIdentifier() && MD->getName() == "schema" &&
+          C->getNumArgs() == 1)
+        Found = C->getArg(0);
+      return true;
+    }
+    const Expr *Found = nullptr;
+  } F;
+  F.TraverseStmt(const_cast<Expr *>(Options));
+  return F.Found;
+}
+
 const FunctionDecl *canonical(const FunctionDecl *FD) {
   return FD ? FD->getFirstDecl() : nullptr;
 }
@@ -345,7 +364,16 @@ void OperatorModel::addCall(const CXXMemberCallExpr *Call,
   // key registers catch-all kernels, which are CompositeImplicitAutograd.
   std::optional<std::string> Key;
   std::vector<const FunctionDecl *> Kernels;
-  for (unsigned I = 1; I < Call->getNumArgs(); ++I) {
+  // RegisterOperators::op(options): the schema is `.schema("...")` in the
+  // options, the kernels and keys are in them too.
+  const Expr *SchemaArg = Call->getArg(0);
+  unsigned FirstKernelArg = 1;
+  if (Kind == libtorch::LibraryCall::RegisterOp &&
+      !stringLiteralIn(SchemaArg)) {
+    SchemaArg = optionsSchema(SchemaArg);
+    FirstKernelArg = 0;
+  }
+  for (unsigned I = FirstKernelArg; I < Call->getNumArgs(); ++I) {
     const Expr *Arg = Call->getArg(I);
     if (isa<CXXDefaultArgExpr>(Arg))
       continue;
@@ -354,19 +382,22 @@ void OperatorModel::addCall(const CXXMemberCallExpr *Call,
     if (KV.Key && !Key)
       Key = KV.Key;
     for (const FunctionDecl *K : kernelsIn(Arg))
-      Kernels.push_back(K);
+      if (!llvm::is_contained(Kernels, K)) // kernel<decltype(f), &f>
+        Kernels.push_back(K);
   }
   if (!Key && Lib && Lib->Key)
     Key = Lib->Key;
   std::string DispatchKey = Key.value_or("CompositeImplicitAutograd");
   std::string Ns = Lib ? Lib->Namespace : "";
 
-  const StringLiteral *Literal = stringLiteralIn(Call->getArg(0));
+  const StringLiteral *Literal =
+      SchemaArg ? stringLiteralIn(SchemaArg) : nullptr;
+  // RegisterOperators::op defines: it takes a schema or a name, as def does.
+  bool Defines = Kind != libtorch::LibraryCall::Impl;
   std::optional<OperatorSchema> Parsed;
   if (Literal && Literal->isOrdinary()) {
-    SchemaParseResult R = Kind == libtorch::LibraryCall::Def
-                              ? parseOperatorSchema(Literal->getString())
-                              : parseOperatorName(Literal->getString());
+    SchemaParseResult R = Defines ? parseOperatorSchema(Literal->getString())
+                                  : parseOperatorName(Literal->getString());
     if (R)
       Parsed = std::move(*R.Schema);
     else
@@ -381,7 +412,7 @@ void OperatorModel::addCall(const CXXMemberCallExpr *Call,
     Op = &Operators.back();
     Op->Namespace = Ns;
   }
-  if (Kind == libtorch::LibraryCall::Def) {
+  if (Defines) {
     Op->DefSite = Call;
     if (Parsed && !Parsed->NameOnly) {
       Op->Schema = *Parsed;

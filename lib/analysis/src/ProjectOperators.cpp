@@ -161,7 +161,8 @@ bool isLibraryMacro(const Token &T) {
 
 void scanCxx(StringRef Path, StringRef Text, std::vector<DeclaredSchema> &Out) {
   if (!Text.contains("TORCH_LIBRARY") &&
-      !Text.contains("TORCH_SELECTIVE_SCHEMA"))
+      !Text.contains("TORCH_SELECTIVE_SCHEMA") &&
+      !Text.contains("RegisterOperators"))
     return;
   std::string Buf = Text.str(); // the lexer reads up to a NUL
   std::vector<Token> T = lexCxx(Buf);
@@ -199,6 +200,32 @@ void scanCxx(StringRef Path, StringRef Text, std::vector<DeclaredSchema> &Out) {
             ++K;
           if (K < T.size())
             Record(Ns, K, std::move(S));
+        }
+      }
+      I = J;
+      continue;
+    }
+    // torch::RegisterOperators().op("ns::op(...)", fn) and
+    // .op(RegisterOperators::options().schema("ns::op(...)")...), up to the
+    // end of the statement.
+    if (T[I].isIdent("RegisterOperators")) {
+      int Depth = 0;
+      size_t J = I + 1;
+      for (; J < T.size(); ++J) {
+        if (T[J].is(clang::tok::l_paren) || T[J].is(clang::tok::l_brace))
+          ++Depth;
+        else if (T[J].is(clang::tok::r_paren) || T[J].is(clang::tok::r_brace))
+          --Depth;
+        else if (Depth <= 0 && T[J].is(clang::tok::semi))
+          break;
+        if ((T[J].isIdent("op") || T[J].isIdent("schema")) &&
+            T[J - 1].is(clang::tok::period) && J + 2 < T.size() &&
+            T[J + 1].is(clang::tok::l_paren) && T[J + 2].isString()) {
+          std::string S = schemaAt(T, J + 2);
+          size_t Paren = S.find('(');
+          if (Paren != std::string::npos &&
+              StringRef(S).take_front(Paren).contains("::"))
+            Record("", J + 2, std::move(S));
         }
       }
       I = J;

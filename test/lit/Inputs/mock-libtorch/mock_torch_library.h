@@ -54,6 +54,36 @@ public:
     return *this;
   }
 };
+// The registration API before torch::Library (still in LibTorch 2.x):
+// torch::RegisterOperators().op(schema, fn[, options]) and
+// .op(RegisterOperators::options().schema(...).kernel<...>(key)).
+} // namespace torch
+namespace c10 {
+class RegisterOperators {
+public:
+  class Options {
+  public:
+    Options &&schema(const std::string &schemaOrName) &&;
+    template <class FuncType, FuncType *kernel_func>
+    Options &&kernel(c10::DispatchKey dispatch_key) &&;
+    template <class FuncType>
+    Options &&kernel(c10::DispatchKey dispatch_key, FuncType *kernel_func) &&;
+    template <class FuncType, FuncType *kernel_func>
+    Options &&catchAllKernel() &&;
+    template <class FuncType> Options &&catchAllKernel(FuncType *func) &&;
+  };
+  RegisterOperators();
+  static Options options();
+  RegisterOperators &&op(Options &&options) &&;
+  template <class FuncType>
+  RegisterOperators &&op(const std::string &schemaOrName, FuncType *func,
+                         Options &&options = RegisterOperators::options()) &&;
+  RegisterOperators &&op(const std::string &schemaOrName,
+                         Options &&options) &&;
+};
+} // namespace c10
+namespace torch {
+using c10::RegisterOperators;
 namespace detail {
 class TorchLibraryInit final {
   using InitFn = void(Library &);

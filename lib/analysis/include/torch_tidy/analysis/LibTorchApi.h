@@ -101,7 +101,10 @@ bool isRequiresGradSetter(const clang::FunctionDecl *FD);
 bool isNoGradGuardDecl(const clang::VarDecl *V);
 
 /// A torch::Library method call: def or impl.
-enum class LibraryCall { None, Def, Impl };
+/// A registration call: torch::Library's def and impl, or the older
+/// c10::RegisterOperators().op(schema, fn[, options]) / .op(options), which
+/// defines the operator and registers its kernels at once.
+enum class LibraryCall { None, Def, Impl, RegisterOp };
 LibraryCall classifyLibraryCall(const clang::CXXMemberCallExpr *Call);
 
 /// Dispatch keys whose kernels run above autograd, so torch.compile traces
