@@ -383,6 +383,33 @@ def case_extension(c):
           "ops_cuda.cu: --cuda-host-only --cuda-path= "
           "-Wno-unknown-cuda-version")
 
+    # --setup-py: the flags come from setup.py's own extension (issue 31).
+    rc, out = run([cdb, "--python", py, "--setup-py", "setup.py", "-o",
+                   "from-setup/compile_commands.json"], cwd=d)
+    check(rc == 0 and "2 entries (1 CUDA)" in out,
+          f"torch-tidy-cdb --setup-py setup.py (exit {rc}): "
+          f"{out.strip()[-300:]}")
+    try:
+        entries = json.load(open(os.path.join(
+            d, "from-setup", "compile_commands.json")))
+    except (OSError, ValueError):
+        entries = []
+    sargs = {os.path.relpath(e["file"], d): e["arguments"] for e in entries}
+    scpp, scu = sargs.get("csrc/ops.cpp", []), sargs.get("csrc/ops_cuda.cu", [])
+    csrc = "-I" + os.path.join(os.path.realpath(d), "csrc")
+    for name, a in (("ops.cpp", scpp), ("ops_cuda.cu", scu)):
+        check("-DTORCH_EXTENSION_NAME=_C" in a and "-DWITH_PYTHON" in a and
+              "-DTIDY_EXT_CPU" in a and
+              any(os.path.realpath(x[2:]) == csrc[2:] for x in a
+                  if x.startswith("-I")) and "-O2" not in a and
+              not any(x.startswith("-I") and x.endswith(
+                  os.path.join("torch", "include")) for x in a),
+              f"--setup-py, {name}: the extension's name, define_macros, "
+              f"include_dirs and cxx -D flags; no -O2; torch's headers stay "
+              f"system headers ({[x for x in a if x[:2] in ('-D', '-I')]})")
+    check("-DTIDY_EXT_CUDA" in scu and "-DTIDY_EXT_CUDA" not in scpp,
+          "--setup-py: nvcc's -D flags for the .cu source only")
+
     recipe = (f"run-clang-tidy-{c.ver} -clang-tidy-binary {c.bin}/torch-tidy "
               f"-checks='-*,torch-*' -p .")
     rc, out = run(recipe, cwd=d, shell=True)
