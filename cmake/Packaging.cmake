@@ -11,6 +11,7 @@ install(PROGRAMS ${CMAKE_SOURCE_DIR}/tools/pre-commit/torch-tidy-hook
         DESTINATION ${CMAKE_INSTALL_BINDIR})
 if(EXISTS ${CMAKE_SOURCE_DIR}/tools/torch-tidy/torch-tidy-cdb)
   install(PROGRAMS ${CMAKE_SOURCE_DIR}/tools/torch-tidy/torch-tidy-cdb
+                   ${CMAKE_SOURCE_DIR}/tools/torch-tidy/torch-tidy-project
           DESTINATION ${CMAKE_INSTALL_BINDIR})
 endif()
 

@@ -106,7 +106,8 @@ def main():
         return fail("dpkg -x failed", x.stdout)
     bad = 0
     want = ["usr/bin/torch-tidy", "usr/bin/torch-clangd", "usr/bin/torch-tidy-verify",
-            "usr/bin/torch-tidy-sarif", "usr/bin/torch-tidy-hook", "usr/bin/torch-tidy-cdb", "usr/lib/TorchTidyModule.so",
+            "usr/bin/torch-tidy-sarif", "usr/bin/torch-tidy-hook", "usr/bin/torch-tidy-cdb",
+            "usr/bin/torch-tidy-project", "usr/lib/TorchTidyModule.so",
             "usr/lib/libTorchTidyChecks.so", "usr/include/torch_tidy/compiled.h",
             "usr/share/doc/torch-tidy/README.md"]
     for f in want:

@@ -410,6 +410,40 @@ def case_extension(c):
     check("-DTIDY_EXT_CUDA" in scu and "-DTIDY_EXT_CUDA" not in scpp,
           "--setup-py: nvcc's -D flags for the .cu source only")
 
+    # One command for the whole project (issue 31): no compile database
+    # yet, so torch-tidy-project reads setup.py, lints both files and sums up.
+    one = os.path.join(c.out, "extension-one-command")
+    shutil.rmtree(one, ignore_errors=True)
+    shutil.copytree(os.path.join(c.src, "test", "workflows", "extension"), one)
+    project = os.path.join(c.src, "tools", "torch-tidy", "torch-tidy-project")
+    rc, out = run([project, "--python", py, "--torch-tidy",
+                   f"{c.bin}/torch-tidy", "-j", "2"], cwd=one)
+    check(rc == 1 and "reading the extensions of setup.py" in out and
+          "torch-tidy-project: 2 files, 0 did not parse, 4 warnings" in out and
+          re.search(r"^\s+2 torch-compile-requires-grad-propagation$", out,
+                    re.M) and
+          re.search(r"^\s+2 torch-op-undeclared-mutation$", out, re.M) and
+          "[2/2]" in out,
+          f"torch-tidy-project: one command, progress, summary, exit 1 on "
+          f"warnings (exit {rc}): {out.strip()[-400:]}")
+    rc, out = run([project, "--torch-tidy", f"{c.bin}/torch-tidy",
+                   "--fail-on", "never", "ops_cuda"], cwd=one)
+    check(rc == 0 and "torch-tidy-project: 1 files, 0 did not parse, "
+          "2 warnings" in out,
+          f"torch-tidy-project FILE_REGEX --fail-on never: the existing "
+          f"database, one file, exit 0 (exit {rc}): {out.strip()[-300:]}")
+    empty = os.path.join(c.out, "extension-empty")
+    os.makedirs(empty, exist_ok=True)
+    rc, out = run([project, "--torch-tidy", f"{c.bin}/torch-tidy"], cwd=empty)
+    check(rc == 2 and "no compile_commands.json" in out,
+          f"torch-tidy-project without a database or setup.py: exit 2, says "
+          f"why (exit {rc}): {out.strip()[-200:]}")
+    rc, out = run([project, "--torch-tidy", shutil.which("clang-tidy-19") or
+                   "/usr/bin/clang-tidy-19"], cwd=one)
+    check(rc == 2 and "has no torch-tidy checks" in out,
+          f"torch-tidy-project refuses a plain clang-tidy (exit {rc}): "
+          f"{out.strip()[-200:]}")
+
     recipe = (f"run-clang-tidy-{c.ver} -clang-tidy-binary {c.bin}/torch-tidy "
               f"-checks='-*,torch-*' -p .")
     rc, out = run(recipe, cwd=d, shell=True)
