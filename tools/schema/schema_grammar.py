@@ -2,7 +2,7 @@
 """Compares torch-tidy's schema parser with torch's.
 
   schema_grammar.py --python LABEL=PYTHON --dump torch-tidy-schema-dump
-                    [--schemas FILE ...]
+                    [--schemas FILE ...] [--schemas-from DIR ...]
 
 Every schema torch registers (torch._C._jit_get_all_schemas(), printed by
 torch) and every line of the --schemas files that torch._C.parse_schema
@@ -17,11 +17,13 @@ Exit 0 with 0 disagreements, 1 otherwise, 77 (one line) without the venv.
 import argparse
 import json
 import os
+import re
 import subprocess
 import sys
+import tempfile
 
 TORCH_SIDE = r'''
-import json, sys, torch
+import json, re, sys, torch
 
 def args(lst):
     out = []
@@ -57,11 +59,49 @@ for path in sys.argv[1:]:
         try:
             s = torch._C.parse_schema(line)
         except Exception as e:
-            print(json.dumps(dict(schema=line, ok=False,
-                                  error=str(e).splitlines()[0])))
-            continue
+            # A custom class type (__torch__.torch.classes.ns.Name) parses
+            # only once the project has registered the class: read the
+            # grammar with the class types as Any.
+            try:
+                if "__torch__." not in line:
+                    raise
+                s = torch._C.parse_schema(
+                    re.sub(r"__torch__(\.\w+)+", "Any", line))
+            except Exception:
+                print(json.dumps(dict(schema=line, ok=False,
+                                      error=(str(e).splitlines() or [""])[0])))
+                continue
         print(json.dumps(dump(s, line)))
 '''
+
+
+SOURCE_EXTENSIONS = (".cpp", ".cc", ".cxx", ".cu", ".h", ".hpp", ".cuh")
+SCHEMA_CALL = re.compile(r'(?:\.def|\.op|\.schema|TORCH_SELECTIVE_SCHEMA)\s*\('
+                         r'\s*((?:"(?:[^"\\\n]|\\.)*"\s*)+)')
+
+
+def schemas_under(folder):
+    """The schema literals (adjacent literals joined) of m.def, .op, .schema
+    and TORCH_SELECTIVE_SCHEMA calls in the C++/CUDA files under folder: a
+    corpus's schemas, read where its sources are (nothing is copied here)."""
+    seen = []
+    for root, dirs, files in os.walk(folder):
+        dirs.sort()
+        for name in sorted(files):
+            if not name.endswith(SOURCE_EXTENSIONS):
+                continue
+            try:
+                text = open(os.path.join(root, name), errors="replace").read()
+            except OSError:
+                continue
+            for m in SCHEMA_CALL.finditer(text):
+                parts = re.findall(r'"((?:[^"\\\n]|\\.)*)"', m.group(1))
+                schema = "".join(parts).encode().decode("unicode_escape",
+                                                        "replace")
+                if ("(" in schema and "->" in schema and "\n" not in schema
+                        and schema not in seen):
+                    seen.append(schema)
+    return seen
 
 
 def normalise(entry):
@@ -82,14 +122,27 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--python", required=True, help="LABEL=PYTHON")
     ap.add_argument("--dump", required=True)
-    ap.add_argument("--schemas", nargs="*", default=[])
+    ap.add_argument("--schemas", nargs="*", default=[],
+                    help="files of schemas, one per line")
+    ap.add_argument("--schemas-from", nargs="*", default=[], metavar="DIR",
+                    help="also the schema literals of the sources under DIR "
+                    "(a corpus's unpacked repositories)")
     args = ap.parse_args()
     label, _, python = args.python.partition("=")
     name = f"schema-grammar-torch-{label}"
     if not python or not os.path.exists(python):
         print(f"{name}: SKIPPED (no torch {label} venv; `make test` makes it)")
         return 77
-    torch_run = subprocess.run([python, "-c", TORCH_SIDE] + args.schemas,
+    schema_files = list(args.schemas)
+    if args.schemas_from:
+        found = [x for d in args.schemas_from for x in schemas_under(d)]
+        with tempfile.NamedTemporaryFile("w", suffix=".txt",
+                                         delete=False) as f:
+            f.write("\n".join(found) + "\n")
+        schema_files.append(f.name)
+        print(f"{name}: {len(found)} schema literals under "
+              f"{' '.join(args.schemas_from)}")
+    torch_run = subprocess.run([python, "-c", TORCH_SIDE] + schema_files,
                                capture_output=True, text=True)
     if torch_run.returncode != 0:
         print(torch_run.stderr[-2000:])
