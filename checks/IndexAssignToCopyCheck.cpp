@@ -2,9 +2,9 @@
 
 #include "IndexAssignToCopyCheck.h"
 
-#include "torch_tidy/analysis/LibTorchApi.h"
+#include "torch_tidy/libtorch/LibTorchApi.h"
 #include "torch_tidy/analysis/SourceText.h"
-#include "torch_tidy/analysis/UserCode.h"
+#include "torch_tidy/libtorch/UserCode.h"
 #include "torch_tidy/rewrite/CheckFixes.h"
 
 #include "clang/AST/ASTContext.h"

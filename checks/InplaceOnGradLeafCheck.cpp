@@ -3,7 +3,7 @@
 #include "InplaceOnGradLeafCheck.h"
 
 #include "torch_tidy/analysis/GradLeafAnalysis.h"
-#include "torch_tidy/analysis/UserCode.h"
+#include "torch_tidy/libtorch/UserCode.h"
 #include "torch_tidy/rewrite/CheckFixes.h"
 
 #include "clang/AST/ASTContext.h"

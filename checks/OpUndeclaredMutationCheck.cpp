@@ -4,9 +4,9 @@
 
 #include "torch_tidy/analysis/ArgumentMutation.h"
 #include "torch_tidy/analysis/GroundTruth.h"
-#include "torch_tidy/analysis/OperatorModel.h"
-#include "torch_tidy/analysis/ProjectOperators.h"
-#include "torch_tidy/analysis/UserCode.h"
+#include "torch_tidy/operators/OperatorModel.h"
+#include "torch_tidy/operators/ProjectOperators.h"
+#include "torch_tidy/libtorch/UserCode.h"
 #include "torch_tidy/rewrite/CheckFixes.h"
 
 #include "clang/AST/ASTContext.h"

@@ -2,7 +2,7 @@
 
 #include "TorchTidyCheck.h"
 
-#include "torch_tidy/analysis/ProjectOperators.h"
+#include "torch_tidy/operators/ProjectOperators.h"
 
 #include "clang/Basic/SourceManager.h"
 #include "llvm/Support/FileSystem.h"

@@ -33,7 +33,7 @@ protected:
   /// environment's TORCH_TIDY_PROJECT_ROOT, else "auto".
   std::string projectRootOption();
   /// The operators the project of SM's main file declares, in any of its
-  /// files (lib/analysis/ProjectOperators); null when the setting is "none"
+  /// files (lib/operators/ProjectOperators); null when the setting is "none"
   /// or the file is in no project.
   static std::shared_ptr<const ProjectOperators>
   projectOperators(const clang::SourceManager &SM, llvm::StringRef Setting);

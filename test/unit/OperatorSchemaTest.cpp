@@ -1,6 +1,6 @@
 //===- OperatorSchemaTest.cpp - The schema parser -------------------------===//
 
-#include "torch_tidy/analysis/OperatorSchema.h"
+#include "torch_tidy/operators/OperatorSchema.h"
 
 #include <gtest/gtest.h>
 

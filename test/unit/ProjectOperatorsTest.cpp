@@ -1,6 +1,6 @@
 //===- ProjectOperatorsTest.cpp - The project-wide operator index ---------===//
 
-#include "torch_tidy/analysis/ProjectOperators.h"
+#include "torch_tidy/operators/ProjectOperators.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"

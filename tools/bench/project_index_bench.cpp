@@ -8,7 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "torch_tidy/analysis/ProjectOperators.h"
+#include "torch_tidy/operators/ProjectOperators.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/raw_ostream.h"

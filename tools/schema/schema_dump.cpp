@@ -2,7 +2,7 @@
 //
 // Reads one operator schema per line (a file, or stdin) and prints, per
 // line, a JSON object with what torch-tidy's schema parser
-// (lib/analysis/OperatorSchema) reads from it: the qualified name, overload,
+// (lib/operators/OperatorSchema) reads from it: the qualified name, overload,
 // and for every argument and return its name, whether it is a tensor, the
 // alias sets and whether it is written, keyword-only and default. The
 // schema-grammar ctests (tools/schema/schema_grammar.py) compare it with
@@ -10,7 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "torch_tidy/analysis/OperatorSchema.h"
+#include "torch_tidy/operators/OperatorSchema.h"
 
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"

@@ -1,8 +1,8 @@
 //===- ArgumentMutation.cpp - Which arguments a kernel writes into --------===//
 
 #include "torch_tidy/analysis/ArgumentMutation.h"
-#include "torch_tidy/analysis/LibTorchApi.h"
-#include "torch_tidy/analysis/UserCode.h"
+#include "torch_tidy/libtorch/LibTorchApi.h"
+#include "torch_tidy/libtorch/UserCode.h"
 
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"

@@ -1,8 +1,8 @@
 //===- CompiledRegionFinder.cpp - Which functions torch.compile traces ----===//
 
 #include "torch_tidy/analysis/CompiledRegionFinder.h"
-#include "torch_tidy/analysis/LibTorchApi.h"
-#include "torch_tidy/analysis/UserCode.h"
+#include "torch_tidy/libtorch/LibTorchApi.h"
+#include "torch_tidy/libtorch/UserCode.h"
 
 #include "clang/AST/Attr.h"
 #include "clang/AST/DeclTemplate.h"

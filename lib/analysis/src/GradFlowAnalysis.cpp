@@ -1,9 +1,9 @@
 //===- GradFlowAnalysis.cpp - Where fresh non-grad tensors flow -----------===//
 
 #include "torch_tidy/analysis/GradFlowAnalysis.h"
-#include "torch_tidy/analysis/LibTorchApi.h"
+#include "torch_tidy/libtorch/LibTorchApi.h"
 #include "torch_tidy/analysis/NoGradScope.h"
-#include "torch_tidy/analysis/UserCode.h"
+#include "torch_tidy/libtorch/UserCode.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclCXX.h"

@@ -2,7 +2,7 @@
 
 #include "torch_tidy/analysis/GradLeafAnalysis.h"
 #include "torch_tidy/analysis/FullStatement.h"
-#include "torch_tidy/analysis/LibTorchApi.h"
+#include "torch_tidy/libtorch/LibTorchApi.h"
 #include "torch_tidy/analysis/NoGradScope.h"
 
 #include "clang/AST/ExprCXX.h"

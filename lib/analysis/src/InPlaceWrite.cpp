@@ -1,7 +1,7 @@
 //===- InPlaceWrite.cpp - Recognise in-place tensor writes ----------------===//
 
 #include "torch_tidy/analysis/InPlaceWrite.h"
-#include "torch_tidy/analysis/LibTorchApi.h"
+#include "torch_tidy/libtorch/LibTorchApi.h"
 
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"

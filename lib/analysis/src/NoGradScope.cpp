@@ -1,7 +1,7 @@
 //===- NoGradScope.cpp - Is a statement under a no-grad guard? ------------===//
 
 #include "torch_tidy/analysis/NoGradScope.h"
-#include "torch_tidy/analysis/LibTorchApi.h"
+#include "torch_tidy/libtorch/LibTorchApi.h"
 
 #include "clang/AST/Stmt.h"
 

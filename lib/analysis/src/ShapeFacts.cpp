@@ -8,7 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "torch_tidy/analysis/ShapeFacts.h"
-#include "torch_tidy/analysis/LibTorchApi.h"
+#include "torch_tidy/libtorch/LibTorchApi.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclCXX.h"

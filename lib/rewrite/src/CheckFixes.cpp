@@ -2,7 +2,7 @@
 
 #include "torch_tidy/rewrite/CheckFixes.h"
 #include "torch_tidy/analysis/FullStatement.h"
-#include "torch_tidy/analysis/LibTorchApi.h"
+#include "torch_tidy/libtorch/LibTorchApi.h"
 #include "torch_tidy/analysis/SourceText.h"
 #include "torch_tidy/rewrite/OutOfPlaceRewrite.h"
 

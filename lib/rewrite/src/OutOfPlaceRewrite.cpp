@@ -17,7 +17,7 @@
 
 #include "torch_tidy/rewrite/OutOfPlaceRewrite.h"
 #include "torch_tidy/analysis/FullStatement.h"
-#include "torch_tidy/analysis/LibTorchApi.h"
+#include "torch_tidy/libtorch/LibTorchApi.h"
 #include "torch_tidy/analysis/SourceText.h"
 
 #include "clang/AST/ASTContext.h"

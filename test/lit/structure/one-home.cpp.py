@@ -46,13 +46,13 @@ ROWS = [
      ["lib/analysis/src/SourceText.cpp"], ["lib", "checks"]),
     ("the requires_grad setter test",
      r'== "requires_grad_"|== "set_requires_grad"',
-     ["lib/analysis/src/LibTorchApi.cpp"], ["lib", "checks"]),
+     ["lib/libtorch/src/LibTorchApi.cpp"], ["lib", "checks"]),
     ("fix-it construction",
      r"FixItHint::Create",
      ["checks/TorchTidyCheck.cpp"], ["lib", "checks"]),
     ("the system-header test of user code",
      r"isInSystemHeader",
-     ["lib/analysis/src/UserCode.cpp"], ["lib", "checks"]),
+     ["lib/libtorch/src/UserCode.cpp"], ["lib", "checks"]),
 ]
 
 SUFFIXES = (".h", ".cpp", ".cu", ".def")

@@ -25,7 +25,7 @@
 #define TORCH_TIDY_ANALYSIS_COMPILEDREGIONFINDER_H
 
 #include "torch_tidy/analysis/NoGradScope.h"
-#include "torch_tidy/analysis/OperatorModel.h"
+#include "torch_tidy/operators/OperatorModel.h"
 
 #include "clang/AST/Decl.h"
 #include "clang/AST/ExprCXX.h"

@@ -12,7 +12,7 @@
 #define TORCH_TIDY_REWRITE_CHECKFIXES_H
 
 #include "torch_tidy/analysis/GradLeafAnalysis.h"
-#include "torch_tidy/analysis/OperatorModel.h"
+#include "torch_tidy/operators/OperatorModel.h"
 #include "torch_tidy/rewrite/FixPlan.h"
 
 #include "clang/AST/ExprCXX.h"

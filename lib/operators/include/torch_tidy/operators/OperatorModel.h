@@ -13,7 +13,7 @@
 #ifndef TORCH_TIDY_ANALYSIS_OPERATORMODEL_H
 #define TORCH_TIDY_ANALYSIS_OPERATORMODEL_H
 
-#include "torch_tidy/analysis/OperatorSchema.h"
+#include "torch_tidy/operators/OperatorSchema.h"
 
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"

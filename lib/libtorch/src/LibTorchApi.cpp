@@ -1,6 +1,6 @@
 //===- LibTorchApi.cpp - What LibTorch's C++ names mean -------------------===//
 
-#include "torch_tidy/analysis/LibTorchApi.h"
+#include "torch_tidy/libtorch/LibTorchApi.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"

@@ -1,9 +1,9 @@
 //===- OperatorModel.cpp - The operators a file registers -----------------===//
 
-#include "torch_tidy/analysis/OperatorModel.h"
-#include "torch_tidy/analysis/LibTorchApi.h"
-#include "torch_tidy/analysis/ProjectOperators.h"
-#include "torch_tidy/analysis/UserCode.h"
+#include "torch_tidy/operators/OperatorModel.h"
+#include "torch_tidy/libtorch/LibTorchApi.h"
+#include "torch_tidy/operators/ProjectOperators.h"
+#include "torch_tidy/libtorch/UserCode.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclCXX.h"

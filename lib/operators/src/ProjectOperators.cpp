@@ -1,6 +1,6 @@
 //===- ProjectOperators.cpp - The operators a whole project declares ------===//
 
-#include "torch_tidy/analysis/ProjectOperators.h"
+#include "torch_tidy/operators/ProjectOperators.h"
 
 #include "clang/Basic/LangOptions.h"
 #include "clang/Lex/Lexer.h"

@@ -1,6 +1,6 @@
 //===- OperatorSchema.cpp - LibTorch operator schema strings --------------===//
 
-#include "torch_tidy/analysis/OperatorSchema.h"
+#include "torch_tidy/operators/OperatorSchema.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"

@@ -1,6 +1,6 @@
 //===- UserCode.cpp - The user's functions of a translation unit ----------===//
 
-#include "torch_tidy/analysis/UserCode.h"
+#include "torch_tidy/libtorch/UserCode.h"
 
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"

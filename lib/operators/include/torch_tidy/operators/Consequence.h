@@ -1,0 +1,79 @@
+//===- Consequence.h - What torch.compile does with an operator -*- C++ -*-===//
+//
+// An operator whose kernel writes an argument its schema does not declare
+// mutable (or that returns nothing and declares nothing mutable) fails
+// torch.library.opcheck. What torch.compile then does depends on what the
+// operator registers, measured on CPU for every registration shape in
+// docs/ground-truth-registrations.json (tools/ground-truth/registrations.py):
+//
+//   Silent      a fake kernel exists (Python register_fake / impl_abstract, a
+//               C++ Meta kernel, a CompositeExplicitAutograd kernel): Dynamo
+//               puts the call in the graph, aot_eager and inductor drop a
+//               `-> ()` call, and inductor reads the unwritten values of a
+//               written argument.
+//   GraphBreak  only backend kernels (CPU, CUDA, XPU, ..., Autograd): Dynamo
+//               cannot trace the call, graph-breaks and runs it eagerly (the
+//               writes are kept); fullgraph=True errors. It turns silent the
+//               day a fake is registered.
+//   Traced      a catch-all CompositeImplicitAutograd kernel written with
+//               ATen ops: Dynamo traces through it and the writes are kept.
+//   Loud        a catch-all CompositeImplicitAutograd kernel that writes
+//               through raw pointers: compiling fails (fake tensors have no
+//               data).
+//
+// The ground-truth ctest `ground-truth-claims` checks that each class's
+// rows (registrationRows) measure what its description says.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TORCH_TIDY_OPERATORS_CONSEQUENCE_H
+#define TORCH_TIDY_OPERATORS_CONSEQUENCE_H
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace torch_tidy {
+
+enum class Consequence { Silent, GraphBreak, Traced, Loud };
+
+/// Where one kernel or fake of an operator is registered.
+struct KernelSite {
+  /// The dispatch key ("Meta", "CPU", "CompositeImplicitAutograd" for a
+  /// catch-all kernel), or "Fake" for a Python fake registration.
+  std::string Key;
+  /// How it is registered ("TORCH_LIBRARY_IMPL", "m.def", "register_fake",
+  /// "impl_abstract", "Library.impl", ...), for messages.
+  std::string How;
+  std::string File; ///< absolute path; empty for this translation unit
+  unsigned Line = 0;
+};
+
+/// Whether a registration under Key gives the operator a fake (meta)
+/// implementation that Dynamo traces with: "Fake" (Python), "Meta",
+/// "CompositeExplicitAutograd" (and its NonFunctional variant).
+bool isFakeKey(llvm::StringRef Key);
+
+/// Whether Key is a catch-all kernel's (CompositeImplicitAutograd).
+bool isCatchAllKey(llvm::StringRef Key);
+
+/// The class for an operator with the given kernels and fakes (from this
+/// translation unit and the project). RawCatchAll: a catch-all kernel writes
+/// through raw pointers.
+Consequence consequenceOf(llvm::ArrayRef<KernelSite> Sites, bool RawCatchAll);
+
+/// The first fake registration among Sites, if any.
+const KernelSite *fakeSite(llvm::ArrayRef<KernelSite> Sites);
+
+/// "silent", "graph-break", "traced", "loud": the names of
+/// the Consequence option's values and of the docs' classes.
+llvm::StringRef consequenceName(Consequence C);
+
+/// The registration shapes of docs/ground-truth-registrations.json whose
+/// measurements class C rests on (read by the claims ctest).
+llvm::ArrayRef<llvm::StringLiteral> registrationRows(Consequence C);
+
+} // namespace torch_tidy
+
+#endif
