@@ -299,6 +299,17 @@ def load_operators(torch, name, sources):
     shutil.rmtree(build, ignore_errors=True)
 
 
+def opcheck_verdict(e):
+    """opcheck's test_schema verdict from the error it raised: "mutation",
+    "aliasing", or "error: " and the type of what failed."""
+    text = str(e) + " " + str(e.__cause__ or "")  # OpCheckError wraps the check's error
+    if "not defined as mutable but was mutated" in text:
+        return "mutation"
+    if "alias" in text or "directly return inputs" in text:
+        return "aliasing"
+    return "error: " + type(e.__cause__ or e).__name__
+
+
 def _measure(args):
     import warnings
     torch = prepare_torch("tt-um")
@@ -399,12 +410,7 @@ def _measure(args):
         except Exception as e:  # OpCheckError wraps the schema check's error
             text = str(e) + " " + str(e.__cause__ or "")
             row["detail"] = text.strip().splitlines()[-1][:200] if text.strip() else ""
-            if "not defined as mutable but was mutated" in text:
-                row["opcheck"] = "mutation"
-            elif "alias" in text or "directly return inputs" in text:
-                row["opcheck"] = "aliasing"
-            else:
-                row["opcheck"] = "error: " + type(e.__cause__ or e).__name__
+            row["opcheck"] = opcheck_verdict(e)
         row["eager_error"] = None
         for grad, field in ((False, "_eager_values"), (True, "_eager_values_grad")):
             try:
