@@ -11,7 +11,10 @@ docs/ground-truth.json and fails on any disagreement:
     twins keep it;
   - the newest torch loses the flag after exactly the Python writes through
     a view, as newestLosesFreshWrite says;
-  - schemas LibTorch infers for m.def(name, fn) declare nothing mutable.
+  - schemas LibTorch infers for m.def(name, fn) declare nothing mutable;
+  - each Consequence class (registrationRows in lib/operators/src/
+    Consequence.cpp) measures, on its rows of
+    docs/ground-truth-registrations.json, what the class says.
 """
 import json
 import os
@@ -22,6 +25,10 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 HEADER = os.path.join(ROOT, "lib/analysis/include/torch_tidy/analysis/GroundTruth.h")
 SOURCE = os.path.join(ROOT, "lib/analysis/src/GroundTruth.cpp")
 TABLE = os.path.join(ROOT, "docs/ground-truth.json")
+CONSEQUENCE = os.path.join(ROOT, "lib/operators/src/Consequence.cpp")
+REGISTRATIONS = os.path.join(ROOT, "docs/ground-truth-registrations.json")
+BACKENDS = ["eager", "aot_eager", "inductor"]
+MODES = ["default", "fullgraph"]
 
 KEY_PATHS = {"CompositeImplicitAutograd": "cpp_mutable_composite",
              "CompositeExplicitAutograd": "cpp_mutable_explicit",
@@ -36,6 +43,64 @@ def literal(text, name):
     if not m:
         raise SystemExit(f"claims: {name} not found in GroundTruth.h")
     return m.group(1)
+
+
+def registration_rows(source):
+    """{class: [registration rows]} from registrationRows' arrays."""
+    body = source[source.index("registrationRows(Consequence"):]
+    return {name: re.findall(r'"(\w+)"', items) for name, items in
+            re.findall(r"StringLiteral\s+(\w+)\[\]\s*=\s*\{([^}]*)\}", body)}
+
+
+def consequence_problems():
+    """(measurements checked, disagreements) of the Consequence classes."""
+    classes = registration_rows(open(CONSEQUENCE).read())
+    table = json.load(open(REGISTRATIONS))
+    problems, checked = [], 0
+    if set(classes) != {"Silent", "GraphBreak", "Traced", "Loud"}:
+        problems.append(f"registrationRows names classes {sorted(classes)}")
+    for version in table["versions"].values():
+        rows = [r for r in table["rows"] if r["torch"] == version]
+        for r in (r for r in rows if r["declared"]):
+            for c in (f"{b} {m}" for m in MODES for b in BACKENDS):
+                checked += 1
+                if r[c] != "same":
+                    problems.append(f"torch {version}: declared control {r['op']} {c}: {r[c]}")
+        for cls, names in classes.items():
+            for name in names:
+                mine = [r for r in rows if r["registration"] == name and not r["declared"]]
+                if not mine:
+                    problems.append(f"torch {version}: {cls} row {name} is not measured")
+                    continue
+
+                def expect(form, columns, ok, what):
+                    nonlocal checked
+                    for r in (r for r in mine if form is None or r["form"] == form):
+                        for c in columns:
+                            checked += 1
+                            if not ok(r, c):
+                                problems.append(f"torch {version}: {cls} {name}/{r['form']} "
+                                                f"{c}: {r[c]}, the class says {what}")
+                    if form and not any(r["form"] == form for r in mine):
+                        problems.append(f"torch {version}: {cls} {name}/{form} is not measured")
+                both = [f"{b} {m}" for m in MODES for b in ("aot_eager", "inductor")]
+                if cls == "Silent":
+                    expect("void_write", both, lambda r, c: r[c] != "same", "not same (the call dropped)")
+                    expect("write_other", [f"inductor {m}" for m in MODES],
+                           lambda r, c: r[c] != "same", "not same (unwritten values read)")
+                elif cls == "GraphBreak":
+                    expect(None, [f"{b} default" for b in BACKENDS],
+                           lambda r, c: r[c] == "same" and r[c.split()[0] + " breaks"] >= 1,
+                           "same after a graph break")
+                    expect(None, [f"{b} fullgraph" for b in BACKENDS],
+                           lambda r, c: r[c].startswith("error"), "an error")
+                elif cls == "Traced":
+                    expect(None, [f"{b} {m}" for m in MODES for b in BACKENDS],
+                           lambda r, c: r[c] == "same", "same")
+                elif cls == "Loud":
+                    expect(None, [f"{b} {m}" for m in MODES for b in BACKENDS],
+                           lambda r, c: r[c].startswith("error"), "an error")
+    return checked, problems
 
 
 def main():
@@ -97,10 +162,14 @@ def main():
                 problems.append(f"torch {version}: inferred schema of {op} is "
                                 f"annotated: {schema}")
 
+    n, more = consequence_problems()
+    checked += n
+    problems += more
+
     for p in problems:
         print("DISAGREES:", p)
     print(f"ground-truth-claims: {checked} measurements checked against "
-          f"GroundTruth.h, {len(problems)} disagree")
+          f"GroundTruth.h and Consequence.cpp, {len(problems)} disagree")
     return 1 if problems else 0
 
 
