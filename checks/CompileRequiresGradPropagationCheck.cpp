@@ -139,8 +139,7 @@ void CompileRequiresGradPropagationCheck::check(
   CompiledRegionFinder Finder(Mode, CompiledFunctions, FreshTargetsInKernels);
   Finder.collect(TU);
   ASTContext &Context = *Result.Context;
-  if (auto Project = projectOperators(Context.getSourceManager(), ProjectRoot))
-    Finder.operators().useProjectSchemas(*Project);
+  useProject(Finder.operators(), Context.getSourceManager(), ProjectRoot);
   GradFlowAnalysis Flow(Context);
   std::vector<Report> Reports;
   reportRegions(Finder, Flow, Context, Reports);

@@ -4,9 +4,9 @@
 
 #include "torch_tidy/analysis/ArgumentMutation.h"
 #include "torch_tidy/analysis/GroundTruth.h"
-#include "torch_tidy/operators/OperatorModel.h"
-#include "torch_tidy/operators/ProjectOperators.h"
 #include "torch_tidy/libtorch/UserCode.h"
+#include "torch_tidy/operators/Consequence.h"
+#include "torch_tidy/operators/OperatorModel.h"
 #include "torch_tidy/rewrite/CheckFixes.h"
 
 #include "clang/AST/ASTContext.h"
@@ -22,13 +22,21 @@ OpUndeclaredMutationCheck::OpUndeclaredMutationCheck(
     StringRef Name, tidy::ClangTidyContext *Context)
     : TorchTidyCheck(Name, Context),
       CompositeKernels(boolOption("CompositeKernels", false)),
-      Aliasing(boolOption("Aliasing", true)), ProjectRoot(projectRootOption()) {
+      Aliasing(boolOption("Aliasing", true)),
+      ConsequenceFilter(Options.get("Consequence", "any").trim().lower()),
+      ProjectRoot(projectRootOption()) {
+  if (ConsequenceFilter != "any" && ConsequenceFilter != "silent")
+    configurationDiag("invalid configuration value '%0' for option "
+                      "'Consequence'; expected 'any' or 'silent'; using 'any'")
+        << ConsequenceFilter;
 }
 
 void OpUndeclaredMutationCheck::storeOptions(
     tidy::ClangTidyOptions::OptionMap &Opts) {
   storeBool(Opts, "CompositeKernels", CompositeKernels);
   storeBool(Opts, "Aliasing", Aliasing);
+  Options.store(Opts, "Consequence",
+                ConsequenceFilter == "silent" ? "silent" : "any");
   Options.store(Opts, "ProjectRoot", ProjectRoot);
 }
 
@@ -43,9 +51,7 @@ void OpUndeclaredMutationCheck::check(const MatchFinder::MatchResult &Result) {
     return;
   OperatorModel Model;
   Model.collect(TU);
-  if (auto Project =
-          projectOperators(Result.Context->getSourceManager(), ProjectRoot))
-    Model.useProjectSchemas(*Project);
+  useProject(Model, Result.Context->getSourceManager(), ProjectRoot);
   ArgumentMutationAnalysis Analysis;
   FixedReturns.clear();
   for (const RegisteredOperator &Op : Model.operators())
@@ -88,7 +94,106 @@ const Expr *siteOf(const ArgumentWrite &W) {
   return W.Via ? static_cast<const Expr *>(W.Via) : W.Write;
 }
 
+/// Where a diagnostic about code in a macro argument (an AT_DISPATCH
+/// lambda) goes: the line the user wrote, with no macro backtrace.
+SourceLocation written(SourceLocation L, const SourceManager &SM) {
+  return L.isMacroID() ? SM.getFileLoc(L) : L;
+}
+
+CharSourceRange written(SourceRange R, const SourceManager &SM) {
+  return CharSourceRange::getTokenRange(written(R.getBegin(), SM),
+                                        written(R.getEnd(), SM));
+}
+
+/// Every kernel and fake of Op: this translation unit's registrations and
+/// the project's other files'.
+std::vector<KernelSite> sitesOf(const RegisteredOperator &Op,
+                                const SourceManager &SM) {
+  std::vector<KernelSite> Sites;
+  for (const KernelRegistration &K : Op.Kernels) {
+    SourceLocation L = written(K.Site->getBeginLoc(), SM);
+    Sites.push_back({K.DispatchKey, "", "", SM.getPresumedLineNumber(L)});
+  }
+  Sites.insert(Sites.end(), Op.ProjectSites.begin(), Op.ProjectSites.end());
+  return Sites;
+}
+
+/// Whether a catch-all kernel of Op may write through memory: one here
+/// does, or its body is not here (a catch-all kernel elsewhere is
+/// typically a CUDA or C++ kernel on raw pointers).
+bool catchAllThroughMemory(const RegisteredOperator &Op,
+                           ArgumentMutationAnalysis &Analysis) {
+  bool Unseen = llvm::none_of(Op.Kernels, [](const KernelRegistration &K) {
+    return isCatchAllKey(K.DispatchKey) && K.Kernel &&
+           userDefinition(K.Kernel);
+  });
+  if (Unseen)
+    return true;
+  for (const KernelRegistration &K : Op.Kernels)
+    if (isCatchAllKey(K.DispatchKey) && K.Kernel && userDefinition(K.Kernel))
+      for (const ArgumentWrite &W : Analysis.analyse(K.Kernel).Writes)
+        if (W.ThroughMemory)
+          return true;
+  return false;
+}
+
+/// What torch.compile does, for a message: the class, its condition and
+/// what was measured. Void: the operator returns nothing.
+std::string consequenceText(Consequence C, bool Void) {
+  std::string Measured =
+      (" (measured on " + ground_truth::BothVersions + ")").str();
+  switch (C) {
+  case Consequence::Silent:
+    return Void ? "silent under torch.compile: with the fake kernel "
+                  "registered for it, aot_eager and inductor drop its calls" +
+                      Measured + "; torch.library.opcheck fails test_schema"
+                : "silent under torch.compile: with the fake kernel "
+                  "registered for it, inductor computes with the unwritten "
+                  "values" +
+                      Measured + "; torch.library.opcheck fails test_schema";
+  case Consequence::GraphBreak:
+    return std::string("a graph break under torch.compile: no fake kernel "
+                       "is registered for it in the project, so Dynamo runs "
+                       "its calls eagerly and fullgraph=True fails; once a "
+                       "fake is registered, ") +
+           (Void ? "aot_eager and inductor drop its calls"
+                 : "inductor computes with the unwritten values") +
+           Measured + "; torch.library.opcheck fails test_schema";
+  case Consequence::Loud:
+    return "an error under torch.compile where its catch-all kernel reads "
+           "or writes tensor data through pointers: Dynamo runs that kernel "
+           "on fake tensors, which have none" +
+           Measured;
+  case Consequence::Traced:
+    return "kept under torch.compile, which traces through its catch-all "
+           "kernel" +
+           Measured;
+  }
+  return "";
+}
+
 } // namespace
+
+void OpUndeclaredMutationCheck::noteFake(SourceLocation Loc,
+                                         const RegisteredOperator &Op,
+                                         const KernelSite &Fake,
+                                         ASTContext &Ctx) {
+  if (Fake.File.empty()) {
+    // Registered in this translation unit: point at it.
+    for (const KernelRegistration &K : Op.Kernels)
+      if (K.DispatchKey == Fake.Key) {
+        diag(written(K.Site->getBeginLoc(), Ctx.getSourceManager()),
+             "the fake kernel of '%0': its %1 kernel, registered here",
+             DiagnosticIDs::Note)
+            << Op.qualifiedName() << K.DispatchKey;
+        return;
+      }
+  }
+  diag(Loc, "the fake kernel of '%0' is registered in %1:%2 (%3%4)",
+       DiagnosticIDs::Note)
+      << Op.qualifiedName() << Fake.File << Fake.Line
+      << (Fake.Key == "Fake" ? "" : Fake.Key + " kernel, ") << Fake.How;
+}
 
 void OpUndeclaredMutationCheck::checkOperator(
     const RegisteredOperator &Op, ArgumentMutationAnalysis &Analysis,
@@ -97,6 +202,13 @@ void OpUndeclaredMutationCheck::checkOperator(
     return;
   const OperatorSchema &S = *Op.Schema;
   const SourceManager &SM = Ctx.getSourceManager();
+
+  std::vector<KernelSite> Sites = sitesOf(Op, SM);
+  Consequence Class =
+      consequenceOf(Sites, catchAllThroughMemory(Op, Analysis));
+  const KernelSite *Fake = fakeSite(Sites);
+  if (ConsequenceFilter == "silent" && Class != Consequence::Silent)
+    return;
 
   struct Found {
     const ArgumentWrite *W;
@@ -132,38 +244,43 @@ void OpUndeclaredMutationCheck::checkOperator(
     }
   }
   // An operator that returns nothing and declares no argument mutable:
-  // torch.compile's aot_eager and inductor drop its calls (measured). With
-  // no kernel of it in this translation unit, the schema alone is reported
-  // (its kernels, elsewhere, decide which argument to declare).
+  // whatever its kernels do (tensor writes, files, communication), the
+  // consequence class says what torch.compile does with its calls. Reported
+  // at the schema, unless a write of its kernel is reported here.
   bool ReturnsNothing = S.Returns.empty() && !S.VarRets;
   bool DeclaresMutation = llvm::any_of(
       S.Arguments, [](const SchemaArgument &A) { return A.isMutable(); });
   bool TakesTensor = llvm::any_of(S.Arguments, [](const SchemaArgument &A) {
     return A.BaseType == "Tensor";
   });
-  bool Dropped = ReturnsNothing && !DeclaresMutation && TakesTensor;
-  // No kernel body here: none registered, or only declared (defined in
-  // another file, often CUDA).
-  bool NoKernelHere =
-      llvm::none_of(Op.Kernels, [](const KernelRegistration &K) {
-        return K.Kernel && userDefinition(K.Kernel);
-      });
-  if (Dropped && NoKernelHere && Op.DefSite &&
-      (Op.SchemaLiteral || Op.SchemaInferred)) {
-    SourceLocation At = Op.SchemaLiteral ? Op.SchemaLiteral->getBeginLoc()
-                                         : Op.DefSite->getExprLoc();
+  bool Void = ReturnsNothing && !DeclaresMutation && TakesTensor;
+  bool KernelHere = llvm::any_of(Op.Kernels, [](const KernelRegistration &K) {
+    return K.Kernel && userDefinition(K.Kernel);
+  });
+  if (Void && Writes.empty() && Op.DefSite &&
+      (Op.SchemaLiteral || Op.SchemaInferred) &&
+      (Class != Consequence::Traced || CompositeKernels)) {
+    SourceLocation At = written(Op.SchemaLiteral
+                                    ? Op.SchemaLiteral->getBeginLoc()
+                                    : Op.DefSite->getExprLoc(),
+                                SM);
     diag(At, "operator '%0' returns nothing and its schema declares no "
              "argument mutable%select{|, as LibTorch infers it from the C++ "
-             "signature of m.def(name, fn)}1: torch.compile with aot_eager "
-             "or inductor drops its calls (measured on %2), so a kernel that "
-             "writes an argument leaves the caller's tensor unwritten; "
-             "declare the written argument 'Tensor(a!)'%select{| in a schema "
-             "string}1")
+             "signature of m.def(name, fn)}1: %2, and with its calls "
+             "whatever its kernels do (tensor writes, files, communication); "
+             "declare the argument its kernels write 'Tensor(a!)'%select{| "
+             "in a schema string}1")
         << Op.qualifiedName() << static_cast<unsigned>(Op.SchemaInferred)
-        << ground_truth::BothVersions;
-    noteFix(At, FixPlan::noFix("no kernel of '" + Op.qualifiedName() +
-                               "' is defined in this translation unit; "
-                               "which argument it writes is not known here"));
+        << consequenceText(Class, /*Void=*/true);
+    if (Fake)
+      noteFake(At, Op, *Fake, Ctx);
+    noteFix(At, FixPlan::noFix(
+                    KernelHere
+                        ? "its kernels here write no tensor argument; "
+                          "which argument to declare is a reading of them"
+                        : "no kernel of '" + Op.qualifiedName() +
+                              "' is defined in this translation unit; which "
+                              "argument it writes is not known here"));
   }
   if (Writes.empty() && (!Aliasing || Rets.empty()))
     return;
@@ -179,22 +296,22 @@ void OpUndeclaredMutationCheck::checkOperator(
     const Found &First = List.front();
     auto [Plan, Letter] = Annotations.plan(A, Ctx);
     const Expr *Site = siteOf(*First.W);
+    SourceLocation At = written(Site->getBeginLoc(), SM);
     {
-      auto D = diag(Site->getBeginLoc(),
-                    "%0 writes into argument '%1' of operator '%2', which "
-                    "its schema does not declare mutable: torch.compile with "
-                    "inductor computes with the unwritten values (measured "
-                    "on %3) and torch.library.opcheck fails test_schema; "
-                    "declare it 'Tensor(%4!) %1'")
+      auto D = diag(At, "%0 writes into argument '%1' of operator '%2', "
+                        "which its schema does not declare mutable: %3; "
+                        "declare it 'Tensor(%4!) %1'")
                << First.W->Form << A.Name << Op.qualifiedName()
-               << ground_truth::BothVersions
+               << consequenceText(Class, ReturnsNothing && !DeclaresMutation)
                << (Letter.empty() ? std::string("a") : Letter)
-               << Site->getSourceRange();
+               << written(Site->getSourceRange(), SM);
       addFix(D, Plan);
     }
+    if (Fake)
+      noteFake(At, Op, *Fake, Ctx);
     if (First.W->Via)
-      diag(First.W->Write->getBeginLoc(), "the write is here, in '%0'",
-           DiagnosticIDs::Note)
+      diag(written(First.W->Write->getBeginLoc(), SM),
+           "the write is here, in '%0'", DiagnosticIDs::Note)
           << First.W->WriteFunction->getQualifiedNameAsString();
     if (const ParmVarDecl *P = First.W->Unseen) {
       const auto *Callee = cast<FunctionDecl>(P->getDeclContext());
@@ -205,8 +322,8 @@ void OpUndeclaredMutationCheck::checkOperator(
           << Callee->getQualifiedNameAsString() << P->getName();
     }
     for (size_t I = 1; I < List.size() && I < 4; ++I)
-      diag(siteOf(*List[I].W)->getBeginLoc(), "'%0' is also written here (%1)",
-           DiagnosticIDs::Note)
+      diag(written(siteOf(*List[I].W)->getBeginLoc(), SM),
+           "'%0' is also written here (%1)", DiagnosticIDs::Note)
           << A.Name << List[I].W->Form;
     if (Op.SchemaLiteral && !Op.SchemaInferred)
       diag(OperatorModel::locationInLiteral(Op.SchemaLiteral, A.Begin, Ctx),
@@ -215,24 +332,17 @@ void OpUndeclaredMutationCheck::checkOperator(
            DiagnosticIDs::Note)
           << A.Name << static_cast<unsigned>(A.Alias.has_value());
     else if (!Op.SchemaFile.empty())
-      diag(First.K->Site->getBeginLoc(),
+      diag(written(First.K->Site->getBeginLoc(), SM),
            "the schema of '%0' is declared in %1:%2, with '%3' %select{without "
            "an alias annotation|without '!' in its alias annotation}4",
            DiagnosticIDs::Note)
           << Op.qualifiedName() << Op.SchemaFile << Op.SchemaLine << A.Name
           << static_cast<unsigned>(A.Alias.has_value());
-    diag(First.K->Site->getBeginLoc(),
+    diag(written(First.K->Site->getBeginLoc(), SM),
          "%0 is registered here as the %1 kernel of '%2'", DiagnosticIDs::Note)
         << kernelName(First.K->Kernel) << First.K->DispatchKey
         << Op.qualifiedName();
-    if (Dropped)
-      diag(Op.SchemaLiteral ? Op.SchemaLiteral->getBeginLoc()
-                            : First.K->Site->getBeginLoc(),
-           "'%0' returns nothing: torch.compile with aot_eager or inductor "
-           "drops its calls outright (measured on %1)",
-           DiagnosticIDs::Note)
-          << Op.qualifiedName() << ground_truth::BothVersions;
-    noteFix(Site->getBeginLoc(), Plan);
+    noteFix(At, Plan);
   }
 
   if (!Aliasing)
@@ -245,7 +355,7 @@ void OpUndeclaredMutationCheck::checkOperator(
       // One kernel may serve several operators: one fix per return.
       bool FixHere = Plan.hasFix() && FixedReturns.insert(R.R->Return).second;
       {
-        auto D = diag(Value->getBeginLoc(),
+        auto D = diag(written(Value->getBeginLoc(), SM),
                       "the kernel returns %select{a view of |}0argument "
                       "'%1' of operator '%2'%select{, which the schema does "
                       "not declare as aliasing its output|, which a kernel "
@@ -256,17 +366,17 @@ void OpUndeclaredMutationCheck::checkOperator(
                  << Op.qualifiedName()
                  << static_cast<unsigned>(A.Alias && S.Returns.size() == 1 &&
                                           S.Returns[0].Alias)
-                 << Value->getSourceRange();
+                 << written(Value->getSourceRange(), SM);
         if (FixHere)
           addFix(D, Plan);
       }
-      diag(R.K->Site->getBeginLoc(),
+      diag(written(R.K->Site->getBeginLoc(), SM),
            "%0 is registered here as the %1 kernel of '%2'",
            DiagnosticIDs::Note)
           << kernelName(R.K->Kernel) << R.K->DispatchKey << Op.qualifiedName();
       // A return fixed under another operator's warning gets no note here.
       if (FixHere || !Plan.hasFix())
-        noteFix(Value->getBeginLoc(), Plan);
+        noteFix(written(Value->getBeginLoc(), SM), Plan);
     }
   }
 }

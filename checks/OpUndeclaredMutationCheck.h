@@ -9,6 +9,7 @@ namespace torch_tidy {
 
 struct RegisteredOperator;
 struct KernelRegistration;
+struct KernelSite;
 class ArgumentMutationAnalysis;
 
 /// Finds operator kernels, registered in the translation unit, that write
@@ -35,6 +36,10 @@ private:
   void checkOperator(const RegisteredOperator &Op,
                      ArgumentMutationAnalysis &Analysis,
                      clang::ASTContext &Ctx);
+  /// The note that names the fake registration a silent consequence rests
+  /// on, at Loc.
+  void noteFake(clang::SourceLocation Loc, const RegisteredOperator &Op,
+                const KernelSite &Fake, clang::ASTContext &Ctx);
 
   /// Also report kernels registered for CompositeImplicitAutograd, where
   /// opcheck passes and torch.compile gave eager's values (measured).
@@ -42,6 +47,10 @@ private:
   /// Report returns of an argument or a view of it without an alias
   /// annotation.
   const bool Aliasing;
+  /// "any": every undeclared mutation; "silent": only operators whose
+  /// consequence is silent for the project as it ships (a fake kernel is
+  /// registered for them).
+  const std::string ConsequenceFilter;
   /// Where the project is, for schemas declared in its other files.
   const std::string ProjectRoot;
   /// Returns already given their fix in this translation unit.

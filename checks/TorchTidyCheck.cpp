@@ -2,6 +2,7 @@
 
 #include "TorchTidyCheck.h"
 
+#include "torch_tidy/operators/OperatorModel.h"
 #include "torch_tidy/operators/ProjectOperators.h"
 
 #include "clang/Basic/SourceManager.h"
@@ -53,6 +54,15 @@ TorchTidyCheck::projectOperators(const SourceManager &SM, StringRef Setting) {
   if (!Root)
     return nullptr;
   return ProjectOperators::load(*Root, ProjectOperators::defaultCacheDir());
+}
+
+void TorchTidyCheck::useProject(OperatorModel &Model, const SourceManager &SM,
+                                StringRef Setting) {
+  std::shared_ptr<const ProjectOperators> Project =
+      projectOperators(SM, Setting);
+  OptionalFileEntryRef Main = SM.getFileEntryRefForID(SM.getMainFileID());
+  if (Project && Main)
+    Model.useProject(*Project, Main->getName());
 }
 
 void TorchTidyCheck::storeBool(tidy::ClangTidyOptions::OptionMap &Opts,

@@ -10,6 +10,7 @@
 namespace torch_tidy {
 
 class ProjectOperators;
+class OperatorModel;
 
 /// A clang-tidy check with the option helpers the torch checks share.
 class TorchTidyCheck : public clang::tidy::ClangTidyCheck {
@@ -37,6 +38,10 @@ protected:
   /// or the file is in no project.
   static std::shared_ptr<const ProjectOperators>
   projectOperators(const clang::SourceManager &SM, llvm::StringRef Setting);
+  /// Gives Model what the project's other files say about its operators
+  /// (schemas, kernels, fakes); nothing when there is no project.
+  static void useProject(OperatorModel &Model, const clang::SourceManager &SM,
+                         llvm::StringRef Setting);
   /// Stores a bool option as boolOption reads it.
   void storeBool(clang::tidy::ClangTidyOptions::OptionMap &Opts,
                  llvm::StringRef Name, bool Value);

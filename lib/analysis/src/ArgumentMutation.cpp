@@ -277,7 +277,7 @@ public:
       return true;
     }
     if (std::optional<unsigned> P = rawTarget(Lhs))
-      write(*P, B, rawWriteForm(Lhs));
+      write(*P, B, rawWriteForm(Lhs), /*ThroughMemory=*/true);
     return true;
   }
   bool VisitUnaryOperator(UnaryOperator *U) {
@@ -285,7 +285,7 @@ public:
     if (U->isIncrementDecrementOp() &&
         !U->getSubExpr()->getType()->isPointerType())
       if (std::optional<unsigned> P = rawTarget(U->getSubExpr()))
-        write(*P, U, rawWriteForm(U->getSubExpr()));
+        write(*P, U, rawWriteForm(U->getSubExpr()), /*ThroughMemory=*/true);
     return true;
   }
 
@@ -316,7 +316,8 @@ public:
     if (std::optional<unsigned> D = destinationOf(Callee, Call->getNumArgs())) {
       if (*D < Call->getNumArgs())
         if (std::optional<unsigned> P = rawTarget(Call->getArg(*D)))
-          write(*P, Call, Callee->getQualifiedNameAsString());
+          write(*P, Call, Callee->getQualifiedNameAsString(),
+                /*ThroughMemory=*/true);
       return true;
     }
     if (Callee->getDeclContext()->getRedeclContext()->isStdNamespace() ||
@@ -339,11 +340,12 @@ public:
           continue;
         const Expr *Arg = Call->getArg(W.ParamIndex);
         std::optional<unsigned> P = aliasedParam(Arg);
-        if (!P)
-          P = rawTarget(Arg);
+        bool Memory = W.ThroughMemory;
+        if (!P && (P = rawTarget(Arg)))
+          Memory = true;
         if (P)
-          Out.Writes.push_back(
-              {*P, W.Write, W.WriteFunction, W.Form, Call, W.Unseen});
+          Out.Writes.push_back({*P, W.Write, W.WriteFunction, W.Form, Call,
+                                W.Unseen, Memory});
       }
       return true;
     }
@@ -357,7 +359,7 @@ public:
       if (std::optional<unsigned> P = rawTarget(Call->getArg(I))) {
         std::string Form = "passing its memory to '" +
                            Callee->getQualifiedNameAsString() + "'";
-        Out.Writes.push_back({*P, Call, FD, Form, nullptr, Param});
+        Out.Writes.push_back({*P, Call, FD, Form, nullptr, Param, true});
       }
     }
     return true;
@@ -405,8 +407,10 @@ private:
     return false;
   }
 
-  void write(unsigned P, const Expr *E, std::string Form) {
-    Out.Writes.push_back({P, E, FD, std::move(Form), nullptr, nullptr});
+  void write(unsigned P, const Expr *E, std::string Form,
+             bool ThroughMemory = false) {
+    Out.Writes.push_back(
+        {P, E, FD, std::move(Form), nullptr, nullptr, ThroughMemory});
   }
 
   /// The parameter that E is, or is a view or alias of.

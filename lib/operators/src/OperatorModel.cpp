@@ -5,6 +5,9 @@
 #include "torch_tidy/operators/ProjectOperators.h"
 #include "torch_tidy/libtorch/UserCode.h"
 
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/DeclTemplate.h"
@@ -441,9 +444,18 @@ void OperatorModel::finish() {
   }
 }
 
-void OperatorModel::useProjectSchemas(const ProjectOperators &Project) {
+void OperatorModel::useProject(const ProjectOperators &Project,
+                               llvm::StringRef MainFile) {
+  llvm::SmallString<256> Main(MainFile);
+  if (!Main.empty() && !llvm::sys::fs::make_absolute(Main))
+    llvm::sys::path::remove_dots(Main, true);
   for (RegisteredOperator &Op : Operators) {
-    if (Op.Schema || Op.Name.empty() || Op.Kernels.empty())
+    if (Op.Name.empty())
+      continue;
+    for (const DeclaredKernel *K : Project.kernels(Op.Namespace, Op.Name))
+      if (K->Site.File != Main)
+        Op.ProjectSites.push_back(K->Site);
+    if (Op.Schema || Op.Kernels.empty())
       continue;
     for (const DeclaredSchema *D : Project.find(Op.Namespace, Op.Name)) {
       SchemaParseResult Parsed = parseOperatorSchema(D->Schema);

@@ -22,7 +22,7 @@ using namespace llvm;
 namespace torch_tidy {
 namespace {
 
-constexpr int CacheVersion = 1;
+constexpr int CacheVersion = 2;
 /// Files larger than this are not read (generated or vendored code).
 constexpr uint64_t MaxFileSize = 4 << 20;
 /// A project with more files than this is indexed up to this many.
@@ -76,6 +76,7 @@ struct Token {
   clang::tok::TokenKind Kind;
   StringRef Text;
   size_t Offset;
+  bool StartOfLine = false;
   bool isIdent(StringRef S) const {
     return Kind == clang::tok::raw_identifier && Text == S;
   }
@@ -124,8 +125,8 @@ std::vector<Token> lexCxx(const std::string &Buf) {
     if (T.is(clang::tok::eof))
       break;
     size_t Offset = L.getCurrentBufferOffset() - T.getLength();
-    Out.push_back(
-        {T.getKind(), StringRef(Buf.data() + Offset, T.getLength()), Offset});
+    Out.push_back({T.getKind(), StringRef(Buf.data() + Offset, T.getLength()),
+                   Offset, T.isAtStartOfLine()});
   }
   return Out;
 }
@@ -139,7 +140,8 @@ std::string schemaAt(const std::vector<Token> &T, size_t I) {
          T[I + 1].is(clang::tok::coloncolon))
     I += 2;
   if (I + 1 < T.size() &&
-      (T[I].isIdent("TORCH_SELECTIVE_SCHEMA") || T[I].isIdent("schema")) &&
+      (T[I].isIdent("TORCH_SELECTIVE_SCHEMA") ||
+       T[I].isIdent("TORCH_SELECTIVE_NAME") || T[I].isIdent("schema")) &&
       T[I + 1].is(clang::tok::l_paren))
     I += 2;
   std::string Text;
@@ -159,10 +161,69 @@ bool isLibraryMacro(const Token &T) {
          T.isIdent("TORCH_LIBRARY_FRAGMENT_EXPAND");
 }
 
-void scanCxx(StringRef Path, StringRef Text, std::vector<DeclaredSchema> &Out) {
+/// TORCH_LIBRARY_IMPL and its spellings: (ns, KEY, m).
+bool isImplMacro(const Token &T) {
+  return T.isIdent("TORCH_LIBRARY_IMPL") ||
+         T.isIdent("STABLE_TORCH_LIBRARY_IMPL") ||
+         T.isIdent("TORCH_LIBRARY_IMPL_EXPAND");
+}
+
+/// The index of the token that closes the parenthesis opened at Open.
+size_t closingParen(const std::vector<Token> &T, size_t Open) {
+  int Depth = 0;
+  for (size_t J = Open; J < T.size(); ++J) {
+    if (T[J].is(clang::tok::l_paren))
+      ++Depth;
+    else if (T[J].is(clang::tok::r_paren) && --Depth == 0)
+      return J;
+  }
+  return T.size();
+}
+
+/// The dispatch key tokens [B, E) name: c10::DispatchKey::X (as
+/// torch::dispatch and impl(name, key, fn) take it) or a device type
+/// (torch::kCUDA, c10::DeviceType::CUDA).
+std::optional<std::string> keyIn(const std::vector<Token> &T, size_t B,
+                                 size_t E) {
+  for (size_t J = B; J + 2 < E && J + 2 < T.size(); ++J)
+    if ((T[J].isIdent("DispatchKey") || T[J].isIdent("DeviceType")) &&
+        T[J + 1].is(clang::tok::coloncolon) &&
+        T[J + 2].is(clang::tok::raw_identifier))
+      return T[J + 2].Text.str();
+  static const StringMap<StringRef> Devices = {
+      {"kCPU", "CPU"},   {"kCUDA", "CUDA"}, {"kXPU", "XPU"},
+      {"kHIP", "HIP"},   {"kMPS", "MPS"},   {"kMeta", "Meta"},
+      {"kPrivateUse1", "PrivateUse1"}};
+  for (size_t J = B; J < E && J < T.size(); ++J)
+    if (T[J].is(clang::tok::raw_identifier))
+      if (auto It = Devices.find(T[J].Text); It != Devices.end())
+        return It->second.str();
+  return std::nullopt;
+}
+
+/// ("ns" or "", "op") from "ns::op.overload(...)", "op", "op.overload".
+std::pair<std::string, std::string> operatorNameOf(StringRef S) {
+  StringRef Name = S.take_until([](char C) { return C == '('; }).trim();
+  std::string Ns;
+  if (size_t Colons = Name.find("::"); Colons != StringRef::npos) {
+    Ns = Name.take_front(Colons).str();
+    Name = Name.drop_front(Colons + 2);
+  }
+  return {Ns, Name.take_until([](char C) { return C == '.'; }).str()};
+}
+
+bool isUpperMacroName(StringRef S) {
+  return S.size() > 2 && isUpper(S[0]) &&
+         S.find_if([](char C) {
+           return !(isUpper(C) || isDigit(C) || C == '_');
+         }) == StringRef::npos;
+}
+
+void scanCxx(StringRef Path, StringRef Text, FileOperatorFacts &Out) {
+  bool Defines = Text.contains("#define") && Text.contains("impl");
   if (!Text.contains("TORCH_LIBRARY") &&
       !Text.contains("TORCH_SELECTIVE_SCHEMA") &&
-      !Text.contains("RegisterOperators"))
+      !Text.contains("RegisterOperators") && !Defines)
     return;
   std::string Buf = Text.str(); // the lexer reads up to a NUL
   std::vector<Token> T = lexCxx(Buf);
@@ -172,37 +233,109 @@ void scanCxx(StringRef Path, StringRef Text, std::vector<DeclaredSchema> &Out) {
     if (Schema.empty() || Schema.find('(') == std::string::npos ||
         !Seen.insert(At).second)
       return;
-    Out.push_back(
+    Out.Schemas.push_back(
         {Ns.str(), std::move(Schema), Path.str(), Lines.lineOf(T[At].Offset)});
   };
+  auto Kernel = [&](StringRef BlockNs, StringRef Written, std::string Key,
+                    std::string How, size_t At) {
+    auto [Ns, Name] = operatorNameOf(Written);
+    if (Name.empty())
+      return;
+    Out.Kernels.push_back({Ns.empty() ? BlockNs.str() : Ns, Name,
+                           KernelSite{std::move(Key), std::move(How),
+                                      Path.str(), Lines.lineOf(T[At].Offset)}});
+  };
+  // The registrations of a library block whose '{' is token Open; returns
+  // the index of its '}'. BlockKey: TORCH_LIBRARY_IMPL's key.
+  auto Block = [&](size_t Open, StringRef Ns,
+                   std::optional<std::string> BlockKey) {
+    int Depth = 0;
+    size_t J = Open;
+    for (; J < T.size(); ++J) {
+      if (T[J].is(clang::tok::l_brace))
+        ++Depth;
+      else if (T[J].is(clang::tok::r_brace) && --Depth == 0)
+        break;
+      // x.def( / x.impl(, or x->..., chained or not.
+      bool Member = J > 0 && J + 1 < T.size() &&
+                    (T[J - 1].is(clang::tok::period) ||
+                     T[J - 1].is(clang::tok::arrow)) &&
+                    T[J + 1].is(clang::tok::l_paren);
+      if (Member && T[J].isIdent("def")) {
+        size_t K = J + 2;
+        std::string S = schemaAt(T, K);
+        while (K < T.size() && !T[K].isString())
+          ++K;
+        if (K < T.size())
+          Record(Ns, K, S);
+        // m.def(schema, fn) / m.def(name, fn): a catch-all kernel, unless
+        // the second argument is a list of tags.
+        size_t Close = closingParen(T, J + 1);
+        for (size_t C = K + 1; C < Close; ++C)
+          if (T[C].is(clang::tok::comma)) {
+            if (C + 1 < Close && !T[C + 1].is(clang::tok::l_brace) &&
+                !S.empty())
+              Kernel(Ns, S,
+                     keyIn(T, C, Close).value_or("CompositeImplicitAutograd"),
+                     "m.def", J);
+            break;
+          }
+      } else if (Member && T[J].isIdent("impl")) {
+        size_t Close = closingParen(T, J + 1);
+        std::string Name = schemaAt(T, J + 2);
+        if (!Name.empty())
+          Kernel(Ns, Name,
+                 keyIn(T, J + 2, Close)
+                     .value_or(BlockKey.value_or("CompositeImplicitAutograd")),
+                 BlockKey ? "TORCH_LIBRARY_IMPL" : "m.impl", J);
+      } else if (T[J].is(clang::tok::raw_identifier) &&
+                 isUpperMacroName(T[J].Text) && J + 2 < T.size() &&
+                 T[J + 1].is(clang::tok::l_paren) &&
+                 !T[J].Text.starts_with("TORCH_") &&
+                 (T[J + 2].isString() ||
+                  T[J + 2].isIdent("TORCH_SELECTIVE_NAME"))) {
+        // A project's wrapper macro, resolved against its #defines.
+        std::string Name = schemaAt(T, J + 2);
+        if (!Name.empty())
+          Kernel(Ns, Name, "", T[J].Text.str(), J);
+      }
+    }
+    return J;
+  };
   for (size_t I = 0; I < T.size(); ++I) {
+    // #define NAME(...) <body naming impl and a dispatch key>
+    if (Defines && T[I].is(clang::tok::hash) && T[I].StartOfLine &&
+        I + 3 < T.size() && T[I + 1].isIdent("define") &&
+        T[I + 2].is(clang::tok::raw_identifier) &&
+        T[I + 3].is(clang::tok::l_paren)) {
+      size_t E = I + 4;
+      while (E < T.size() && !T[E].StartOfLine)
+        ++E;
+      bool Impl = false;
+      for (size_t J = I + 4; J < E; ++J)
+        Impl |= T[J].isIdent("impl");
+      if (Impl)
+        if (std::optional<std::string> Key = keyIn(T, I + 4, E))
+          Out.Wrappers.push_back({T[I + 2].Text.str(), *Key});
+      I = E - 1;
+      continue;
+    }
     if (isLibraryMacro(T[I]) && I + 6 < T.size() &&
         T[I + 1].is(clang::tok::l_paren) &&
         T[I + 2].is(clang::tok::raw_identifier) &&
         T[I + 3].is(clang::tok::comma) && T[I + 5].is(clang::tok::r_paren) &&
         T[I + 6].is(clang::tok::l_brace)) {
-      StringRef Ns = T[I + 2].Text;
-      int Depth = 0;
-      size_t J = I + 6;
-      for (; J < T.size(); ++J) {
-        if (T[J].is(clang::tok::l_brace))
-          ++Depth;
-        else if (T[J].is(clang::tok::r_brace) && --Depth == 0)
-          break;
-        // x.def( or x->def(, chained or not.
-        if (T[J].isIdent("def") && J > 0 && J + 1 < T.size() &&
-            (T[J - 1].is(clang::tok::period) ||
-             T[J - 1].is(clang::tok::arrow)) &&
-            T[J + 1].is(clang::tok::l_paren)) {
-          size_t K = J + 2;
-          std::string S = schemaAt(T, K);
-          while (K < T.size() && !T[K].isString())
-            ++K;
-          if (K < T.size())
-            Record(Ns, K, std::move(S));
-        }
-      }
-      I = J;
+      I = Block(I + 6, T[I + 2].Text, std::nullopt);
+      continue;
+    }
+    if (isImplMacro(T[I]) && I + 8 < T.size() &&
+        T[I + 1].is(clang::tok::l_paren) &&
+        T[I + 2].is(clang::tok::raw_identifier) &&
+        T[I + 3].is(clang::tok::comma) &&
+        T[I + 4].is(clang::tok::raw_identifier) &&
+        T[I + 5].is(clang::tok::comma) && T[I + 7].is(clang::tok::r_paren) &&
+        T[I + 8].is(clang::tok::l_brace)) {
+      I = Block(I + 8, T[I + 2].Text, T[I + 4].Text.str());
       continue;
     }
     // torch::RegisterOperators().op("ns::op(...)", fn) and
@@ -296,13 +429,87 @@ StringRef identifierBefore(StringRef Text, size_t Pos) {
   return Text.slice(B, E);
 }
 
-void scanPython(StringRef Path, StringRef Text,
-                std::vector<DeclaredSchema> &Out) {
-  if (!Text.contains("define") || !Text.contains("library"))
+/// The string literals and the text of the first argument of the Python
+/// call whose '(' is at Open; Pos ends after its ')'.
+struct PythonCall {
+  std::vector<std::string> Strings;
+  StringRef FirstArgument;
+};
+PythonCall pythonCall(StringRef Text, size_t Open) {
+  PythonCall Out;
+  int Depth = 0;
+  size_t FirstEnd = StringRef::npos;
+  for (size_t P = Open; P < Text.size();) {
+    char C = Text[P];
+    if (C == '"' || C == '\'') {
+      size_t Q = P;
+      if (std::optional<std::string> S = pythonStrings(Text, Q); S && Q > P) {
+        Out.Strings.push_back(*S);
+        P = Q;
+        continue;
+      }
+      ++P;
+      continue;
+    }
+    if (C == '#') { // a comment, to the end of the line
+      P = Text.find('\n', P);
+      continue;
+    }
+    if (C == '(' || C == '[' || C == '{')
+      ++Depth;
+    else if (C == ')' || C == ']' || C == '}') {
+      if (--Depth == 0) {
+        if (FirstEnd == StringRef::npos)
+          FirstEnd = P;
+        break;
+      }
+    } else if (C == ',' && Depth == 1 && FirstEnd == StringRef::npos)
+      FirstEnd = P;
+    ++P;
+  }
+  if (FirstEnd != StringRef::npos)
+    Out.FirstArgument = Text.slice(Open + 1, FirstEnd).trim();
+  return Out;
+}
+
+/// The dispatch key a Python registration names: a key ("Meta",
+/// "CompositeExplicitAutograd") or a device type ("cpu", "cuda").
+std::optional<std::string> pythonKey(StringRef S) {
+  static const StringMap<StringRef> Devices = {
+      {"cpu", "CPU"}, {"cuda", "CUDA"}, {"xpu", "XPU"},  {"meta", "Meta"},
+      {"mps", "MPS"}, {"hip", "HIP"},   {"npu", "PrivateUse1"}};
+  if (auto It = Devices.find(S.lower()); It != Devices.end())
+    return It->second.str();
+  if (!S.empty() && isUpper(S[0]) &&
+      S.find_if([](char C) { return !isAlnum(C); }) == StringRef::npos)
+    return S.str();
+  return std::nullopt;
+}
+
+/// ("ns", "op") from torch.ops.ns.op[.overload].
+std::optional<std::pair<std::string, std::string>>
+opsAttribute(StringRef Arg) {
+  if (!Arg.consume_front("torch.ops."))
+    return std::nullopt;
+  auto [Ns, Rest] = Arg.split('.');
+  StringRef Name = Rest.take_until([](char C) { return C == '.'; });
+  if (Ns.empty() || Name.empty())
+    return std::nullopt;
+  return std::make_pair(Ns.str(), Name.str());
+}
+
+void scanPython(StringRef Path, StringRef Text, FileOperatorFacts &Facts) {
+  std::vector<DeclaredSchema> &Out = Facts.Schemas;
+  bool Registers = Text.contains("register_fake") ||
+                   Text.contains("impl_abstract") ||
+                   Text.contains("register_kernel") ||
+                   Text.contains("register_autograd") ||
+                   Text.contains(".impl(");
+  if (!(Text.contains("define") && Text.contains("library")) && !Registers)
     return;
   LineCounter Lines(Text);
-  // lib = torch.library.Library("ns", "DEF") (or FRAGMENT).
-  StringMap<std::string> Libraries;
+  // lib = torch.library.Library("ns", "DEF") (or FRAGMENT, IMPL).
+  StringMap<std::string> Libraries, ImplLibraries;
   for (size_t At = Text.find("Library("); At != StringRef::npos;
        At = Text.find("Library(", At + 1)) {
     size_t Pos = At + 8;
@@ -310,7 +517,8 @@ void scanPython(StringRef Path, StringRef Text,
     while (Pos < Text.size() && (isSpace(Text[Pos]) || Text[Pos] == ','))
       ++Pos;
     std::optional<std::string> Kind = pythonStrings(Text, Pos);
-    if (!Ns || !Kind || (*Kind != "DEF" && *Kind != "FRAGMENT"))
+    if (!Ns || !Kind ||
+        (*Kind != "DEF" && *Kind != "FRAGMENT" && *Kind != "IMPL"))
       continue;
     // Back over "torch.library." and "name = ".
     size_t B = At;
@@ -324,7 +532,10 @@ void scanPython(StringRef Path, StringRef Text,
     if (B == 0 || Text[B - 1] != '=')
       continue;
     StringRef Var = identifierBefore(Text, B - 1);
-    if (!Var.empty())
+    if (Var.empty())
+      continue;
+    ImplLibraries[Var] = *Ns;
+    if (*Kind != "IMPL")
       Libraries[Var] = *Ns;
   }
   for (size_t At = Text.find("define("); At != StringRef::npos;
@@ -355,6 +566,86 @@ void scanPython(StringRef Path, StringRef Text,
       continue;
     Out.push_back({Ns, *First, Path.str(), Lines.lineOf(At)});
   }
+  if (!Registers)
+    return;
+  // Kernels and fakes: torch.library.register_fake("ns::op") (a call or a
+  // decorator; also imported bare), impl_abstract, register_kernel,
+  // register_autograd, torch.library.impl("ns::op", "Meta"), and
+  // lib.impl("op", fn, "Meta") of a Library object.
+  static const StringMap<StringRef> Verbs = {
+      {"register_fake", "Fake"},
+      {"impl_abstract", "Fake"},
+      {"register_autograd", "Autograd"},
+      {"register_kernel", ""},
+      {"impl", ""}};
+  for (size_t At = 0; At < Text.size(); ++At) {
+    At = Text.find('(', At);
+    if (At == StringRef::npos)
+      break;
+    StringRef Verb = identifierBefore(Text, At);
+    auto V = Verbs.find(Verb);
+    if (V == Verbs.end())
+      continue;
+    size_t VerbAt = At - Verb.size();
+    while (VerbAt > 0 && Text[VerbAt - 1] == ' ')
+      --VerbAt;
+    StringRef Before = Text.take_front(VerbAt);
+    std::string LibNs; // a Library object's namespace: lib.impl(...)
+    if (Before.ends_with(".")) {
+      StringRef Owner = identifierBefore(Text, VerbAt - 1);
+      bool TorchLibrary =
+          Owner == "library" && (Before.ends_with("torch.library.") ||
+                                 Before.size() == Owner.size() + 1 ||
+                                 Before[Before.size() - Owner.size() - 2] != '.');
+      if (!TorchLibrary) {
+        auto It = ImplLibraries.find(Owner);
+        if (It == ImplLibraries.end() || Verb != "impl")
+          continue;
+        LibNs = It->second;
+      }
+    } else if (Verb == "impl" || Verb == "register_kernel" ||
+               (!Before.empty() && (isAlnum(Before.back()) ||
+                                    Before.back() == '_'))) {
+      continue; // a function of the project's own named impl(...)
+    } else if (Before.rtrim().ends_with("def")) {
+      continue; // its definition
+    }
+    PythonCall Call = pythonCall(Text, At);
+    std::string Ns, Name;
+    std::vector<std::string> Keys;
+    if (std::optional<std::pair<std::string, std::string>> A =
+            opsAttribute(Call.FirstArgument))
+      std::tie(Ns, Name) = *A;
+    for (const std::string &S : Call.Strings) {
+      if (Name.empty() && (S.find("::") != std::string::npos ||
+                           (!LibNs.empty() && !pythonKey(S)))) {
+        auto [N, Op] = operatorNameOf(S);
+        Ns = N.empty() ? LibNs : N;
+        Name = Op;
+      } else if (std::optional<std::string> K = pythonKey(S)) {
+        Keys.push_back(*K);
+      }
+    }
+    if (Name.empty())
+      continue;
+    // torch.library.impl(lib, "op", ...) names the library as a variable.
+    if (Ns.empty())
+      if (auto It = ImplLibraries.find(Call.FirstArgument);
+          It != ImplLibraries.end())
+        Ns = It->second;
+    if (!V->second.empty())
+      Keys = {V->second.str()};
+    else if (Keys.empty())
+      // Library.impl with no key is a catch-all kernel; register_kernel
+      // with no device types registers for every device.
+      Keys = {LibNs.empty() ? "CompositeExplicitAutograd"
+                            : "CompositeImplicitAutograd"};
+    std::string How = LibNs.empty() ? ("torch.library." + Verb).str()
+                                     : "Library.impl";
+    for (const std::string &K : Keys)
+      Facts.Kernels.push_back(
+          {Ns, Name, KernelSite{K, How, Path.str(), Lines.lineOf(VerbAt)}});
+  }
 }
 
 // --- the cache ---------------------------------------------------------------
@@ -362,8 +653,33 @@ void scanPython(StringRef Path, StringRef Text,
 struct FileEntry {
   uint64_t Size = 0;
   int64_t MTime = 0;
-  std::vector<DeclaredSchema> Schemas;
+  FileOperatorFacts Facts;
 };
+
+json::Array kernelsJson(const std::vector<DeclaredKernel> &Kernels) {
+  json::Array A;
+  for (const DeclaredKernel &K : Kernels)
+    A.push_back(json::Object{{"ns", K.Namespace},
+                             {"name", K.Name},
+                             {"key", K.Site.Key},
+                             {"how", K.Site.How},
+                             {"line", K.Site.Line}});
+  return A;
+}
+
+void readKernels(const json::Object &FO, StringRef Field, StringRef File,
+                 std::vector<DeclaredKernel> &Out) {
+  if (const json::Array *A = FO.getArray(Field))
+    for (const json::Value &V : *A)
+      if (const json::Object *O = V.getAsObject())
+        Out.push_back(
+            {O->getString("ns").value_or("").str(),
+             O->getString("name").value_or("").str(),
+             KernelSite{
+                 O->getString("key").value_or("").str(),
+                 O->getString("how").value_or("").str(), File.str(),
+                 static_cast<unsigned>(O->getInteger("line").value_or(0))}});
+}
 
 std::string cachePath(StringRef CacheDir, StringRef Root) {
   SmallString<256> P(CacheDir);
@@ -398,18 +714,26 @@ StringMap<FileEntry> readCache(StringRef Path, StringRef Root) {
     if (!P || !Size || !MTime)
       continue;
     FileEntry E{static_cast<uint64_t>(*Size), *MTime, {}};
+    SmallString<256> Abs(Root);
+    sys::path::append(Abs, *P);
     if (const json::Array *S = FO->getArray("schemas"))
       for (const json::Value &D : *S) {
         const json::Object *DO = D.getAsObject();
         if (!DO)
           continue;
-        SmallString<256> Abs(Root);
-        sys::path::append(Abs, *P);
-        E.Schemas.push_back(
+        E.Facts.Schemas.push_back(
             {DO->getString("ns").value_or("").str(),
              DO->getString("schema").value_or("").str(), std::string(Abs),
              static_cast<unsigned>(DO->getInteger("line").value_or(0))});
       }
+    readKernels(*FO, "kernels", Abs, E.Facts.Kernels);
+    readKernels(*FO, "wrapper_calls", Abs, E.Facts.WrapperCalls);
+    if (const json::Array *W = FO->getArray("wrappers"))
+      for (const json::Value &V : *W)
+        if (const json::Object *O = V.getAsObject())
+          E.Facts.Wrappers.push_back(
+              {O->getString("name").value_or("").str(),
+               O->getString("key").value_or("").str()});
     Files[*P] = std::move(E);
   }
   return Files;
@@ -419,14 +743,23 @@ bool writeCache(StringRef Path, StringRef Root,
                 const std::vector<std::pair<std::string, FileEntry>> &Files) {
   json::Array A;
   for (const auto &[Rel, E] : Files) {
-    json::Array S;
-    for (const DeclaredSchema &D : E.Schemas)
+    json::Array S, W;
+    for (const DeclaredSchema &D : E.Facts.Schemas)
       S.push_back(json::Object{
           {"ns", D.Namespace}, {"schema", D.Schema}, {"line", D.Line}});
-    A.push_back(json::Object{{"path", Rel},
-                             {"size", static_cast<int64_t>(E.Size)},
-                             {"mtime", E.MTime},
-                             {"schemas", std::move(S)}});
+    for (const WrapperMacro &M : E.Facts.Wrappers)
+      W.push_back(json::Object{{"name", M.Name}, {"key", M.Key}});
+    json::Object F{{"path", Rel},
+                   {"size", static_cast<int64_t>(E.Size)},
+                   {"mtime", E.MTime},
+                   {"schemas", std::move(S)}};
+    if (!E.Facts.Kernels.empty())
+      F["kernels"] = kernelsJson(E.Facts.Kernels);
+    if (!E.Facts.WrapperCalls.empty())
+      F["wrapper_calls"] = kernelsJson(E.Facts.WrapperCalls);
+    if (!W.empty())
+      F["wrappers"] = std::move(W);
+    A.push_back(std::move(F));
   }
   json::Object O{
       {"version", CacheVersion}, {"root", Root}, {"files", std::move(A)}};
@@ -456,14 +789,18 @@ bool writeCache(StringRef Path, StringRef Root,
 
 } // namespace
 
-std::vector<DeclaredSchema> scanOperatorSchemas(StringRef Path,
-                                                StringRef Text) {
-  std::vector<DeclaredSchema> Out;
+FileOperatorFacts scanOperatorFile(StringRef Path, StringRef Text) {
+  FileOperatorFacts Out;
   if (isPythonPath(Path))
     scanPython(Path, Text, Out);
   else
     scanCxx(Path, Text, Out);
   return Out;
+}
+
+std::vector<DeclaredSchema> scanOperatorSchemas(StringRef Path,
+                                                StringRef Text) {
+  return scanOperatorFile(Path, Text).Schemas;
 }
 
 std::optional<std::string> ProjectOperators::findRoot(StringRef File,
@@ -556,7 +893,7 @@ std::unique_ptr<ProjectOperators> ProjectOperators::build(StringRef Root,
     if (ErrorOr<std::unique_ptr<MemoryBuffer>> Buf =
             MemoryBuffer::getFile(Path, /*IsText=*/false,
                                   /*RequiresNullTerminator=*/false))
-      E.Schemas = scanOperatorSchemas(Path, (*Buf)->getBuffer());
+      E.Facts = scanOperatorFile(Path, (*Buf)->getBuffer());
     Files.emplace_back(Rel.str(), std::move(E));
   }
   Index->Stats.Files = Files.size();
@@ -564,11 +901,36 @@ std::unique_ptr<ProjectOperators> ProjectOperators::build(StringRef Root,
   if (!Cache.empty() &&
       (Index->Stats.Read > 0 || Cached.size() != Index->Stats.FromCache))
     Index->Stats.CacheWritten = writeCache(Cache, Root, Files);
-  for (auto &[Rel, E] : Files)
-    for (DeclaredSchema &D : E.Schemas)
+  std::vector<WrapperMacro> Wrappers;
+  std::vector<DeclaredKernel> Calls;
+  for (auto &[Rel, E] : Files) {
+    for (DeclaredSchema &D : E.Facts.Schemas)
       Index->Schemas.push_back(std::move(D));
+    for (DeclaredKernel &K : E.Facts.Kernels)
+      Index->Kernels.push_back(std::move(K));
+    for (WrapperMacro &W : E.Facts.Wrappers)
+      Wrappers.push_back(std::move(W));
+    for (DeclaredKernel &K : E.Facts.WrapperCalls)
+      Calls.push_back(std::move(K));
+  }
   Index->indexSchemas();
+  Index->indexKernels(std::move(Wrappers), std::move(Calls));
   return Index;
+}
+
+void ProjectOperators::indexKernels(std::vector<WrapperMacro> Wrappers,
+                                    std::vector<DeclaredKernel> Calls) {
+  StringMap<std::string> KeyOf;
+  for (WrapperMacro &W : Wrappers)
+    KeyOf[W.Name] = W.Key;
+  for (DeclaredKernel &C : Calls)
+    if (auto It = KeyOf.find(C.Site.How); It != KeyOf.end()) {
+      C.Site.Key = It->second;
+      Kernels.push_back(std::move(C));
+    }
+  for (size_t I = 0; I < Kernels.size(); ++I)
+    KernelsByName[Kernels[I].Namespace + "::" + Kernels[I].Name].push_back(I);
+  Stats.Kernels = Kernels.size();
 }
 
 void ProjectOperators::indexSchemas() {
@@ -586,26 +948,44 @@ void ProjectOperators::indexSchemas() {
   Stats.Schemas = Schemas.size();
 }
 
-std::vector<const DeclaredSchema *>
-ProjectOperators::find(StringRef Ns, StringRef Name) const {
-  std::vector<const DeclaredSchema *> Out;
-  auto It = ByName.find((Ns + "::" + Name).str());
-  if (It != ByName.end())
+namespace {
+/// The entries of Map for Ns::Name. A library whose namespace is a macro
+/// (TORCH_LIBRARY(TORCH_EXTENSION_NAME, m)) is set by the build: its entries
+/// match any namespace by name, when the namespace itself has none.
+template <typename T>
+std::vector<const T *> lookUp(const StringMap<std::vector<size_t>> &Map,
+                              const std::vector<T> &Items, StringRef Ns,
+                              StringRef Name, bool MacroNamespaces) {
+  std::vector<const T *> Out;
+  auto It = Map.find((Ns + "::" + Name).str());
+  if (It != Map.end())
     for (size_t I : It->second)
-      Out.push_back(&Schemas[I]);
-  if (!Out.empty())
+      Out.push_back(&Items[I]);
+  if (!Out.empty() && !MacroNamespaces)
     return Out;
-  // A library whose namespace is a macro (TORCH_LIBRARY(TORCH_EXTENSION_NAME,
-  // m)) is set by the build: its schemas match any namespace by name.
-  for (const auto &[Key, Indices] : ByName) {
+  for (const auto &[Key, Indices] : Map) {
     auto [KNs, KName] = Key.split("::");
-    if (KName != Name || KNs.empty() ||
+    if (KName != Name || KNs.empty() || KNs == Ns ||
         KNs.find_if([](char C) { return isLower(C); }) != StringRef::npos)
       continue;
     for (size_t I : Indices)
-      Out.push_back(&Schemas[I]);
+      Out.push_back(&Items[I]);
   }
   return Out;
+}
+} // namespace
+
+std::vector<const DeclaredSchema *>
+ProjectOperators::find(StringRef Ns, StringRef Name) const {
+  return lookUp(ByName, Schemas, Ns, Name, /*MacroNamespaces=*/false);
+}
+
+std::vector<const DeclaredKernel *>
+ProjectOperators::kernels(StringRef Ns, StringRef Name) const {
+  // Kernels are often registered under a macro namespace beside a literal
+  // one (TORCH_LIBRARY(ns, m) with TORCH_LIBRARY_IMPL(TORCH_EXTENSION_NAME,
+  // CUDA, m)): both count.
+  return lookUp(KernelsByName, Kernels, Ns, Name, /*MacroNamespaces=*/true);
 }
 
 std::shared_ptr<const ProjectOperators>

@@ -55,6 +55,10 @@ struct ArgumentWrite {
   /// translation unit: its parameter that is a non-const pointer or an
   /// accessor (the write is the call).
   const clang::ParmVarDecl *Unseen = nullptr;
+  /// Through the tensor's memory (a pointer, an accessor, a C call or a
+  /// function handed the memory), not a LibTorch operation: a catch-all
+  /// kernel that does this cannot run on fake tensors.
+  bool ThroughMemory = false;
 };
 
 /// A return of a parameter, or of a view or alias of it.

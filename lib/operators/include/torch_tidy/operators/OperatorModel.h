@@ -13,6 +13,7 @@
 #ifndef TORCH_TIDY_ANALYSIS_OPERATORMODEL_H
 #define TORCH_TIDY_ANALYSIS_OPERATORMODEL_H
 
+#include "torch_tidy/operators/Consequence.h"
 #include "torch_tidy/operators/OperatorSchema.h"
 
 #include "clang/AST/Decl.h"
@@ -64,6 +65,9 @@ struct RegisteredOperator {
   unsigned SchemaLine = 0;
   const clang::CXXMemberCallExpr *DefSite = nullptr;
   std::vector<KernelRegistration> Kernels;
+  /// The kernels and fakes the project's other files register for it
+  /// (useProject), in C++ and Python.
+  std::vector<KernelSite> ProjectSites;
 
   /// "ns::name" (".overload" when there is one).
   std::string qualifiedName() const;
@@ -96,8 +100,10 @@ public:
 
   /// Gives each operator this translation unit registers kernels for but
   /// does not declare the schema the project declares for it elsewhere
-  /// (the overload named at the registration). Call after collect().
-  void useProjectSchemas(const ProjectOperators &Project);
+  /// (the overload named at the registration), and every operator the
+  /// kernels and fakes the project's files other than MainFile register
+  /// for it. Call after collect().
+  void useProject(const ProjectOperators &Project, llvm::StringRef MainFile);
 
   const std::vector<RegisteredOperator> &operators() const { return Operators; }
   const std::vector<SchemaProblem> &schemaProblems() const { return Problems; }

@@ -14,7 +14,23 @@
 //     variants), with adjacent literals concatenated;
 //   - TORCH_SELECTIVE_SCHEMA("ns::...") anywhere;
 //   - torch.library.define("ns::op(...)"), define("ns::op", "(...)"),
-//     and the .define("...") of Library("ns", "DEF"/"FRAGMENT") objects.
+//     and the .define("...") of Library("ns", "DEF"/"FRAGMENT") objects;
+//
+// and for the kernels and fakes registered for each operator, by dispatch
+// key:
+//
+//   - m.impl("op", ...) in TORCH_LIBRARY_IMPL(ns, KEY, m) blocks, with the
+//     key named at the call (torch::dispatch(c10::DispatchKey::Meta, f),
+//     impl("op", torch::kCUDA, f)) winning; m.def(schema, fn), m.def(name,
+//     fn) and m.impl without a key in TORCH_LIBRARY blocks (catch-all:
+//     CompositeImplicitAutograd);
+//   - a project's own wrapper macros (`#define DISPATCH_TO_META(name, fn)
+//     m.impl(name, torch::dispatch(c10::DispatchKey::Meta, ...))`) called
+//     with the operator's name in a library block, in any file;
+//   - Python: torch.library.register_fake / impl_abstract (calls or
+//     decorators, "ns::op" or torch.ops.ns.op), torch.library.impl(...,
+//     "Meta"), register_kernel(..., "cuda"), register_autograd, and the
+//     .impl("op", fn, "Meta") of Library objects.
 //
 // What each file says is cached on disk (one JSON file per project: each
 // file's path, size, modification time and schemas). A file whose size or
@@ -24,6 +40,8 @@
 //===----------------------------------------------------------------------===//
 #ifndef TORCH_TIDY_ANALYSIS_PROJECTOPERATORS_H
 #define TORCH_TIDY_ANALYSIS_PROJECTOPERATORS_H
+
+#include "torch_tidy/operators/Consequence.h"
 
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringRef.h"
@@ -44,8 +62,37 @@ struct DeclaredSchema {
   unsigned Line = 0;
 };
 
-/// The schemas the text of one file declares (Path's extension says whether
-/// it is Python). Exposed for tests and the benchmark.
+/// One kernel or fake a project file registers for an operator.
+struct DeclaredKernel {
+  /// The library's namespace as written (a macro name when the build sets
+  /// it: TORCH_EXTENSION_NAME).
+  std::string Namespace;
+  std::string Name; ///< the operator's name, without an overload
+  KernelSite Site;  ///< Site.File is absolute
+};
+
+/// A project's own registration macro: `#define NAME(op, fn) ...impl...`
+/// whose body names a dispatch key.
+struct WrapperMacro {
+  std::string Name;
+  std::string Key;
+};
+
+/// What the text of one file says about operators.
+struct FileOperatorFacts {
+  std::vector<DeclaredSchema> Schemas;
+  std::vector<DeclaredKernel> Kernels;
+  std::vector<WrapperMacro> Wrappers;
+  /// Calls of an upper-case macro with an operator's name first, inside a
+  /// library block: kernels once a wrapper of that name is known (Site.How
+  /// is the macro's name, Site.Key empty).
+  std::vector<DeclaredKernel> WrapperCalls;
+};
+
+/// What one file's text declares and registers (Path's extension says
+/// whether it is Python). Exposed for tests and the benchmark.
+FileOperatorFacts scanOperatorFile(llvm::StringRef Path, llvm::StringRef Text);
+/// The schemas alone.
 std::vector<DeclaredSchema> scanOperatorSchemas(llvm::StringRef Path,
                                                 llvm::StringRef Text);
 
@@ -55,6 +102,7 @@ struct ProjectIndexStats {
   unsigned Read = 0;      ///< read this time (new or changed)
   unsigned FromCache = 0; ///< taken from the cache unchanged
   unsigned Schemas = 0;
+  unsigned Kernels = 0; ///< kernels and fakes, wrapper calls resolved
   bool CacheWritten = false;
 };
 
@@ -87,17 +135,25 @@ public:
   std::vector<const DeclaredSchema *> find(llvm::StringRef Ns,
                                            llvm::StringRef Name) const;
 
+  /// The kernels and fakes registered for operator Ns::Name, in any file.
+  std::vector<const DeclaredKernel *> kernels(llvm::StringRef Ns,
+                                              llvm::StringRef Name) const;
+
   const std::vector<DeclaredSchema> &schemas() const { return Schemas; }
+  const std::vector<DeclaredKernel> &allKernels() const { return Kernels; }
   const ProjectIndexStats &stats() const { return Stats; }
   const std::string &root() const { return Root; }
 
 private:
   void indexSchemas();
+  void indexKernels(std::vector<WrapperMacro> Wrappers,
+                    std::vector<DeclaredKernel> Calls);
 
   std::string Root;
   std::vector<DeclaredSchema> Schemas;
-  /// "ns::name" to indices in Schemas.
-  llvm::StringMap<std::vector<size_t>> ByName;
+  std::vector<DeclaredKernel> Kernels;
+  /// "ns::name" to indices in Schemas and Kernels.
+  llvm::StringMap<std::vector<size_t>> ByName, KernelsByName;
   ProjectIndexStats Stats;
 };
 
