@@ -65,7 +65,8 @@ SHAPES = {
                     ("void_side_effect", False), ("void_write", True),
                     ("void_side_effect", True)],
     # The same Python fakes, and the operators marked effectful (ORDERED).
-    "python_fake_effectful": [("void_side_effect", False), ("void_write", False)],
+    "python_fake_effectful": [("void_side_effect", False), ("void_write", False),
+                              ("write_other", False)],
     "cpp_meta": [("void_write", False), ("write_other", False), ("written_returned", False)],
     "composite_explicit": [("void_write", False), ("write_other", False),
                            ("written_returned", False)],
