@@ -2,30 +2,32 @@
 """Twins of the real bugs in docs/found.md, measured.
 
 Each real undeclared mutation that torch-op-undeclared-mutation finds in a
-public project gets a twin here: an operator with the project's schema (the
-same arguments, the same `-> ()`), registered for CPU, whose kernel writes the
-arguments the project's kernel writes (the project's kernels run on XPU or
-NPU; what torch.compile does with a call depends on the schema, not on the
-device). Beside each, the fixed twin: the schema with the written arguments
-declared `Tensor(a!)`.
+public project gets a twin here: an operator with the project's schema,
+registered as the project registers it (a CPU kernel where the project has
+only XPU/PrivateUse1 kernels; CPU + a C++ Autograd kernel that mark_dirty()s
+`out` for pyg-lib; a catch-all m.def(name, fn) writing through data_ptr() for
+flashinfer), whose kernel writes the arguments the project's kernel writes.
+Four variants each (VARIANTS): as shipped, once a fake is added (Python
+register_fake), fixed, fixed + fake.
 
   found_twins.py generate OUT.cpp
-      the C++ twins (undeclared in namespace tt_found, fixed in tt_found_fixed).
-  VENV/bin/python found_twins.py measure --out ROWS.json SRC.cpp
-      builds them and records, per twin, opcheck's test_schema verdict and
-      whether torch.compile (eager, aot_eager, inductor; fullgraph) leaves the
-      written arguments as the uncompiled call does.
+      the C++ twins, one namespace per variant.
+  VENV/bin/python found_twins.py measure --out ROWS.json --source SRC.cpp
+      builds them and records, per variant, opcheck's test_schema message (and
+      the first of all its tests that fails), and whether torch.compile
+      (eager, aot_eager, inductor; default and fullgraph=True) keeps the
+      written arguments and the result as the uncompiled call does, with a
+      graph break, or raises; and the class that shows (Consequence.h).
   found_twins.py write --python LABEL=PYTHON ...
       re-measures and rewrites docs/found.json and the table in docs/found.md.
   found_twins.py check --python LABEL=PYTHON
-      re-measures one version against docs/found.json (a ctest).
+      re-measures one version against docs/found.json and against the classes
+      docs/found.md states (CLAIMS) (a ctest).
   found_twins.py static --python LABEL=PYTHON --clang-tidy CT --module SO
-      the check warns on every undeclared twin and on no fixed one, and its
-      verdicts equal opcheck's (a ctest).
+      the check warns on every undeclared twin and on no fixed one (a ctest).
   found_twins.py fixes --python LABEL=PYTHON --clang-tidy CT --module SO
-      the check's own --fix on the twins: the fixed file builds, every twin
-      passes opcheck's test_schema and keeps its writes under every backend,
-      and a second --fix changes nothing (a ctest).
+      the check's own --fix on the twins: every twin then passes opcheck's
+      test_schema and loses no write, a second --fix changes nothing (a ctest).
 """
 import argparse
 import json
