@@ -138,38 +138,51 @@ bool catchAllThroughMemory(const RegisteredOperator &Op,
 }
 
 /// What torch.compile does, for a message: the class, its condition and
-/// what was measured. Void: the operator returns nothing.
-std::string consequenceText(Consequence C, bool Void) {
+/// what was measured. Void: the operator returns nothing and declares no
+/// argument mutable; Effects: say that whatever its kernels do goes too.
+std::string consequenceText(Consequence C, bool Void, bool Effects = false) {
   std::string Measured =
       (" (measured on " + ground_truth::BothVersions + ")").str();
+  std::string Gone =
+      Effects ? ", and with them whatever its kernels do (tensor writes, "
+                "files, communication)"
+              : "";
   switch (C) {
   case Consequence::Silent:
-    return Void ? "silent under torch.compile: with the fake kernel "
-                  "registered for it, aot_eager and inductor drop its calls" +
-                      Measured + "; torch.library.opcheck fails test_schema"
-                : "silent under torch.compile: with the fake kernel "
-                  "registered for it, inductor computes with the unwritten "
-                  "values" +
-                      Measured + "; torch.library.opcheck fails test_schema";
+    return Void ? "its calls vanish under torch.compile (silent): with the "
+                  "fake kernel registered for it, aot_eager and inductor "
+                  "drop them" +
+                      Gone + Measured
+                : "torch.compile gives wrong values (silent): with the fake "
+                  "kernel registered for it, inductor computes with the "
+                  "unwritten values" +
+                      Measured;
   case Consequence::GraphBreak:
-    return std::string("a graph break under torch.compile: no fake kernel "
-                       "is registered for it in the project, so Dynamo runs "
-                       "its calls eagerly and fullgraph=True fails; once a "
-                       "fake is registered, ") +
-           (Void ? "aot_eager and inductor drop its calls"
-                 : "inductor computes with the unwritten values") +
-           Measured + "; torch.library.opcheck fails test_schema";
+    return std::string("torch.compile graph-breaks at its calls (graph "
+                       "break): no fake kernel is registered for it in the "
+                       "project, so Dynamo runs them eagerly and "
+                       "fullgraph=True fails; once one is, ") +
+           (Void ? "aot_eager and inductor drop them" + Gone
+                 : std::string("inductor computes with the unwritten "
+                               "values")) +
+           ", silently" + Measured;
   case Consequence::Loud:
-    return "an error under torch.compile where its catch-all kernel reads "
-           "or writes tensor data through pointers: Dynamo runs that kernel "
-           "on fake tensors, which have none" +
+    return "torch.compile fails at its calls where its catch-all kernel "
+           "reads or writes tensor data through pointers (loud): Dynamo runs "
+           "that kernel on fake tensors, which have none" +
            Measured;
   case Consequence::Traced:
-    return "kept under torch.compile, which traces through its catch-all "
-           "kernel" +
+    return "torch.compile traces through its catch-all kernel and keeps the "
+           "writes (traced)" +
            Measured;
   }
   return "";
+}
+
+/// Where opcheck's test_schema was measured failing: kernels below
+/// autograd (a catch-all kernel decomposes, and passes).
+bool opcheckFails(Consequence C) {
+  return C == Consequence::Silent || C == Consequence::GraphBreak;
 }
 
 } // namespace
@@ -266,12 +279,10 @@ void OpUndeclaredMutationCheck::checkOperator(
                                 SM);
     diag(At, "operator '%0' returns nothing and its schema declares no "
              "argument mutable%select{|, as LibTorch infers it from the C++ "
-             "signature of m.def(name, fn)}1: %2, and with its calls "
-             "whatever its kernels do (tensor writes, files, communication); "
-             "declare the argument its kernels write 'Tensor(a!)'%select{| "
-             "in a schema string}1")
+             "signature of m.def(name, fn)}1: %2; declare the argument its "
+             "kernels write 'Tensor(a!)'%select{| in a schema string}1")
         << Op.qualifiedName() << static_cast<unsigned>(Op.SchemaInferred)
-        << consequenceText(Class, /*Void=*/true);
+        << consequenceText(Class, /*Void=*/true, /*Effects=*/true);
     if (Fake)
       noteFake(At, Op, *Fake, Ctx);
     noteFix(At, FixPlan::noFix(
@@ -299,10 +310,12 @@ void OpUndeclaredMutationCheck::checkOperator(
     SourceLocation At = written(Site->getBeginLoc(), SM);
     {
       auto D = diag(At, "%0 writes into argument '%1' of operator '%2', "
-                        "which its schema does not declare mutable: %3; "
-                        "declare it 'Tensor(%4!) %1'")
+                        "which its schema does not declare mutable: "
+                        "%3%select{|; torch.library.opcheck fails "
+                        "test_schema}4; declare it 'Tensor(%5!) %1'")
                << First.W->Form << A.Name << Op.qualifiedName()
                << consequenceText(Class, ReturnsNothing && !DeclaresMutation)
+               << static_cast<unsigned>(opcheckFails(Class))
                << (Letter.empty() ? std::string("a") : Letter)
                << written(Site->getSourceRange(), SM);
       addFix(D, Plan);

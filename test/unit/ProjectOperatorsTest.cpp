@@ -6,6 +6,7 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
 #include <gtest/gtest.h>
 
 using namespace torch_tidy;
@@ -108,6 +109,93 @@ def redefine(x): pass
                 "|pyns::two(Tensor(a!) x) -> ()|6",
                 "|pyns::split(Tensor x) -> Tensor|7",
                 "pyns|multi(Tensor x, Tensor y) -> ()|9",
+            }));
+}
+
+std::vector<std::string> kernelsOf(const std::vector<DeclaredKernel> &Ks) {
+  std::vector<std::string> Out;
+  for (const DeclaredKernel &K : Ks)
+    Out.push_back(K.Namespace + "::" + K.Name + "|" + K.Site.Key + "|" +
+                  K.Site.How + "|" + std::to_string(K.Site.Line));
+  return Out;
+}
+
+TEST(ScanKernels, Cxx) {
+  const char *Text = R"cpp(#include <torch/library.h>
+#define DISPATCH_TO_META(name, function) \
+  m.impl(name, torch::dispatch(c10::DispatchKey::Meta, TORCH_FN(function)))
+#define NOT_A_WRAPPER(x) x
+TORCH_LIBRARY(ns, m) {
+  m.def("a(Tensor x) -> ()");
+  m.def("b(Tensor x) -> ()", &b_kernel);
+  m.def("named", &named_kernel);
+  m.def("tagged(Tensor x) -> ()", {at::Tag::pt2_compliant_tag});
+  m.impl("c", &c_kernel);
+  m.def("d(Tensor x) -> ()", torch::dispatch(c10::DispatchKey::CPU, &d));
+}
+TORCH_LIBRARY_IMPL(ns, CUDA, m) {
+  m.impl("a", &a_cuda);
+  m.impl(TORCH_SELECTIVE_NAME("ns::b.out"), TORCH_FN(b_cuda));
+  m.impl("c", torch::dispatch(c10::DispatchKey::Meta, &c_meta));
+  m.impl("d", torch::kCPU, &d_cpu);
+  DISPATCH_TO_META("e", e_meta);
+}
+TORCH_LIBRARY_IMPL_EXPAND(TORCH_EXTENSION_NAME, Meta, m) { m.impl("f", &f); }
+)cpp";
+  FileOperatorFacts F = scanOperatorFile("/p/ops.cpp", Text);
+  EXPECT_EQ(kernelsOf(F.Kernels),
+            (std::vector<std::string>{
+                "ns::b|CompositeImplicitAutograd|m.def|7",
+                "ns::named|CompositeImplicitAutograd|m.def|8",
+                "ns::c|CompositeImplicitAutograd|m.impl|10",
+                "ns::d|CPU|m.def|11",
+                "ns::a|CUDA|TORCH_LIBRARY_IMPL|14",
+                "ns::b|CUDA|TORCH_LIBRARY_IMPL|15",
+                "ns::c|Meta|TORCH_LIBRARY_IMPL|16",
+                "ns::d|CPU|TORCH_LIBRARY_IMPL|17",
+                "TORCH_EXTENSION_NAME::f|Meta|TORCH_LIBRARY_IMPL|20",
+            }));
+  ASSERT_EQ(F.Wrappers.size(), 1u);
+  EXPECT_EQ(F.Wrappers[0].Name, "DISPATCH_TO_META");
+  EXPECT_EQ(F.Wrappers[0].Key, "Meta");
+  EXPECT_EQ(kernelsOf(F.WrapperCalls),
+            (std::vector<std::string>{"ns::e||DISPATCH_TO_META|18"}));
+}
+
+TEST(ScanKernels, Python) {
+  const char *Text = R"py(import torch
+from torch.library import register_fake, impl_abstract
+lib = torch.library.Library("pyns", "IMPL")
+
+@torch.library.register_fake("pyns::a")
+def _(x): return x
+register_fake("pyns::b.out")(lambda x: x)
+@impl_abstract("pyns::c")
+def _c(x): return x
+torch.library.register_fake(torch.ops.pyns.d.default)(lambda x: x)
+@torch.library.impl("pyns::e", "Meta")
+def _e(x): return x
+lib.impl("f", lambda x: x, "Meta")
+lib.impl("g", lambda x: x, dispatch_key="CPU")
+torch.library.register_kernel("pyns::h", ("cpu", "cuda"))(lambda x: x)
+torch.library.register_autograd("pyns::i", backward)
+@register_fake_op("pyns::not_a_fake")
+def _n(x): return x
+def register_fake(name): pass
+other.impl("not_a_library", f, "Meta")
+)py";
+  EXPECT_EQ(kernelsOf(scanOperatorFile("/p/fakes.py", Text).Kernels),
+            (std::vector<std::string>{
+                "pyns::a|Fake|torch.library.register_fake|5",
+                "pyns::b|Fake|torch.library.register_fake|7",
+                "pyns::c|Fake|torch.library.impl_abstract|8",
+                "pyns::d|Fake|torch.library.register_fake|10",
+                "pyns::e|Meta|torch.library.impl|11",
+                "pyns::f|Meta|Library.impl|13",
+                "pyns::g|CPU|Library.impl|14",
+                "pyns::h|CPU|torch.library.register_kernel|15",
+                "pyns::h|CUDA|torch.library.register_kernel|15",
+                "pyns::i|Autograd|torch.library.register_autograd|16",
             }));
 }
 
@@ -221,6 +309,32 @@ TEST_F(ProjectIndex, BadCacheIsRebuilt) {
   auto NoCache = ProjectOperators::build(Root, "");
   EXPECT_EQ(NoCache->find("ext", "op").size(), 1u);
   EXPECT_FALSE(NoCache->stats().CacheWritten);
+}
+
+TEST_F(ProjectIndex, KernelsAcrossFilesAndTheCache) {
+  write("csrc/dispatch.h",
+        "#define DISPATCH_TO_META(name, fn) \\\n"
+        "  m.impl(name, torch::dispatch(c10::DispatchKey::Meta, TORCH_FN(fn)))\n");
+  write("csrc/meta.cpp", "#include \"dispatch.h\"\n"
+                         "TORCH_LIBRARY_IMPL(ext, Meta, m) {\n"
+                         "  DISPATCH_TO_META(\"op\", op_meta);\n}\n");
+  write("ext/fakes.py", "import torch\n"
+                        "@torch.library.register_fake(\"ext::op\")\n"
+                        "def _(x): return None\n");
+  for (int Pass = 0; Pass < 2; ++Pass) {
+    auto Index = ProjectOperators::build(Root, Cache);
+    EXPECT_EQ(Index->stats().FromCache, Pass ? Index->stats().Files : 0u);
+    std::vector<std::string> Got;
+    for (const DeclaredKernel *K : Index->kernels("ext", "op"))
+      Got.push_back(K->Site.Key + "|" + K->Site.How + "|" +
+                    llvm::sys::path::filename(K->Site.File).str() + ":" +
+                    std::to_string(K->Site.Line));
+    std::sort(Got.begin(), Got.end());
+    EXPECT_EQ(Got, (std::vector<std::string>{
+                       "Fake|torch.library.register_fake|fakes.py:2",
+                       "Meta|DISPATCH_TO_META|meta.cpp:3"}))
+        << "pass " << Pass;
+  }
 }
 
 TEST_F(ProjectIndex, MacroNamespaceMatchesByName) {

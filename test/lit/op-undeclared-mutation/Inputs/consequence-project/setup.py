@@ -1,0 +1,1 @@
+# The project's root (its setup.py marks it).
