@@ -80,7 +80,8 @@ void CompileRequiresGradPropagationCheck::storeOptions(
 }
 
 void CompileRequiresGradPropagationCheck::registerPPCallbacks(
-    const SourceManager &, Preprocessor *PP, Preprocessor *) {
+    const SourceManager &SM, Preprocessor *PP, Preprocessor *ModuleExpanderPP) {
+  TorchTidyCheck::registerPPCallbacks(SM, PP, ModuleExpanderPP);
   this->PP = PP;
 }
 

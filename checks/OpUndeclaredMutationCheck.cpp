@@ -94,24 +94,13 @@ const Expr *siteOf(const ArgumentWrite &W) {
   return W.Via ? static_cast<const Expr *>(W.Via) : W.Write;
 }
 
-/// Where a diagnostic about code in a macro argument (an AT_DISPATCH
-/// lambda) goes: the line the user wrote, with no macro backtrace.
-SourceLocation written(SourceLocation L, const SourceManager &SM) {
-  return L.isMacroID() ? SM.getFileLoc(L) : L;
-}
-
-CharSourceRange written(SourceRange R, const SourceManager &SM) {
-  return CharSourceRange::getTokenRange(written(R.getBegin(), SM),
-                                        written(R.getEnd(), SM));
-}
-
 /// Every kernel and fake of Op: this translation unit's registrations and
 /// the project's other files'.
 std::vector<KernelSite> sitesOf(const RegisteredOperator &Op,
                                 const SourceManager &SM) {
   std::vector<KernelSite> Sites;
   for (const KernelRegistration &K : Op.Kernels) {
-    SourceLocation L = written(K.Site->getBeginLoc(), SM);
+    SourceLocation L = SM.getFileLoc(K.Site->getBeginLoc());
     Sites.push_back({K.DispatchKey, "", "", SM.getPresumedLineNumber(L)});
   }
   Sites.insert(Sites.end(), Op.ProjectSites.begin(), Op.ProjectSites.end());
@@ -139,10 +128,19 @@ bool catchAllThroughMemory(const RegisteredOperator &Op,
 
 /// What torch.compile does, for a message: the class, its condition and
 /// what was measured. Void: the operator returns nothing and declares no
-/// argument mutable; Effects: say that whatever its kernels do goes too.
-std::string consequenceText(Consequence C, bool Void, bool Effects = false) {
+/// argument mutable; Effects: say that whatever its kernels do goes too;
+/// ReturnsWritten: the kernel returns the argument it writes (inductor's
+/// stale read was measured on the reference version only).
+std::string consequenceText(Consequence C, bool Void, bool Effects = false,
+                            bool ReturnsWritten = false) {
   std::string Measured =
       (" (measured on " + ground_truth::BothVersions + ")").str();
+  if (!Void && ReturnsWritten)
+    Measured = (" (measured on torch " + ground_truth::ReferenceVersion +
+                "; torch " + ground_truth::NewestVersion +
+                " gave the written values where the kernel returns the "
+                "argument it writes)")
+                   .str();
   std::string Gone =
       Effects ? ", and with them whatever its kernels do (tensor writes, "
                 "files, communication)"
@@ -195,7 +193,7 @@ void OpUndeclaredMutationCheck::noteFake(SourceLocation Loc,
     // Registered in this translation unit: point at it.
     for (const KernelRegistration &K : Op.Kernels)
       if (K.DispatchKey == Fake.Key) {
-        diag(written(K.Site->getBeginLoc(), Ctx.getSourceManager()),
+        diag(K.Site->getBeginLoc(),
              "the fake kernel of '%0': its %1 kernel, registered here",
              DiagnosticIDs::Note)
             << Op.qualifiedName() << K.DispatchKey;
@@ -275,12 +273,12 @@ void OpUndeclaredMutationCheck::checkOperator(
       (Class != Consequence::Traced || CompositeKernels)) {
     SourceLocation At = written(Op.SchemaLiteral
                                     ? Op.SchemaLiteral->getBeginLoc()
-                                    : Op.DefSite->getExprLoc(),
-                                SM);
+                                    : Op.DefSite->getExprLoc());
     diag(At, "operator '%0' returns nothing and its schema declares no "
              "argument mutable%select{|, as LibTorch infers it from the C++ "
              "signature of m.def(name, fn)}1: %2; declare the argument its "
-             "kernels write 'Tensor(a!)'%select{| in a schema string}1")
+             "kernels write 'Tensor(a!)'%select{| in a schema string}1 (a "
+             "declared mutation keeps the call, measured)")
         << Op.qualifiedName() << static_cast<unsigned>(Op.SchemaInferred)
         << consequenceText(Class, /*Void=*/true, /*Effects=*/true);
     if (Fake)
@@ -307,23 +305,24 @@ void OpUndeclaredMutationCheck::checkOperator(
     const Found &First = List.front();
     auto [Plan, Letter] = Annotations.plan(A, Ctx);
     const Expr *Site = siteOf(*First.W);
-    SourceLocation At = written(Site->getBeginLoc(), SM);
+    SourceLocation At = written(Site->getBeginLoc());
     {
       auto D = diag(At, "%0 writes into argument '%1' of operator '%2', "
                         "which its schema does not declare mutable: "
                         "%3%select{|; torch.library.opcheck fails "
                         "test_schema}4; declare it 'Tensor(%5!) %1'")
                << First.W->Form << A.Name << Op.qualifiedName()
-               << consequenceText(Class, ReturnsNothing && !DeclaresMutation)
+               << consequenceText(Class, ReturnsNothing && !DeclaresMutation,
+                                  /*Effects=*/false, Rets.count(ArgIndex) > 0)
                << static_cast<unsigned>(opcheckFails(Class))
                << (Letter.empty() ? std::string("a") : Letter)
-               << written(Site->getSourceRange(), SM);
+               << written(Site->getSourceRange());
       addFix(D, Plan);
     }
     if (Fake)
       noteFake(At, Op, *Fake, Ctx);
     if (First.W->Via)
-      diag(written(First.W->Write->getBeginLoc(), SM),
+      diag(First.W->Write->getBeginLoc(),
            "the write is here, in '%0'", DiagnosticIDs::Note)
           << First.W->WriteFunction->getQualifiedNameAsString();
     if (const ParmVarDecl *P = First.W->Unseen) {
@@ -335,7 +334,7 @@ void OpUndeclaredMutationCheck::checkOperator(
           << Callee->getQualifiedNameAsString() << P->getName();
     }
     for (size_t I = 1; I < List.size() && I < 4; ++I)
-      diag(written(siteOf(*List[I].W)->getBeginLoc(), SM),
+      diag(siteOf(*List[I].W)->getBeginLoc(),
            "'%0' is also written here (%1)", DiagnosticIDs::Note)
           << A.Name << List[I].W->Form;
     if (Op.SchemaLiteral && !Op.SchemaInferred)
@@ -345,13 +344,13 @@ void OpUndeclaredMutationCheck::checkOperator(
            DiagnosticIDs::Note)
           << A.Name << static_cast<unsigned>(A.Alias.has_value());
     else if (!Op.SchemaFile.empty())
-      diag(written(First.K->Site->getBeginLoc(), SM),
+      diag(First.K->Site->getBeginLoc(),
            "the schema of '%0' is declared in %1:%2, with '%3' %select{without "
            "an alias annotation|without '!' in its alias annotation}4",
            DiagnosticIDs::Note)
           << Op.qualifiedName() << Op.SchemaFile << Op.SchemaLine << A.Name
           << static_cast<unsigned>(A.Alias.has_value());
-    diag(written(First.K->Site->getBeginLoc(), SM),
+    diag(First.K->Site->getBeginLoc(),
          "%0 is registered here as the %1 kernel of '%2'", DiagnosticIDs::Note)
         << kernelName(First.K->Kernel) << First.K->DispatchKey
         << Op.qualifiedName();
@@ -368,7 +367,7 @@ void OpUndeclaredMutationCheck::checkOperator(
       // One kernel may serve several operators: one fix per return.
       bool FixHere = Plan.hasFix() && FixedReturns.insert(R.R->Return).second;
       {
-        auto D = diag(written(Value->getBeginLoc(), SM),
+        auto D = diag(Value->getBeginLoc(),
                       "the kernel returns %select{a view of |}0argument "
                       "'%1' of operator '%2'%select{, which the schema does "
                       "not declare as aliasing its output|, which a kernel "
@@ -379,17 +378,17 @@ void OpUndeclaredMutationCheck::checkOperator(
                  << Op.qualifiedName()
                  << static_cast<unsigned>(A.Alias && S.Returns.size() == 1 &&
                                           S.Returns[0].Alias)
-                 << written(Value->getSourceRange(), SM);
+                 << written(Value->getSourceRange());
         if (FixHere)
           addFix(D, Plan);
       }
-      diag(written(R.K->Site->getBeginLoc(), SM),
+      diag(R.K->Site->getBeginLoc(),
            "%0 is registered here as the %1 kernel of '%2'",
            DiagnosticIDs::Note)
           << kernelName(R.K->Kernel) << R.K->DispatchKey << Op.qualifiedName();
       // A return fixed under another operator's warning gets no note here.
       if (FixHere || !Plan.hasFix())
-        noteFix(written(Value->getBeginLoc(), SM), Plan);
+        noteFix(Value->getBeginLoc(), Plan);
     }
   }
 }

@@ -13,6 +13,26 @@ using namespace clang;
 
 namespace torch_tidy {
 
+void TorchTidyCheck::registerPPCallbacks(const SourceManager &SM,
+                                         Preprocessor *, Preprocessor *) {
+  this->SM = &SM;
+}
+
+SourceLocation TorchTidyCheck::written(SourceLocation Loc) const {
+  return SM && Loc.isMacroID() ? SM->getFileLoc(Loc) : Loc;
+}
+
+CharSourceRange TorchTidyCheck::written(SourceRange R) const {
+  return CharSourceRange::getTokenRange(written(R.getBegin()),
+                                        written(R.getEnd()));
+}
+
+DiagnosticBuilder TorchTidyCheck::diag(SourceLocation Loc,
+                                       StringRef Description,
+                                       DiagnosticIDs::Level Level) {
+  return ClangTidyCheck::diag(written(Loc), Description, Level);
+}
+
 bool TorchTidyCheck::boolOption(StringRef Name, bool Default) {
   std::string Value = Options.get(Name, Default ? "true" : "false").str();
   StringRef V = StringRef(Value).trim();

@@ -21,8 +21,26 @@ public:
       const clang::LangOptions &LangOpts) const override {
     return LangOpts.CPlusPlus;
   }
+  /// Remembers the translation unit's SourceManager, for diag(). A check
+  /// that overrides this calls it.
+  void registerPPCallbacks(const clang::SourceManager &SM,
+                           clang::Preprocessor *PP,
+                           clang::Preprocessor *ModuleExpanderPP) override;
 
 protected:
+  /// Every torch-tidy diagnostic: at the line the user wrote. Code in a
+  /// macro argument (an AT_DISPATCH lambda, TORCH_CHECK) is reported where
+  /// the argument is spelled, without the "expanded from macro" backtrace
+  /// that would otherwise follow each warning and note.
+  clang::DiagnosticBuilder
+  diag(clang::SourceLocation Loc, llvm::StringRef Description,
+       clang::DiagnosticIDs::Level Level = clang::DiagnosticIDs::Warning);
+  using ClangTidyCheck::diag;
+  /// Loc, or where a macro location is written (its argument's spelling,
+  /// else the macro's expansion).
+  clang::SourceLocation written(clang::SourceLocation Loc) const;
+  clang::CharSourceRange written(clang::SourceRange R) const;
+
   /// A bool option, read as a string: OptionsView::get<bool> is a template
   /// specialisation whose mangled name differs between the compiler that
   /// built clang-tidy and g++, so a module built with g++ could not link
@@ -53,6 +71,9 @@ protected:
   /// The note that names the plan's rule (`rule: <id>`, which
   /// torch-tidy-verify reads) or says why there is no fix (`no fix: ...`).
   void noteFix(clang::SourceLocation Loc, const FixPlan &Plan);
+
+private:
+  const clang::SourceManager *SM = nullptr;
 };
 
 } // namespace torch_tidy

@@ -1,8 +1,10 @@
 // RUN: %check_torch_tidy %s torch-op-undeclared-mutation %t
 // Kernels below autograd (CPU, CUDA, CompositeExplicitAutograd) that write
 // into an argument their schema does not declare mutable: opcheck's
-// test_schema fails and inductor computes with the unwritten values
-// (docs/ground-truth-mutation.json). Every write form, each through a view
+// test_schema fails; torch.compile graph-breaks (no fake is registered
+// here), and with a fake (a CompositeExplicitAutograd kernel is one)
+// inductor computes with the unwritten values
+// (docs/ground-truth-registrations.json). Every write form, each through a view
 // or alias too, and the fix: the annotation in the schema literal.
 #include <torch/torch.h>
 
@@ -15,7 +17,7 @@ void writeRows(const at::Tensor &dst, const at::Tensor &src) {
 
 at::Tensor index_put(at::Tensor &m, const at::Tensor &v) {
   m.index_put_({Slice(0, 2)}, v);
-  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: index_put_ writes into argument 'm' of operator 'um::index_put', which its schema does not declare mutable: torch.compile with inductor computes with the unwritten values (measured on torch 2.8.0 and 2.15.0) and torch.library.opcheck fails test_schema; declare it 'Tensor(a!) m' [torch-op-undeclared-mutation]
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: index_put_ writes into argument 'm' of operator 'um::index_put', which its schema does not declare mutable: torch.compile graph-breaks at its calls (graph break): no fake kernel is registered for it in the project, so Dynamo runs them eagerly and fullgraph=True fails; once one is, inductor computes with the unwritten values, silently (measured on torch 2.8.0 and 2.15.0); torch.library.opcheck fails test_schema; declare it 'Tensor(a!) m' [torch-op-undeclared-mutation]
   return m.sum();
 }
 at::Tensor index_assign(const at::Tensor &m, const at::Tensor &v) {
