@@ -499,14 +499,22 @@ void CompileRequiresGradPropagationCheck::reportMutableArguments(
                       "'%0' is declared mutable here", DiagnosticIDs::Note)
                      << Arg.Name;
                else if (!Op->SchemaFile.empty())
-                 diag(K.Site->getBeginLoc(),
-                      "'%0' is declared mutable in %1:%2", DiagnosticIDs::Note)
+                 diag(K.where(), "'%0' is declared mutable in %1:%2",
+                      DiagnosticIDs::Note)
                      << Arg.Name << Op->SchemaFile << Op->SchemaLine;
-               diag(K.Site->getBeginLoc(),
-                    "%0 is registered here as the %1 kernel of '%2'",
-                    DiagnosticIDs::Note)
-                   << functionName(K.Kernel) << K.DispatchKey
-                   << Op->qualifiedName();
+               if (K.Site)
+                 diag(K.Site->getBeginLoc(),
+                      "%0 is registered here as the %1 kernel of '%2'",
+                      DiagnosticIDs::Note)
+                     << functionName(K.Kernel) << K.DispatchKey
+                     << Op->qualifiedName();
+               else
+                 diag(K.where(),
+                      "%0 is registered as the %1 kernel of '%2' in %3:%4",
+                      DiagnosticIDs::Note)
+                     << functionName(K.Kernel) << K.DispatchKey
+                     << Op->qualifiedName() << K.RegisteredIn
+                     << K.RegisteredLine;
                noteFix(Site->getBeginLoc(),
                        FixPlan::noFix("make a functional variant that "
                                       "returns the written tensor, such as '" +

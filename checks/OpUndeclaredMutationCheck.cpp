@@ -100,6 +100,8 @@ std::vector<KernelSite> sitesOf(const RegisteredOperator &Op,
                                 const SourceManager &SM) {
   std::vector<KernelSite> Sites;
   for (const KernelRegistration &K : Op.Kernels) {
+    if (!K.Site)
+      continue; // registered in another file: among the project's sites
     SourceLocation L = SM.getFileLoc(K.Site->getBeginLoc());
     Sites.push_back({K.DispatchKey, "", "", SM.getPresumedLineNumber(L)});
   }
@@ -192,7 +194,7 @@ void OpUndeclaredMutationCheck::noteFake(SourceLocation Loc,
   if (Fake.File.empty()) {
     // Registered in this translation unit: point at it.
     for (const KernelRegistration &K : Op.Kernels)
-      if (K.DispatchKey == Fake.Key) {
+      if (K.Site && K.DispatchKey == Fake.Key) {
         diag(K.Site->getBeginLoc(),
              "the fake kernel of '%0': its %1 kernel, registered here",
              DiagnosticIDs::Note)
@@ -204,6 +206,20 @@ void OpUndeclaredMutationCheck::noteFake(SourceLocation Loc,
        DiagnosticIDs::Note)
       << Op.qualifiedName() << Fake.File << Fake.Line
       << (Fake.Key == "Fake" ? "" : Fake.Key + " kernel, ") << Fake.How;
+}
+
+void OpUndeclaredMutationCheck::noteRegistration(
+    const KernelRegistration &K, const RegisteredOperator &Op) {
+  if (K.Site)
+    diag(K.Site->getBeginLoc(),
+         "%0 is registered here as the %1 kernel of '%2'", DiagnosticIDs::Note)
+        << kernelName(K.Kernel) << K.DispatchKey << Op.qualifiedName();
+  else
+    diag(K.Kernel->getLocation(),
+         "%0 is registered as the %1 kernel of '%2' in %3:%4",
+         DiagnosticIDs::Note)
+        << kernelName(K.Kernel) << K.DispatchKey << Op.qualifiedName()
+        << K.RegisteredIn << K.RegisteredLine;
 }
 
 void OpUndeclaredMutationCheck::checkOperator(
@@ -344,16 +360,13 @@ void OpUndeclaredMutationCheck::checkOperator(
            DiagnosticIDs::Note)
           << A.Name << static_cast<unsigned>(A.Alias.has_value());
     else if (!Op.SchemaFile.empty())
-      diag(First.K->Site->getBeginLoc(),
+      diag(First.K->where(),
            "the schema of '%0' is declared in %1:%2, with '%3' %select{without "
            "an alias annotation|without '!' in its alias annotation}4",
            DiagnosticIDs::Note)
           << Op.qualifiedName() << Op.SchemaFile << Op.SchemaLine << A.Name
           << static_cast<unsigned>(A.Alias.has_value());
-    diag(First.K->Site->getBeginLoc(),
-         "%0 is registered here as the %1 kernel of '%2'", DiagnosticIDs::Note)
-        << kernelName(First.K->Kernel) << First.K->DispatchKey
-        << Op.qualifiedName();
+    noteRegistration(*First.K, Op);
     noteFix(At, Plan);
   }
 
@@ -382,10 +395,7 @@ void OpUndeclaredMutationCheck::checkOperator(
         if (FixHere)
           addFix(D, Plan);
       }
-      diag(R.K->Site->getBeginLoc(),
-           "%0 is registered here as the %1 kernel of '%2'",
-           DiagnosticIDs::Note)
-          << kernelName(R.K->Kernel) << R.K->DispatchKey << Op.qualifiedName();
+      noteRegistration(*R.K, Op);
       // A return fixed under another operator's warning gets no note here.
       if (FixHere || !Plan.hasFix())
         noteFix(Value->getBeginLoc(), Plan);

@@ -36,6 +36,9 @@ private:
   void checkOperator(const RegisteredOperator &Op,
                      ArgumentMutationAnalysis &Analysis,
                      clang::ASTContext &Ctx);
+  /// The note that says where kernel K of Op is registered.
+  void noteRegistration(const KernelRegistration &K,
+                        const RegisteredOperator &Op);
   /// The note that names the fake registration a silent consequence rests
   /// on, at Loc.
   void noteFake(clang::SourceLocation Loc, const RegisteredOperator &Op,

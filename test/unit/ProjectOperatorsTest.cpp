@@ -155,11 +155,19 @@ TORCH_LIBRARY_IMPL_EXPAND(TORCH_EXTENSION_NAME, Meta, m) { m.impl("f", &f); }
                 "ns::d|CPU|TORCH_LIBRARY_IMPL|17",
                 "TORCH_EXTENSION_NAME::f|Meta|TORCH_LIBRARY_IMPL|20",
             }));
+  std::vector<std::string> Functions;
+  for (const DeclaredKernel &K : F.Kernels)
+    Functions.push_back(K.Function);
+  EXPECT_EQ(Functions,
+            (std::vector<std::string>{"b_kernel", "named_kernel", "c_kernel",
+                                      "d", "a_cuda", "b_cuda", "c_meta",
+                                      "d_cpu", "f"}));
   ASSERT_EQ(F.Wrappers.size(), 1u);
   EXPECT_EQ(F.Wrappers[0].Name, "DISPATCH_TO_META");
   EXPECT_EQ(F.Wrappers[0].Key, "Meta");
   EXPECT_EQ(kernelsOf(F.WrapperCalls),
             (std::vector<std::string>{"ns::e||DISPATCH_TO_META|18"}));
+  EXPECT_EQ(F.WrapperCalls[0].Function, "e_meta");
 }
 
 TEST(ScanKernels, Python) {

@@ -237,6 +237,7 @@ private:
 } // namespace
 
 void OperatorModel::collect(const TranslationUnitDecl *TU) {
+  this->TU = TU;
   RegistrationCollector Collector(*this);
   for (Decl *D : TU->decls())
     if (isUserDecl(D))
@@ -449,6 +450,7 @@ void OperatorModel::useProject(const ProjectOperators &Project,
   llvm::SmallString<256> Main(MainFile);
   if (!Main.empty() && !llvm::sys::fs::make_absolute(Main))
     llvm::sys::path::remove_dots(Main, true);
+  addKernelsRegisteredElsewhere(Project, Main);
   for (RegisteredOperator &Op : Operators) {
     if (Op.Name.empty())
       continue;
@@ -466,6 +468,56 @@ void OperatorModel::useProject(const ProjectOperators &Project,
       Op.SchemaFile = D->File;
       Op.SchemaLine = D->Line;
       break;
+    }
+  }
+}
+
+void OperatorModel::addKernelsRegisteredElsewhere(
+    const ProjectOperators &Project, llvm::StringRef Main) {
+  if (!TU)
+    return;
+  // The functions this file defines, by name; those it registers itself
+  // are its own registrations' business.
+  llvm::StringMap<std::vector<const FunctionDecl *>> Defined;
+  llvm::SmallPtrSet<const FunctionDecl *, 16> Registered;
+  for (const RegisteredOperator &Op : Operators)
+    for (const KernelRegistration &K : Op.Kernels)
+      if (K.Kernel)
+        Registered.insert(K.Kernel->getCanonicalDecl());
+  forEachUserFunction(TU, [&](const FunctionDecl *FD) {
+    if (FD->getIdentifier() && !isa<CXXMethodDecl>(FD) &&
+        !Registered.contains(FD->getCanonicalDecl()))
+      Defined[FD->getName()].push_back(FD);
+  });
+  if (Defined.empty())
+    return;
+  for (const DeclaredKernel &K : Project.allKernels()) {
+    if (K.Function.empty() || K.Site.File == Main || isFakeKey(K.Site.Key))
+      continue;
+    auto It = Defined.find(K.Function);
+    if (It == Defined.end())
+      continue;
+    // The operator's namespace as its schema says when the registration
+    // names it by a macro (TORCH_EXTENSION_NAME).
+    std::string Ns = K.Namespace;
+    for (const DeclaredSchema *D : Project.find(K.Namespace, K.Name)) {
+      StringRef S = D->Schema;
+      size_t Colons = S.take_until([](char C) { return C == '('; }).find("::");
+      Ns = Colons != StringRef::npos ? S.take_front(Colons).trim().str()
+                                     : (D->Namespace.empty() ? Ns : D->Namespace);
+      break;
+    }
+    OperatorSchema Name;
+    Name.Name = K.Name;
+    for (const FunctionDecl *FD : It->second) {
+      RegisteredOperator &Op = operatorNamed(Ns, Name);
+      KernelRegistration R;
+      R.DispatchKey = K.Site.Key;
+      R.Kernel = FD;
+      R.TakesDispatchKeySet = takesDispatchKeySet(FD);
+      R.RegisteredIn = K.Site.File;
+      R.RegisteredLine = K.Site.Line;
+      Op.Kernels.push_back(std::move(R));
     }
   }
 }

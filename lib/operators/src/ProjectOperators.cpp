@@ -212,6 +212,36 @@ std::pair<std::string, std::string> operatorNameOf(StringRef S) {
   return {Ns, Name.take_until([](char C) { return C == '.'; }).str()};
 }
 
+/// The kernel function tokens [B, E) name: after `&` or inside TORCH_FN(),
+/// else the last argument, qualified or not; empty for a lambda.
+std::string kernelFunctionIn(const std::vector<Token> &T, size_t B,
+                             size_t E) {
+  size_t Start = E;
+  for (size_t J = B; J < E && J < T.size(); ++J) {
+    if (T[J].is(clang::tok::l_square))
+      return "";
+    if (T[J].is(clang::tok::amp) ||
+        (T[J].isIdent("TORCH_FN") && J + 1 < E &&
+         T[J + 1].is(clang::tok::l_paren))) {
+      Start = J + (T[J].is(clang::tok::amp) ? 1 : 2);
+      break;
+    }
+    if (T[J].is(clang::tok::comma))
+      Start = J + 1;
+  }
+  // ns::f, ::f: the last name of the chain.
+  size_t J = Start;
+  while (J < E && T[J].is(clang::tok::coloncolon))
+    ++J;
+  while (J + 2 < E && T[J].is(clang::tok::raw_identifier) &&
+         T[J + 1].is(clang::tok::coloncolon))
+    J += 2;
+  if (J < E && T[J].is(clang::tok::raw_identifier) &&
+      (J + 1 >= T.size() || !T[J + 1].is(clang::tok::l_paren)))
+    return T[J].Text.str();
+  return "";
+}
+
 bool isUpperMacroName(StringRef S) {
   return S.size() > 2 && isUpper(S[0]) &&
          S.find_if([](char C) {
@@ -236,14 +266,20 @@ void scanCxx(StringRef Path, StringRef Text, FileOperatorFacts &Out) {
     Out.Schemas.push_back(
         {Ns.str(), std::move(Schema), Path.str(), Lines.lineOf(T[At].Offset)});
   };
+  // A kernel registered at token At, by a call whose arguments end at
+  // token Close.
   auto Kernel = [&](StringRef BlockNs, StringRef Written, std::string Key,
-                    std::string How, size_t At) {
+                    std::string How, size_t At, size_t Close) {
     auto [Ns, Name] = operatorNameOf(Written);
     if (Name.empty())
       return;
+    size_t Args = At + 2;
+    while (Args < Close && !T[Args].is(clang::tok::comma))
+      ++Args;
     Out.Kernels.push_back({Ns.empty() ? BlockNs.str() : Ns, Name,
                            KernelSite{std::move(Key), std::move(How),
-                                      Path.str(), Lines.lineOf(T[At].Offset)}});
+                                      Path.str(), Lines.lineOf(T[At].Offset)},
+                           kernelFunctionIn(T, Args + 1, Close)});
   };
   // The registrations of a library block whose '{' is token Open; returns
   // the index of its '}'. BlockKey: TORCH_LIBRARY_IMPL's key.
@@ -277,7 +313,7 @@ void scanCxx(StringRef Path, StringRef Text, FileOperatorFacts &Out) {
                 !S.empty())
               Kernel(Ns, S,
                      keyIn(T, C, Close).value_or("CompositeImplicitAutograd"),
-                     "m.def", J);
+                     "m.def", J, Close);
             break;
           }
       } else if (Member && T[J].isIdent("impl")) {
@@ -287,7 +323,7 @@ void scanCxx(StringRef Path, StringRef Text, FileOperatorFacts &Out) {
           Kernel(Ns, Name,
                  keyIn(T, J + 2, Close)
                      .value_or(BlockKey.value_or("CompositeImplicitAutograd")),
-                 BlockKey ? "TORCH_LIBRARY_IMPL" : "m.impl", J);
+                 BlockKey ? "TORCH_LIBRARY_IMPL" : "m.impl", J, Close);
       } else if (T[J].is(clang::tok::raw_identifier) &&
                  isUpperMacroName(T[J].Text) && J + 2 < T.size() &&
                  T[J + 1].is(clang::tok::l_paren) &&
@@ -297,7 +333,7 @@ void scanCxx(StringRef Path, StringRef Text, FileOperatorFacts &Out) {
         // A project's wrapper macro, resolved against its #defines.
         std::string Name = schemaAt(T, J + 2);
         if (!Name.empty())
-          Kernel(Ns, Name, "", T[J].Text.str(), J);
+          Kernel(Ns, Name, "", T[J].Text.str(), J, closingParen(T, J + 1));
       }
     }
     return J;
@@ -663,7 +699,8 @@ json::Array kernelsJson(const std::vector<DeclaredKernel> &Kernels) {
                              {"name", K.Name},
                              {"key", K.Site.Key},
                              {"how", K.Site.How},
-                             {"line", K.Site.Line}});
+                             {"line", K.Site.Line},
+                             {"fn", K.Function}});
   return A;
 }
 
@@ -678,7 +715,8 @@ void readKernels(const json::Object &FO, StringRef Field, StringRef File,
              KernelSite{
                  O->getString("key").value_or("").str(),
                  O->getString("how").value_or("").str(), File.str(),
-                 static_cast<unsigned>(O->getInteger("line").value_or(0))}});
+                 static_cast<unsigned>(O->getInteger("line").value_or(0))},
+             O->getString("fn").value_or("").str()});
 }
 
 std::string cachePath(StringRef CacheDir, StringRef Root) {

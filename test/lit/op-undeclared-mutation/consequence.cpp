@@ -35,6 +35,12 @@
 // RUN:   -checks='-*,torch-op-undeclared-mutation' \
 // RUN:   %S/Inputs/consequence-project/csrc/meta.cpp -- -std=c++17 -isystem %mock_include \
 // RUN:   2>&1 | FileCheck %s --check-prefix=META --implicit-check-not=warning:
+// A kernel defined in one file and registered from another is judged in
+// the file that defines it.
+// RUN: env TORCH_TIDY_CACHE=%t/cache %clang_tidy --load=%torch_tidy_module \
+// RUN:   -checks='-*,torch-op-undeclared-mutation' \
+// RUN:   %S/Inputs/consequence-project/csrc/elsewhere_kernel.cpp -- -std=c++17 -isystem %mock_include \
+// RUN:   2>&1 | FileCheck %s --check-prefix=ELSEWHERE --implicit-check-not=warning:
 // The option round-trips; a value it does not know is a configuration error.
 // RUN: %clang_tidy --load=%torch_tidy_module -checks='-*,torch-op-undeclared-mutation' \
 // RUN:   --config="{CheckOptions: {torch-op-undeclared-mutation.Consequence: silent}}" \
@@ -70,7 +76,9 @@
 // OPS: ops.cpp:26:9: warning: operator 'cq::abs_fake' returns nothing {{.*}} (silent)
 // OPS: ops.cpp:26:9: note: the fake kernel of 'cq::abs_fake' is registered in {{.*}}fakes.py:23 (torch.library.impl_abstract)
 // OPS: ops.cpp:27:9: warning: operator 'cq::same_file' returns nothing {{.*}} (silent)
-// OPS: ops.cpp:31:35: note: the fake kernel of 'cq::same_file': its Meta kernel, registered here
+// OPS: ops.cpp:32:35: note: the fake kernel of 'cq::same_file': its Meta kernel, registered here
+
+// OPS: ops.cpp:29:9: warning: operator 'cq::elsewhere' returns nothing {{.*}} (graph break)
 
 // SILENT-OPS: ops.cpp:16:9: warning: operator 'cq::silent_py'
 // SILENT-OPS: ops.cpp:18:9: warning: operator 'cq::silent_wrapper'
@@ -97,6 +105,10 @@
 
 // META: meta.cpp:10:50: warning: zero_ writes into argument 'dst' of operator 'cq::explicit_op', {{.*}} (silent)
 // META: meta.cpp:19:3: note: the fake kernel of 'cq::explicit_op': its CompositeExplicitAutograd kernel, registered here
+
+// ELSEWHERE: elsewhere_kernel.cpp:6:3: warning: copy_ writes into argument 'dst' of operator 'cq::elsewhere', {{.*}} (graph break)
+// ELSEWHERE: elsewhere_kernel.cpp:5:6: note: the schema of 'cq::elsewhere' is declared in {{.*}}ops.cpp:29, with 'dst' without an alias annotation
+// ELSEWHERE: elsewhere_kernel.cpp:5:6: note: 'elsewhere_cuda' is registered as the CUDA kernel of 'cq::elsewhere' in {{.*}}register.cpp:7
 
 // DUMP: torch-op-undeclared-mutation.Consequence: silent
 // DUMP-DEFAULT: torch-op-undeclared-mutation.Consequence: any

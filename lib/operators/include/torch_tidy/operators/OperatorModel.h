@@ -47,6 +47,16 @@ struct KernelRegistration {
   /// The kernel takes a c10::DispatchKeySet first, which the dispatcher
   /// passes and the schema does not list.
   bool TakesDispatchKeySet = false;
+  /// For a kernel defined here but registered in another file of the
+  /// project (a .cu kernel registered from a .cpp; Site is null): where.
+  std::string RegisteredIn;
+  unsigned RegisteredLine = 0;
+
+  /// Where a note about the registration goes: the def or impl call, else
+  /// (registered in another file) the kernel.
+  clang::SourceLocation where() const {
+    return Site ? Site->getBeginLoc() : Kernel->getLocation();
+  }
 };
 
 /// An operator with what this translation unit says about it.
@@ -103,6 +113,8 @@ public:
   /// (the overload named at the registration), and every operator the
   /// kernels and fakes the project's files other than MainFile register
   /// for it. Call after collect().
+  /// Functions defined here that another file registers as kernels (by
+  /// name) become kernels of their operators too. Call after collect().
   void useProject(const ProjectOperators &Project, llvm::StringRef MainFile);
 
   const std::vector<RegisteredOperator> &operators() const { return Operators; }
@@ -129,6 +141,8 @@ private:
     std::optional<std::string> Key; ///< TORCH_LIBRARY_IMPL's dispatch key
   };
   void resolveHelpers();
+  void addKernelsRegisteredElsewhere(const ProjectOperators &Project,
+                                     llvm::StringRef Main);
   void addCall(const clang::CXXMemberCallExpr *Call, const LibraryInfo *Lib);
   RegisteredOperator &operatorNamed(const std::string &Ns,
                                     const OperatorSchema &Name);
@@ -138,6 +152,7 @@ private:
   std::vector<
       std::pair<const clang::CXXMemberCallExpr *, const clang::FunctionDecl *>>
       Calls;
+  const clang::TranslationUnitDecl *TU = nullptr;
   std::vector<RegisteredOperator> Operators;
   /// Index into Operators by qualified name (named operators only).
   llvm::StringMap<size_t> OperatorIndex;

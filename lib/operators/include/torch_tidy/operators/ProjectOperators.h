@@ -69,6 +69,9 @@ struct DeclaredKernel {
   std::string Namespace;
   std::string Name; ///< the operator's name, without an overload
   KernelSite Site;  ///< Site.File is absolute
+  /// The kernel function's name as the registration spells it (`&f`,
+  /// `TORCH_FN(ns::f)`, `f`: "f"); empty for a lambda or a Python kernel.
+  std::string Function;
 };
 
 /// A project's own registration macro: `#define NAME(op, fn) ...impl...`

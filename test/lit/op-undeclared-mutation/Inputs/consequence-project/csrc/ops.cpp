@@ -26,6 +26,7 @@ TORCH_LIBRARY(cq, m) {
   m.def("abs_fake(Tensor dst) -> ()");
   m.def("same_file(Tensor dst) -> ()");
   m.def("declared(Tensor(a!) dst, Tensor src) -> ()");
+  m.def("elsewhere(Tensor dst, Tensor src) -> ()");
 }
 
 TORCH_LIBRARY_IMPL(cq, Meta, m) { m.impl("same_file", &same_file_meta); }
