@@ -216,7 +216,7 @@ std::pair<std::string, std::string> operatorNameOf(StringRef S) {
 /// else the last argument, qualified or not; empty for a lambda.
 std::string kernelFunctionIn(const std::vector<Token> &T, size_t B,
                              size_t E) {
-  size_t Start = E;
+  size_t Start = B;
   for (size_t J = B; J < E && J < T.size(); ++J) {
     if (T[J].is(clang::tok::l_square))
       return "";
@@ -269,17 +269,19 @@ void scanCxx(StringRef Path, StringRef Text, FileOperatorFacts &Out) {
   // A kernel registered at token At, by a call whose arguments end at
   // token Close.
   auto Kernel = [&](StringRef BlockNs, StringRef Written, std::string Key,
-                    std::string How, size_t At, size_t Close) {
+                    std::string How, size_t At, size_t Close,
+                    std::vector<DeclaredKernel> *To = nullptr) {
     auto [Ns, Name] = operatorNameOf(Written);
     if (Name.empty())
       return;
     size_t Args = At + 2;
     while (Args < Close && !T[Args].is(clang::tok::comma))
       ++Args;
-    Out.Kernels.push_back({Ns.empty() ? BlockNs.str() : Ns, Name,
-                           KernelSite{std::move(Key), std::move(How),
-                                      Path.str(), Lines.lineOf(T[At].Offset)},
-                           kernelFunctionIn(T, Args + 1, Close)});
+    (To ? *To : Out.Kernels)
+        .push_back({Ns.empty() ? BlockNs.str() : Ns, Name,
+                    KernelSite{std::move(Key), std::move(How), Path.str(),
+                               Lines.lineOf(T[At].Offset)},
+                    kernelFunctionIn(T, Args + 1, Close)});
   };
   // The registrations of a library block whose '{' is token Open; returns
   // the index of its '}'. BlockKey: TORCH_LIBRARY_IMPL's key.
@@ -333,7 +335,8 @@ void scanCxx(StringRef Path, StringRef Text, FileOperatorFacts &Out) {
         // A project's wrapper macro, resolved against its #defines.
         std::string Name = schemaAt(T, J + 2);
         if (!Name.empty())
-          Kernel(Ns, Name, "", T[J].Text.str(), J, closingParen(T, J + 1));
+          Kernel(Ns, Name, "", T[J].Text.str(), J, closingParen(T, J + 1),
+                 &Out.WrapperCalls);
       }
     }
     return J;

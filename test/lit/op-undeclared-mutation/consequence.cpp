@@ -10,34 +10,41 @@
 // RUN: rm -rf %t && mkdir -p %t
 // The schemas file: every `-> ()` operator without a mutable argument, at
 // its schema, with its class and the fake it rests on.
-// RUN: env TORCH_TIDY_CACHE=%t/cache %clang_tidy --load=%torch_tidy_module \
+// RUN: env TORCH_TIDY_PROJECT_ROOT=auto TORCH_TIDY_CACHE=%t/cache %clang_tidy --load=%torch_tidy_module \
 // RUN:   -checks='-*,torch-op-undeclared-mutation' \
 // RUN:   %S/Inputs/consequence-project/csrc/ops.cpp -- -std=c++17 -isystem %mock_include \
 // RUN:   2>&1 | FileCheck %s --check-prefix=OPS --implicit-check-not=warning:
 // Consequence: silent keeps only the operators a fake makes silent.
-// RUN: env TORCH_TIDY_CACHE=%t/cache %clang_tidy --load=%torch_tidy_module \
+// RUN: env TORCH_TIDY_PROJECT_ROOT=auto TORCH_TIDY_CACHE=%t/cache %clang_tidy --load=%torch_tidy_module \
 // RUN:   -checks='-*,torch-op-undeclared-mutation' \
 // RUN:   --config="{CheckOptions: {torch-op-undeclared-mutation.Consequence: silent}}" \
 // RUN:   %S/Inputs/consequence-project/csrc/ops.cpp -- -std=c++17 -isystem %mock_include \
 // RUN:   2>&1 | FileCheck %s --check-prefix=SILENT-OPS --implicit-check-not=warning:
 // The kernels file: each write with its class; the fake named by file:line.
-// RUN: env TORCH_TIDY_CACHE=%t/cache %clang_tidy --load=%torch_tidy_module \
+// RUN: env TORCH_TIDY_PROJECT_ROOT=auto TORCH_TIDY_CACHE=%t/cache %clang_tidy --load=%torch_tidy_module \
 // RUN:   -checks='-*,torch-op-undeclared-mutation' \
 // RUN:   %S/Inputs/consequence-project/csrc/kernels.cpp -- -std=c++17 -isystem %mock_include \
 // RUN:   2>&1 | FileCheck %s --check-prefix=KERNELS --implicit-check-not=warning:
-// RUN: env TORCH_TIDY_CACHE=%t/cache %clang_tidy --load=%torch_tidy_module \
+// RUN: env TORCH_TIDY_PROJECT_ROOT=auto TORCH_TIDY_CACHE=%t/cache %clang_tidy --load=%torch_tidy_module \
 // RUN:   -checks='-*,torch-op-undeclared-mutation' \
 // RUN:   --config="{CheckOptions: {torch-op-undeclared-mutation.Consequence: silent}}" \
 // RUN:   %S/Inputs/consequence-project/csrc/kernels.cpp -- -std=c++17 -isystem %mock_include \
 // RUN:   2>&1 | FileCheck %s --check-prefix=SILENT-KERNELS --implicit-check-not=warning:
 // A CompositeExplicitAutograd kernel is its own fake.
-// RUN: env TORCH_TIDY_CACHE=%t/cache %clang_tidy --load=%torch_tidy_module \
+// RUN: env TORCH_TIDY_PROJECT_ROOT=auto TORCH_TIDY_CACHE=%t/cache %clang_tidy --load=%torch_tidy_module \
 // RUN:   -checks='-*,torch-op-undeclared-mutation' \
 // RUN:   %S/Inputs/consequence-project/csrc/meta.cpp -- -std=c++17 -isystem %mock_include \
 // RUN:   2>&1 | FileCheck %s --check-prefix=META --implicit-check-not=warning:
+// CompositeKernels: catch-all kernels' writes are reported too, with their
+// class: traced (ATen writes) or loud (through a pointer).
+// RUN: env TORCH_TIDY_PROJECT_ROOT=auto TORCH_TIDY_CACHE=%t/cache %clang_tidy --load=%torch_tidy_module \
+// RUN:   -checks='-*,torch-op-undeclared-mutation' \
+// RUN:   --config="{CheckOptions: {torch-op-undeclared-mutation.CompositeKernels: true}}" \
+// RUN:   %S/Inputs/consequence-project/csrc/ops.cpp -- -std=c++17 -isystem %mock_include \
+// RUN:   2>&1 | FileCheck %s --check-prefix=COMPOSITE
 // A kernel defined in one file and registered from another is judged in
 // the file that defines it.
-// RUN: env TORCH_TIDY_CACHE=%t/cache %clang_tidy --load=%torch_tidy_module \
+// RUN: env TORCH_TIDY_PROJECT_ROOT=auto TORCH_TIDY_CACHE=%t/cache %clang_tidy --load=%torch_tidy_module \
 // RUN:   -checks='-*,torch-op-undeclared-mutation' \
 // RUN:   %S/Inputs/consequence-project/csrc/elsewhere_kernel.cpp -- -std=c++17 -isystem %mock_include \
 // RUN:   2>&1 | FileCheck %s --check-prefix=ELSEWHERE --implicit-check-not=warning:
@@ -49,7 +56,7 @@
 // RUN: %clang_tidy --load=%torch_tidy_module -checks='-*,torch-op-undeclared-mutation' \
 // RUN:   --dump-config %S/Inputs/consequence-project/csrc/ops.cpp -- \
 // RUN:   | FileCheck %s --check-prefix=DUMP-DEFAULT
-// RUN: env TORCH_TIDY_CACHE=%t/cache %clang_tidy --load=%torch_tidy_module \
+// RUN: env TORCH_TIDY_PROJECT_ROOT=auto TORCH_TIDY_CACHE=%t/cache %clang_tidy --load=%torch_tidy_module \
 // RUN:   -checks='-*,torch-op-undeclared-mutation' \
 // RUN:   --config="{CheckOptions: {torch-op-undeclared-mutation.Consequence: loudest}}" \
 // RUN:   %S/Inputs/consequence-project/csrc/ops.cpp -- -std=c++17 -isystem %mock_include \
@@ -79,6 +86,9 @@
 // OPS: ops.cpp:32:35: note: the fake kernel of 'cq::same_file': its Meta kernel, registered here
 
 // OPS: ops.cpp:29:9: warning: operator 'cq::elsewhere' returns nothing {{.*}} (graph break)
+
+// COMPOSITE: ops.cpp:9:3: warning: a write through data_ptr writes into argument 'dst' of operator 'cq::catch_raw', {{.*}} (loud): Dynamo runs that kernel on fake tensors, which have none (measured on torch 2.8.0 and 2.15.0); declare it 'Tensor(a!) dst'
+// COMPOSITE: ops.cpp:11:49: warning: add_ writes into argument 'dst' of operator 'cq::catch_aten', which its schema does not declare mutable: torch.compile traces through its catch-all kernel and keeps the writes (traced) (measured on torch 2.8.0 and 2.15.0); declare it 'Tensor(a!) dst'
 
 // SILENT-OPS: ops.cpp:16:9: warning: operator 'cq::silent_py'
 // SILENT-OPS: ops.cpp:18:9: warning: operator 'cq::silent_wrapper'
