@@ -68,7 +68,7 @@ at::Tensor out_last(const at::Tensor &v, at::Tensor &out) {
 at::Tensor helper(const at::Tensor &m, const at::Tensor &v) {
   writeRows(m, v);
   // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: copy_ writes into argument 'm' of operator 'um::helper'
-  // CHECK-MESSAGES: :13:3: note: the write is here, in '(anonymous namespace)::writeRows'
+  // CHECK-MESSAGES: :15:3: note: the write is here, in '(anonymous namespace)::writeRows'
   return m.sum();
 }
 at::Tensor raw(const at::Tensor &m, const at::Tensor &v) {

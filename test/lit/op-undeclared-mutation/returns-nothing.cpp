@@ -1,19 +1,21 @@
 // RUN: %check_torch_tidy %s torch-op-undeclared-mutation %t
 // An operator whose schema returns nothing and declares no argument mutable:
-// torch.compile with aot_eager or inductor drops its calls
-// (docs/ground-truth-mutation.json, void_write_undecl). Reported at the
-// schema when no kernel of it is in this file (a file of schemas only, as
-// extension projects keep them); at the write, with the fix, when one is.
+// with a fake kernel torch.compile with aot_eager or inductor drops its
+// calls, without one it graph-breaks (docs/ground-truth-registrations.json).
+// Reported at the schema whatever its kernels do (a file of schemas only, as
+// extension projects keep them, or kernels here that write no tensor); at
+// the write, with the fix, when a kernel here writes an argument. This file
+// registers no fake: every class is a graph break, or loud for a catch-all
+// kernel whose body is elsewhere. (consequence.cpp has the other classes.)
 #include <torch/torch.h>
 
 namespace {
 void add_rows(const at::Tensor &dst, const at::Tensor &src) {
   dst.narrow(0, 0, 2).add_(src);
   // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: add_ writes into argument 'dst' of operator 'vo::add_rows', which its schema does not declare mutable
-  // CHECK-MESSAGES: :[[@LINE+32]]:19: note: 'dst' is declared here without an alias annotation
-  // CHECK-MESSAGES: :[[@LINE+42]]:3: note: '(anonymous namespace)::add_rows' is registered here as the CPU kernel of 'vo::add_rows'
-  // CHECK-MESSAGES: :[[@LINE+30]]:9: note: 'vo::add_rows' returns nothing: torch.compile with aot_eager or inductor drops its calls outright (measured on torch 2.8.0 and 2.15.0)
-  // CHECK-MESSAGES: :[[@LINE-5]]:3: note: rule: schema-mark-mutable
+  // CHECK-MESSAGES: :[[@LINE+31]]:19: note: 'dst' is declared here without an alias annotation
+  // CHECK-MESSAGES: :[[@LINE+43]]:3: note: '(anonymous namespace)::add_rows' is registered here as the CPU kernel of 'vo::add_rows'
+  // CHECK-MESSAGES: :[[@LINE-4]]:3: note: rule: schema-mark-mutable
 }
 void log_sum(const at::Tensor &x) { (void)x.sum(); }
 } // namespace
@@ -28,7 +30,7 @@ at::Tensor norm_returns(const at::Tensor &input);
 TORCH_LIBRARY(vo, m) {
   // Schemas only: the kernels are in other files.
   m.def("scatter_add_first(Tensor Dst, Tensor Src, Tensor Index) -> ()");
-  // CHECK-MESSAGES: :[[@LINE-1]]:9: warning: operator 'vo::scatter_add_first' returns nothing and its schema declares no argument mutable: torch.compile with aot_eager or inductor drops its calls (measured on torch 2.8.0 and 2.15.0), so a kernel that writes an argument leaves the caller's tensor unwritten; declare the written argument 'Tensor(a!)' [torch-op-undeclared-mutation]
+  // CHECK-MESSAGES: :[[@LINE-1]]:9: warning: operator 'vo::scatter_add_first' returns nothing and its schema declares no argument mutable: torch.compile graph-breaks at its calls (graph break): no fake kernel is registered for it in the project, so Dynamo runs them eagerly and fullgraph=True fails; once one is, aot_eager and inductor drop them, and with them whatever its kernels do (tensor writes, files, communication), silently (measured on torch 2.8.0 and 2.15.0); declare the argument its kernels write 'Tensor(a!)' (a declared mutation keeps the call, measured) [torch-op-undeclared-mutation]
   // CHECK-MESSAGES: :[[@LINE-2]]:9: note: no fix: no kernel of 'vo::scatter_add_first' is defined in this translation unit; which argument it writes is not known here
   m.def("all_reduce(int fa, Tensor inp, Tensor out, int reg_buffer) -> ()");
   // CHECK-MESSAGES: :[[@LINE-1]]:9: warning: operator 'vo::all_reduce' returns nothing
@@ -44,8 +46,10 @@ TORCH_LIBRARY(vo, m) {
   // A kernel here that writes: reported at the write, with the fix.
   m.def("add_rows(Tensor dst, Tensor src) -> ()");
   // CHECK-FIXES: {{^}}  m.def("add_rows(Tensor(a!) dst, Tensor src) -> ()");
-  // A kernel here that only reads: nothing to report.
+  // A kernel here that writes no tensor: its calls still go (with a fake).
   m.def("log_sum(Tensor x) -> ()");
+  // CHECK-MESSAGES: :[[@LINE-1]]:9: warning: operator 'vo::log_sum' returns nothing {{.*}} (graph break)
+  // CHECK-MESSAGES: :[[@LINE-2]]:9: note: no fix: its kernels here write no tensor argument; which argument to declare is a reading of them
   // Its kernel is registered here but defined elsewhere: the schema alone.
   m.def("shuffle_rows(Tensor input, Tensor map, Tensor output) -> ()");
   // CHECK-MESSAGES: :[[@LINE-1]]:9: warning: operator 'vo::shuffle_rows' returns nothing
@@ -60,7 +64,9 @@ TORCH_LIBRARY_IMPL(vo, CPU, m) {
 
 TORCH_LIBRARY(vi, m) {
   m.def("rmsnorm", &rmsnorm_cuda);
-  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: operator 'vi::rmsnorm' returns nothing and its schema declares no argument mutable, as LibTorch infers it from the C++ signature of m.def(name, fn): torch.compile with aot_eager or inductor drops its calls (measured on torch 2.8.0 and 2.15.0), so a kernel that writes an argument leaves the caller's tensor unwritten; declare the written argument 'Tensor(a!)' in a schema string [torch-op-undeclared-mutation]
-  // CHECK-MESSAGES: :[[@LINE-2]]:5: note: no fix: no kernel of 'vi::rmsnorm' is defined in this translation unit
+  // m.def(name, fn) registers a catch-all kernel: Dynamo runs it on fake
+  // tensors, and a body elsewhere (CUDA) is taken to read their data.
+  // CHECK-MESSAGES: :[[@LINE-3]]:5: warning: operator 'vi::rmsnorm' returns nothing and its schema declares no argument mutable, as LibTorch infers it from the C++ signature of m.def(name, fn): torch.compile fails at its calls where its catch-all kernel reads or writes tensor data through pointers (loud): Dynamo runs that kernel on fake tensors, which have none (measured on torch 2.8.0 and 2.15.0); declare the argument its kernels write 'Tensor(a!)' in a schema string (a declared mutation keeps the call, measured) [torch-op-undeclared-mutation]
+  // CHECK-MESSAGES: :[[@LINE-4]]:5: note: no fix: no kernel of 'vi::rmsnorm' is defined in this translation unit
   m.def("norm_returns", &norm_returns);
 }
