@@ -4,8 +4,8 @@
 
 #include "torch_tidy/analysis/GradFlowAnalysis.h"
 #include "torch_tidy/analysis/GroundTruth.h"
-#include "torch_tidy/libtorch/LibTorchApi.h"
 #include "torch_tidy/analysis/SourceText.h"
+#include "torch_tidy/libtorch/LibTorchApi.h"
 #include "torch_tidy/libtorch/UserCode.h"
 
 #include "clang/AST/ASTContext.h"

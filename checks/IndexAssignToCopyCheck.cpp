@@ -2,8 +2,8 @@
 
 #include "IndexAssignToCopyCheck.h"
 
-#include "torch_tidy/libtorch/LibTorchApi.h"
 #include "torch_tidy/analysis/SourceText.h"
+#include "torch_tidy/libtorch/LibTorchApi.h"
 #include "torch_tidy/libtorch/UserCode.h"
 #include "torch_tidy/rewrite/CheckFixes.h"
 

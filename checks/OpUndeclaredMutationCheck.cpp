@@ -115,8 +115,7 @@ std::vector<KernelSite> sitesOf(const RegisteredOperator &Op,
 bool catchAllThroughMemory(const RegisteredOperator &Op,
                            ArgumentMutationAnalysis &Analysis) {
   bool Unseen = llvm::none_of(Op.Kernels, [](const KernelRegistration &K) {
-    return isCatchAllKey(K.DispatchKey) && K.Kernel &&
-           userDefinition(K.Kernel);
+    return isCatchAllKey(K.DispatchKey) && K.Kernel && userDefinition(K.Kernel);
   });
   if (Unseen)
     return true;
@@ -208,8 +207,8 @@ void OpUndeclaredMutationCheck::noteFake(SourceLocation Loc,
       << (Fake.Key == "Fake" ? "" : Fake.Key + " kernel, ") << Fake.How;
 }
 
-void OpUndeclaredMutationCheck::noteRegistration(
-    const KernelRegistration &K, const RegisteredOperator &Op) {
+void OpUndeclaredMutationCheck::noteRegistration(const KernelRegistration &K,
+                                                 const RegisteredOperator &Op) {
   if (K.Site)
     diag(K.Site->getBeginLoc(),
          "%0 is registered here as the %1 kernel of '%2'", DiagnosticIDs::Note)
@@ -231,8 +230,7 @@ void OpUndeclaredMutationCheck::checkOperator(
   const SourceManager &SM = Ctx.getSourceManager();
 
   std::vector<KernelSite> Sites = sitesOf(Op, SM);
-  Consequence Class =
-      consequenceOf(Sites, catchAllThroughMemory(Op, Analysis));
+  Consequence Class = consequenceOf(Sites, catchAllThroughMemory(Op, Analysis));
   const KernelSite *Fake = fakeSite(Sites);
   if (ConsequenceFilter == "silent" && Class != Consequence::Silent)
     return;
@@ -287,9 +285,9 @@ void OpUndeclaredMutationCheck::checkOperator(
   if (Void && Writes.empty() && Op.DefSite &&
       (Op.SchemaLiteral || Op.SchemaInferred) &&
       (Class != Consequence::Traced || CompositeKernels)) {
-    SourceLocation At = written(Op.SchemaLiteral
-                                    ? Op.SchemaLiteral->getBeginLoc()
-                                    : Op.DefSite->getExprLoc());
+    SourceLocation At =
+        written(Op.SchemaLiteral ? Op.SchemaLiteral->getBeginLoc()
+                                 : Op.DefSite->getExprLoc());
     diag(At, "operator '%0' returns nothing and its schema declares no "
              "argument mutable%select{|, as LibTorch infers it from the C++ "
              "signature of m.def(name, fn)}1: %2; declare the argument its "
@@ -299,13 +297,13 @@ void OpUndeclaredMutationCheck::checkOperator(
         << consequenceText(Class, /*Void=*/true, /*Effects=*/true);
     if (Fake)
       noteFake(At, Op, *Fake, Ctx);
-    noteFix(At, FixPlan::noFix(
-                    KernelHere
-                        ? "its kernels here write no tensor argument; "
-                          "which argument to declare is a reading of them"
-                        : "no kernel of '" + Op.qualifiedName() +
-                              "' is defined in this translation unit; which "
-                              "argument it writes is not known here"));
+    noteFix(At,
+            FixPlan::noFix(
+                KernelHere ? "its kernels here write no tensor argument; "
+                             "which argument to declare is a reading of them"
+                           : "no kernel of '" + Op.qualifiedName() +
+                                 "' is defined in this translation unit; which "
+                                 "argument it writes is not known here"));
   }
   if (Writes.empty() && (!Aliasing || Rets.empty()))
     return;
@@ -338,8 +336,8 @@ void OpUndeclaredMutationCheck::checkOperator(
     if (Fake)
       noteFake(At, Op, *Fake, Ctx);
     if (First.W->Via)
-      diag(First.W->Write->getBeginLoc(),
-           "the write is here, in '%0'", DiagnosticIDs::Note)
+      diag(First.W->Write->getBeginLoc(), "the write is here, in '%0'",
+           DiagnosticIDs::Note)
           << First.W->WriteFunction->getQualifiedNameAsString();
     if (const ParmVarDecl *P = First.W->Unseen) {
       const auto *Callee = cast<FunctionDecl>(P->getDeclContext());
@@ -350,8 +348,8 @@ void OpUndeclaredMutationCheck::checkOperator(
           << Callee->getQualifiedNameAsString() << P->getName();
     }
     for (size_t I = 1; I < List.size() && I < 4; ++I)
-      diag(siteOf(*List[I].W)->getBeginLoc(),
-           "'%0' is also written here (%1)", DiagnosticIDs::Note)
+      diag(siteOf(*List[I].W)->getBeginLoc(), "'%0' is also written here (%1)",
+           DiagnosticIDs::Note)
           << A.Name << List[I].W->Form;
     if (Op.SchemaLiteral && !Op.SchemaInferred)
       diag(OperatorModel::locationInLiteral(Op.SchemaLiteral, A.Begin, Ctx),

@@ -158,10 +158,9 @@ TORCH_LIBRARY_IMPL_EXPAND(TORCH_EXTENSION_NAME, Meta, m) { m.impl("f", &f); }
   std::vector<std::string> Functions;
   for (const DeclaredKernel &K : F.Kernels)
     Functions.push_back(K.Function);
-  EXPECT_EQ(Functions,
-            (std::vector<std::string>{"b_kernel", "named_kernel", "c_kernel",
-                                      "d", "a_cuda", "b_cuda", "c_meta",
-                                      "d_cpu", "f"}));
+  EXPECT_EQ(Functions, (std::vector<std::string>{
+                           "b_kernel", "named_kernel", "c_kernel", "d",
+                           "a_cuda", "b_cuda", "c_meta", "d_cpu", "f"}));
   ASSERT_EQ(F.Wrappers.size(), 1u);
   EXPECT_EQ(F.Wrappers[0].Name, "DISPATCH_TO_META");
   EXPECT_EQ(F.Wrappers[0].Key, "Meta");
@@ -322,7 +321,8 @@ TEST_F(ProjectIndex, BadCacheIsRebuilt) {
 TEST_F(ProjectIndex, KernelsAcrossFilesAndTheCache) {
   write("csrc/dispatch.h",
         "#define DISPATCH_TO_META(name, fn) \\\n"
-        "  m.impl(name, torch::dispatch(c10::DispatchKey::Meta, TORCH_FN(fn)))\n");
+        "  m.impl(name, torch::dispatch(c10::DispatchKey::Meta, "
+        "TORCH_FN(fn)))\n");
   write("csrc/meta.cpp", "#include \"dispatch.h\"\n"
                          "TORCH_LIBRARY_IMPL(ext, Meta, m) {\n"
                          "  DISPATCH_TO_META(\"op\", op_meta);\n}\n");

@@ -344,8 +344,8 @@ public:
         if (!P && (P = rawTarget(Arg)))
           Memory = true;
         if (P)
-          Out.Writes.push_back({*P, W.Write, W.WriteFunction, W.Form, Call,
-                                W.Unseen, Memory});
+          Out.Writes.push_back(
+              {*P, W.Write, W.WriteFunction, W.Form, Call, W.Unseen, Memory});
       }
       return true;
     }

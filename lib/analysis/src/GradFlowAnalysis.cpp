@@ -1,8 +1,8 @@
 //===- GradFlowAnalysis.cpp - Where fresh non-grad tensors flow -----------===//
 
 #include "torch_tidy/analysis/GradFlowAnalysis.h"
-#include "torch_tidy/libtorch/LibTorchApi.h"
 #include "torch_tidy/analysis/NoGradScope.h"
+#include "torch_tidy/libtorch/LibTorchApi.h"
 #include "torch_tidy/libtorch/UserCode.h"
 
 #include "clang/AST/ASTContext.h"

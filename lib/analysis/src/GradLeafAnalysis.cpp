@@ -2,8 +2,8 @@
 
 #include "torch_tidy/analysis/GradLeafAnalysis.h"
 #include "torch_tidy/analysis/FullStatement.h"
-#include "torch_tidy/libtorch/LibTorchApi.h"
 #include "torch_tidy/analysis/NoGradScope.h"
+#include "torch_tidy/libtorch/LibTorchApi.h"
 
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMap.h"

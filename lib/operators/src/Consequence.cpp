@@ -57,8 +57,8 @@ llvm::StringRef consequenceName(Consequence C) {
 }
 
 llvm::ArrayRef<llvm::StringLiteral> registrationRows(Consequence C) {
-  static constexpr llvm::StringLiteral Silent[] = {
-      "python_fake", "cpp_meta", "composite_explicit"};
+  static constexpr llvm::StringLiteral Silent[] = {"python_fake", "cpp_meta",
+                                                   "composite_explicit"};
   static constexpr llvm::StringLiteral GraphBreak[] = {"backend_only",
                                                        "autograd_mark_dirty"};
   static constexpr llvm::StringLiteral Traced[] = {"catchall_aten"};

@@ -2,8 +2,8 @@
 
 #include "torch_tidy/operators/OperatorModel.h"
 #include "torch_tidy/libtorch/LibTorchApi.h"
-#include "torch_tidy/operators/ProjectOperators.h"
 #include "torch_tidy/libtorch/UserCode.h"
+#include "torch_tidy/operators/ProjectOperators.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
@@ -503,8 +503,9 @@ void OperatorModel::addKernelsRegisteredElsewhere(
     for (const DeclaredSchema *D : Project.find(K.Namespace, K.Name)) {
       StringRef S = D->Schema;
       size_t Colons = S.take_until([](char C) { return C == '('; }).find("::");
-      Ns = Colons != StringRef::npos ? S.take_front(Colons).trim().str()
-                                     : (D->Namespace.empty() ? Ns : D->Namespace);
+      Ns = Colons != StringRef::npos
+               ? S.take_front(Colons).trim().str()
+               : (D->Namespace.empty() ? Ns : D->Namespace);
       break;
     }
     OperatorSchema Name;

@@ -190,10 +190,13 @@ std::optional<std::string> keyIn(const std::vector<Token> &T, size_t B,
         T[J + 1].is(clang::tok::coloncolon) &&
         T[J + 2].is(clang::tok::raw_identifier))
       return T[J + 2].Text.str();
-  static const StringMap<StringRef> Devices = {
-      {"kCPU", "CPU"},   {"kCUDA", "CUDA"}, {"kXPU", "XPU"},
-      {"kHIP", "HIP"},   {"kMPS", "MPS"},   {"kMeta", "Meta"},
-      {"kPrivateUse1", "PrivateUse1"}};
+  static const StringMap<StringRef> Devices = {{"kCPU", "CPU"},
+                                               {"kCUDA", "CUDA"},
+                                               {"kXPU", "XPU"},
+                                               {"kHIP", "HIP"},
+                                               {"kMPS", "MPS"},
+                                               {"kMeta", "Meta"},
+                                               {"kPrivateUse1", "PrivateUse1"}};
   for (size_t J = B; J < E && J < T.size(); ++J)
     if (T[J].is(clang::tok::raw_identifier))
       if (auto It = Devices.find(T[J].Text); It != Devices.end())
@@ -214,15 +217,13 @@ std::pair<std::string, std::string> operatorNameOf(StringRef S) {
 
 /// The kernel function tokens [B, E) name: after `&` or inside TORCH_FN(),
 /// else the last argument, qualified or not; empty for a lambda.
-std::string kernelFunctionIn(const std::vector<Token> &T, size_t B,
-                             size_t E) {
+std::string kernelFunctionIn(const std::vector<Token> &T, size_t B, size_t E) {
   size_t Start = B;
   for (size_t J = B; J < E && J < T.size(); ++J) {
     if (T[J].is(clang::tok::l_square))
       return "";
-    if (T[J].is(clang::tok::amp) ||
-        (T[J].isIdent("TORCH_FN") && J + 1 < E &&
-         T[J + 1].is(clang::tok::l_paren))) {
+    if (T[J].is(clang::tok::amp) || (T[J].isIdent("TORCH_FN") && J + 1 < E &&
+                                     T[J + 1].is(clang::tok::l_paren))) {
       Start = J + (T[J].is(clang::tok::amp) ? 1 : 2);
       break;
     }
@@ -243,10 +244,9 @@ std::string kernelFunctionIn(const std::vector<Token> &T, size_t B,
 }
 
 bool isUpperMacroName(StringRef S) {
-  return S.size() > 2 && isUpper(S[0]) &&
-         S.find_if([](char C) {
-           return !(isUpper(C) || isDigit(C) || C == '_');
-         }) == StringRef::npos;
+  return S.size() > 2 && isUpper(S[0]) && S.find_if([](char C) {
+    return !(isUpper(C) || isDigit(C) || C == '_');
+  }) == StringRef::npos;
 }
 
 void scanCxx(StringRef Path, StringRef Text, FileOperatorFacts &Out) {
@@ -295,10 +295,10 @@ void scanCxx(StringRef Path, StringRef Text, FileOperatorFacts &Out) {
       else if (T[J].is(clang::tok::r_brace) && --Depth == 0)
         break;
       // x.def( / x.impl(, or x->..., chained or not.
-      bool Member = J > 0 && J + 1 < T.size() &&
-                    (T[J - 1].is(clang::tok::period) ||
-                     T[J - 1].is(clang::tok::arrow)) &&
-                    T[J + 1].is(clang::tok::l_paren);
+      bool Member =
+          J > 0 && J + 1 < T.size() &&
+          (T[J - 1].is(clang::tok::period) || T[J - 1].is(clang::tok::arrow)) &&
+          T[J + 1].is(clang::tok::l_paren);
       if (Member && T[J].isIdent("def")) {
         size_t K = J + 2;
         std::string S = schemaAt(T, K);
@@ -515,7 +515,7 @@ PythonCall pythonCall(StringRef Text, size_t Open) {
 /// "CompositeExplicitAutograd") or a device type ("cpu", "cuda").
 std::optional<std::string> pythonKey(StringRef S) {
   static const StringMap<StringRef> Devices = {
-      {"cpu", "CPU"}, {"cuda", "CUDA"}, {"xpu", "XPU"},  {"meta", "Meta"},
+      {"cpu", "CPU"}, {"cuda", "CUDA"}, {"xpu", "XPU"},        {"meta", "Meta"},
       {"mps", "MPS"}, {"hip", "HIP"},   {"npu", "PrivateUse1"}};
   if (auto It = Devices.find(S.lower()); It != Devices.end())
     return It->second.str();
@@ -526,8 +526,7 @@ std::optional<std::string> pythonKey(StringRef S) {
 }
 
 /// ("ns", "op") from torch.ops.ns.op[.overload].
-std::optional<std::pair<std::string, std::string>>
-opsAttribute(StringRef Arg) {
+std::optional<std::pair<std::string, std::string>> opsAttribute(StringRef Arg) {
   if (!Arg.consume_front("torch.ops."))
     return std::nullopt;
   auto [Ns, Rest] = Arg.split('.');
@@ -539,11 +538,10 @@ opsAttribute(StringRef Arg) {
 
 void scanPython(StringRef Path, StringRef Text, FileOperatorFacts &Facts) {
   std::vector<DeclaredSchema> &Out = Facts.Schemas;
-  bool Registers = Text.contains("register_fake") ||
-                   Text.contains("impl_abstract") ||
-                   Text.contains("register_kernel") ||
-                   Text.contains("register_autograd") ||
-                   Text.contains(".impl(");
+  bool Registers =
+      Text.contains("register_fake") || Text.contains("impl_abstract") ||
+      Text.contains("register_kernel") || Text.contains("register_autograd") ||
+      Text.contains(".impl(");
   if (!(Text.contains("define") && Text.contains("library")) && !Registers)
     return;
   LineCounter Lines(Text);
@@ -611,12 +609,11 @@ void scanPython(StringRef Path, StringRef Text, FileOperatorFacts &Facts) {
   // decorator; also imported bare), impl_abstract, register_kernel,
   // register_autograd, torch.library.impl("ns::op", "Meta"), and
   // lib.impl("op", fn, "Meta") of a Library object.
-  static const StringMap<StringRef> Verbs = {
-      {"register_fake", "Fake"},
-      {"impl_abstract", "Fake"},
-      {"register_autograd", "Autograd"},
-      {"register_kernel", ""},
-      {"impl", ""}};
+  static const StringMap<StringRef> Verbs = {{"register_fake", "Fake"},
+                                             {"impl_abstract", "Fake"},
+                                             {"register_autograd", "Autograd"},
+                                             {"register_kernel", ""},
+                                             {"impl", ""}};
   for (size_t At = 0; At < Text.size(); ++At) {
     At = Text.find('(', At);
     if (At == StringRef::npos)
@@ -632,10 +629,10 @@ void scanPython(StringRef Path, StringRef Text, FileOperatorFacts &Facts) {
     std::string LibNs; // a Library object's namespace: lib.impl(...)
     if (Before.ends_with(".")) {
       StringRef Owner = identifierBefore(Text, VerbAt - 1);
-      bool TorchLibrary =
-          Owner == "library" && (Before.ends_with("torch.library.") ||
-                                 Before.size() == Owner.size() + 1 ||
-                                 Before[Before.size() - Owner.size() - 2] != '.');
+      bool TorchLibrary = Owner == "library" &&
+                          (Before.ends_with("torch.library.") ||
+                           Before.size() == Owner.size() + 1 ||
+                           Before[Before.size() - Owner.size() - 2] != '.');
       if (!TorchLibrary) {
         auto It = ImplLibraries.find(Owner);
         if (It == ImplLibraries.end() || Verb != "impl")
@@ -643,8 +640,8 @@ void scanPython(StringRef Path, StringRef Text, FileOperatorFacts &Facts) {
         LibNs = It->second;
       }
     } else if (Verb == "impl" || Verb == "register_kernel" ||
-               (!Before.empty() && (isAlnum(Before.back()) ||
-                                    Before.back() == '_'))) {
+               (!Before.empty() &&
+                (isAlnum(Before.back()) || Before.back() == '_'))) {
       continue; // a function of the project's own named impl(...)
     } else if (Before.rtrim().ends_with("def")) {
       continue; // its definition
@@ -679,8 +676,8 @@ void scanPython(StringRef Path, StringRef Text, FileOperatorFacts &Facts) {
       // with no device types registers for every device.
       Keys = {LibNs.empty() ? "CompositeExplicitAutograd"
                             : "CompositeImplicitAutograd"};
-    std::string How = LibNs.empty() ? ("torch.library." + Verb).str()
-                                     : "Library.impl";
+    std::string How =
+        LibNs.empty() ? ("torch.library." + Verb).str() : "Library.impl";
     for (const std::string &K : Keys)
       Facts.Kernels.push_back(
           {Ns, Name, KernelSite{K, How, Path.str(), Lines.lineOf(VerbAt)}});
@@ -772,9 +769,8 @@ StringMap<FileEntry> readCache(StringRef Path, StringRef Root) {
     if (const json::Array *W = FO->getArray("wrappers"))
       for (const json::Value &V : *W)
         if (const json::Object *O = V.getAsObject())
-          E.Facts.Wrappers.push_back(
-              {O->getString("name").value_or("").str(),
-               O->getString("key").value_or("").str()});
+          E.Facts.Wrappers.push_back({O->getString("name").value_or("").str(),
+                                      O->getString("key").value_or("").str()});
     Files[*P] = std::move(E);
   }
   return Files;

@@ -2,8 +2,8 @@
 
 #include "torch_tidy/rewrite/CheckFixes.h"
 #include "torch_tidy/analysis/FullStatement.h"
-#include "torch_tidy/libtorch/LibTorchApi.h"
 #include "torch_tidy/analysis/SourceText.h"
+#include "torch_tidy/libtorch/LibTorchApi.h"
 #include "torch_tidy/rewrite/OutOfPlaceRewrite.h"
 
 #include "clang/AST/ASTContext.h"
