@@ -432,7 +432,17 @@ def _measure(args):
                 result = op(*values)
                 return tensors(values) + tensors([result] if result is not None else [])
 
-            eager = [[x.detach().clone() for x in program(*clone(s))] for s in sets]
+            try:
+                eager = [[x.detach().clone() for x in program(*clone(s))] for s in sets]
+                row["uncompiled"] = "ok"
+            except Exception as e:
+                # The uncompiled call itself fails: nothing to compare with.
+                row["uncompiled"] = "error: " + type(e).__name__
+                row["errors"]["uncompiled"] = first_line(e)
+                row.update({c: "-" for c in CELLS})
+                row["class"] = "fails uncompiled"
+                rows.append(row)
+                continue
             for backend in BACKENDS:
                 for mode in MODES:
                     cell = backend if mode == "default" else f"{backend} fullgraph"
@@ -706,26 +716,44 @@ def cmd_fixes(args):
                   f"({sorted(left)})")
             return 1
         got = measure_with(python, src)
-    bad = checked = 0
+    bad = checked = incomplete = 0
+    for key, twin in TWINS.items():
+        if twin["registers"] == "catchall" and f'm.def("{key}", &k_tt_found_{key});' not in fixed:
+            bad += 1
+            print(f"CHANGED: the check now fixes the catch-all {key}; docs/found.md says it "
+                  "offers no fix there")
     for r in got["rows"]:
         twin = TWINS[r["twin"]]
         if twin["registers"] == "catchall":
             continue
         checked += 1
+        known = FIX_INCOMPLETE.get(r["twin"])
+        if known and r["variant"] in ("tt_found", "tt_found_fake"):
+            if known in r["errors"].get("uncompiled", ""):
+                print(f"KNOWN, the check's fix is incomplete: {r['op']}: the uncompiled call "
+                      f"fails: {r['errors']['uncompiled']}")
+                incomplete += 1
+                continue
+            bad += 1
+            print(f"CHANGED {r['op']}: docs/found.md says the check's fix leaves the uncompiled "
+                  f"call failing ({known!r}); measured {cells(r)}")
+            continue
         lost = [c for c in CELLS if r[c] == "lost"]
         need_all = r["variant"].endswith("_fake") and r["twin"] in SCHEMA_FIX_ENOUGH
         if r["opcheck"] != "pass" or lost or (need_all and any(r[c] != "kept" for c in CELLS)):
             bad += 1
             print(f"FIX NOT PROVEN {r['op']}: {cells(r)}")
-        elif r["variant"].endswith("_fake") and not need_all:
-            print(f"with a fake, the check's fix alone: {r['op']} {cells(r)} "
-                  f"{sorted(set(r['errors'].values()))[:1]}")
     print(f"found twins, fixed by --fix, torch {got['torch']}: {checked} operators, "
-          f"{checked - bad} pass opcheck and lose no write ({', '.join(BACKENDS)}; with a "
-          f"fake, those whose fix is the schema alone keep every write, fullgraph too); "
-          f"{bad} do not")
+          f"{checked - bad - incomplete} pass opcheck and lose no write ({', '.join(BACKENDS)}; "
+          f"with a fake, those whose fix is the schema alone keep every write, fullgraph too); "
+          f"{incomplete} fail uncompiled as docs/found.md says; {bad} otherwise")
     return 1 if bad else 0
 
+
+# The twins the check's --fix leaves broken, and how (docs/found.md): pyg-lib's
+# fix returns a copy of out, but its Autograd kernel (in another file) still
+# mark_dirty()s out, which must then be returned: the uncompiled call fails.
+FIX_INCOMPLETE = {"segment_sum_csr": "marked as dirty"}
 
 # The twins whose bug the schema annotation alone fixes (docs/found.md).
 SCHEMA_FIX_ENOUGH = {k for k, t in TWINS.items() if t["registers"] == "cpu"}
