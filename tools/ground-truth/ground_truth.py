@@ -18,6 +18,7 @@ under any python3 and starts each venv's python for the measurement.
 import argparse
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -30,6 +31,10 @@ MD_PATH = os.path.join(ROOT, "docs", "ground-truth.md")
 
 LABELS = ["2.8.0", "latest"]  # the reported version, and the newest on PyPI
 OBSERVED = ["rg_inside", "rg_output", "wrong_branch", "grads_equal", "error"]
+# Mutable-argument paths only (measure.py): the gradient through a loss that
+# uses the written buffer, and opcheck's verdict; null in the other rows.
+MUTABLE_OBSERVED = ["grad", "opcheck"]
+COLUMNS = OBSERVED + MUTABLE_OBSERVED
 BACKENDS = ["none", "eager", "aot_eager", "inductor"]
 COMPILED = BACKENDS[1:]
 SKIP_CODE = 77
@@ -58,15 +63,18 @@ def key(row):
 # --- rendering ---------------------------------------------------------------
 
 def fmt(value):
-    return "-" if value is None else {True: "T", False: "F"}.get(value, str(value))
+    if value is None:
+        return "-"
+    return {True: "T", False: "F"}.get(value, str(value).replace("|", "\\|"))
 
 
 def full_table(rows):
     """One line per measurement: version x path x form x backend x observation."""
-    head = ["torch", "path", "form", "backend", *OBSERVED]
+    head = ["torch", "path", "form", "backend", *COLUMNS]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for r in rows:
-        lines.append("| " + " | ".join(fmt(r[c]) if c in OBSERVED else r[c] for c in head) + " |")
+        lines.append("| " + " | ".join(fmt(r.get(c)) if c in COLUMNS else r[c] for c in head)
+                     + " |")
     return "\n".join(lines)
 
 
@@ -102,7 +110,37 @@ def verdict(cases):
         parts.append("error (" + "; ".join(errors) + ")")
     if not (lost or wrong or differ or out_lost or errors):
         parts.append("kept, grads equal")
+    parts += mutable_verdict(base, by_backend)
     return "; ".join(parts)
+
+
+def mutable_verdict(base, by_backend):
+    """The grad and opcheck columns of a mutable-argument path, summarised."""
+    if base.get("grad") is None and base.get("opcheck") is None:
+        return []
+    parts = []
+    grads = {b: by_backend[b].get("grad") for b in COMPILED}
+    if base.get("grad") == "none":
+        parts.append("no gradient through the buffer even uncompiled")
+    by_cell = {}
+    for b in COMPILED:
+        by_cell.setdefault(grads[b], []).append(b)
+    for cell, names in by_cell.items():
+        if cell == "none" and base.get("grad") != "none":
+            parts.append("**no gradient** through the buffer " + backends(names))
+        elif cell == "differs":
+            parts.append("gradient through the buffer differs " + backends(names))
+        elif cell and cell.startswith("error"):
+            parts.append(f"gradient through the buffer {cell} " + backends(names))
+    if set(by_cell) == {"same"}:
+        parts.append("gradient through the buffer kept")
+    verdict_ = base.get("opcheck")
+    if verdict_ == "pass":
+        parts.append("opcheck passes")
+    elif verdict_:
+        failing = re.findall(r"(?:^| \+ )(test_\w+)", verdict_)
+        parts.append("opcheck fails " + ", ".join(failing or [verdict_]))
+    return parts
 
 
 def summary_table(table):
@@ -245,9 +283,10 @@ def diff_rows(committed, fresh):
     for k in new.keys() - old.keys():
         problems.append(f"{'/'.join(k)}: measured now, not in the committed table")
     for k in sorted(old.keys() & new.keys()):
-        for col in OBSERVED:
-            if old[k][col] != new[k][col]:
-                problems.append(f"{'/'.join(k)} {col}: committed {fmt(old[k][col])}, now {fmt(new[k][col])}")
+        for col in COLUMNS:
+            if old[k].get(col) != new[k].get(col):
+                problems.append(f"{'/'.join(k)} {col}: committed {fmt(old[k].get(col))}, "
+                                f"now {fmt(new[k].get(col))}")
     return problems
 
 

@@ -12,6 +12,18 @@ Every case returns the same four things from inside the region:
   flag    = the requires_grad value the code read after the write;
   branch  = which way the branch went.
 The loss sum(y * w1) + sum(z * w2) then shows whether gradients survive.
+
+The mutable-argument paths add two observations, each made apart from the
+four above (so those stay what they were):
+  grad     a second compiled caller writes through the operator and returns
+           sum(m * w), a loss that uses the written buffer and no flag;
+           src.grad after backward, against the uncompiled run: "same",
+           "differs", or "none" (no gradient reached src); the uncompiled
+           row says "computed" or "none";
+  opcheck  torch.library.opcheck's verdict on the operator, all its default
+           tests, on the uncompiled row only: "pass", or the first failing
+           test and the first line of its message (other failing tests
+           follow as "+ name").
 """
 
 import argparse
@@ -21,6 +33,7 @@ import io
 import json
 import logging
 import os
+import re
 import sys
 import warnings
 
@@ -122,6 +135,84 @@ def mutable_region(namespace, form):
     return region
 
 
+def mutable_call(namespace, form):
+    """(op, call(src) -> the written buffer) for one mutable-argument form."""
+    op = getattr(getattr(torch.ops, namespace), forms.op_name(form))
+    shape = forms.target_shape(form)
+    call = forms.MUTABLE_FORMS[form][2]
+
+    def write(src):
+        m = torch.zeros(shape)
+        if call == "functional":
+            return op(m, src)
+        if call == "kwonly":
+            op(src, out=m)
+        else:
+            op(m, src)
+        return m
+    return op, write
+
+
+def buffer_loss_region(namespace, form):
+    """A compiled caller whose loss uses the buffer the operator wrote, with
+    no branch on the flag: does a gradient reach src at all?"""
+    _, write = mutable_call(namespace, form)
+
+    def region(src):
+        m = write(src)
+        w = torch.linspace(-1.0, 1.0, m.numel()).view_as(m)
+        return (m * w).sum()
+    return region
+
+
+def buffer_grad(path, form, backend):
+    """src.grad after backward through buffer_loss_region, or None."""
+    torch._dynamo.reset()
+    torch.manual_seed(0)
+    src = torch.randn(source_shape(path, form), requires_grad=True)
+    fn = buffer_loss_region(MUTABLE_PATHS[path], form)
+    if backend != "none":
+        fn = torch.compile(fn, backend=backend)
+    loss = fn(src)
+    if not loss.requires_grad:
+        return None
+    loss.backward()
+    return src.grad
+
+
+def grad_cell(grad, eager):
+    """The grad column: this backend's src.grad against the uncompiled one."""
+    if grad is None:
+        return "none"
+    if eager is None:
+        return "differs"
+    return "same" if grads_equal(grad, eager) else "differs"
+
+
+def first_line(e):
+    """The first line of an exception's message, without addresses."""
+    line = (str(e).strip().splitlines() or [type(e).__name__])[0].strip()
+    return re.sub(r"0x[0-9a-fA-F]+", "0x...", line)[:200]
+
+
+def opcheck_verdict(path, form):
+    """torch.library.opcheck with its default tests on this path's operator."""
+    op, _ = mutable_call(MUTABLE_PATHS[path], form)
+    torch.manual_seed(0)
+    src = torch.randn(source_shape(path, form), requires_grad=True)
+    m = torch.zeros(forms.target_shape(form))
+    if forms.MUTABLE_FORMS[form][2] == "kwonly":
+        args, kwargs = (src,), {"out": m}
+    else:
+        args, kwargs = (m, src), {}
+    results = torch.library.opcheck(op, args, kwargs, raise_exception=False)
+    failed = [(test, r) for test, r in results.items() if r != "SUCCESS"]
+    if not failed:
+        return "pass"
+    test, err = failed[0]
+    return " + ".join([f"{test}: {first_line(err)}"] + [t for t, _ in failed[1:]])
+
+
 def forms_of(path):
     if path in MUTABLE_PATHS:
         return list(forms.MUTABLE_FORMS)
@@ -191,16 +282,32 @@ def measure(paths, device="cpu"):
             if path in MUTABLE_PATHS:
                 registration_error = REGISTRATION_ERRORS.get(
                     MUTABLE_PATHS[path] + "::" + forms.op_name(form))
+            eager_grad = None
             for backend in BACKENDS:
                 row = {"torch": version, "path": path, "form": form, "backend": backend,
                        "rg_inside": None, "rg_output": None, "wrong_branch": None,
-                       "grads_equal": None, "error": None}
+                       "grads_equal": None, "error": None, "grad": None, "opcheck": None}
                 if device != "cpu":
                     row["device"] = device
                 if registration_error:  # torch.library refused the operator
                     row["error"] = registration_error + "@register_autograd"
                     rows.append(row)
                     continue
+                if path in MUTABLE_PATHS:
+                    try:
+                        grad = buffer_grad(path, form, backend)
+                        if backend == "none":
+                            eager_grad = grad
+                            row["grad"] = "none" if grad is None else "computed"
+                        else:
+                            row["grad"] = grad_cell(grad, eager_grad)
+                    except Exception as e:
+                        row["grad"] = "error: " + type(e).__name__
+                    if backend == "none":
+                        try:
+                            row["opcheck"] = opcheck_verdict(path, form)
+                        except Exception as e:  # opcheck itself could not run
+                            row["opcheck"] = "error: " + type(e).__name__
                 try:
                     flag, branch, rg_out, grad = run_once(path, form, backend)
                 except Exception as e:  # a graph break, compile error, ...: record it
