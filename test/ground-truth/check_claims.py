@@ -11,6 +11,13 @@ docs/ground-truth.json and fails on any disagreement:
     twins keep it;
   - the newest torch loses the flag after exactly the Python writes through
     a view, as newestLosesFreshWrite says;
+  - for those keys, the gradients say what the flagship's message says
+    (checks/CompileRequiresGradPropagationCheck.cpp, "code that branches on
+    it drops gradients"): the branching caller's src.grad differs from the
+    uncompiled one on every in-place form, version and compiled backend, and
+    the gradient through a loss on the written buffer (no branch) and
+    opcheck's verdict are measured; where that gradient is lost even
+    without a branch is printed;
   - schemas LibTorch infers for m.def(name, fn) declare nothing mutable;
   - each Consequence class (registrationRows in lib/operators/src/
     Consequence.cpp) measures, on its rows of
@@ -26,6 +33,7 @@ HEADER = os.path.join(ROOT, "lib/analysis/include/torch_tidy/analysis/GroundTrut
 SOURCE = os.path.join(ROOT, "lib/analysis/src/GroundTruth.cpp")
 TABLE = os.path.join(ROOT, "docs/ground-truth.json")
 CONSEQUENCE = os.path.join(ROOT, "lib/operators/src/Consequence.cpp")
+FLAGSHIP = os.path.join(ROOT, "checks/CompileRequiresGradPropagationCheck.cpp")
 REGISTRATIONS = os.path.join(ROOT, "docs/ground-truth-registrations.json")
 BACKENDS = ["eager", "aot_eager", "inductor"]
 MODES = ["default", "fullgraph"]
@@ -103,6 +111,66 @@ def consequence_problems():
     return checked, problems
 
 
+def flagship_mutable_message():
+    """The text of the flagship's mutable-argument warning (its adjacent
+    string literals joined)."""
+    text = open(FLAGSHIP).read()
+    start = text.index('"in-place %0 into mutable argument')
+    chunk = text[start:text.index("<<", start)]
+    return "".join(re.findall(r'"((?:[^"\\]|\\.)*)"', chunk))
+
+
+def gradient_problems(key, path, rows, message):
+    """(measurements checked, disagreements, notes) of the flagship's
+    gradient claim for one dispatch key's path."""
+    branching = "code that branches on it drops gradients" in message
+    unconditional = not branching and "drops gradients" in message
+    problems, notes, checked = [], [], 0
+    lost_without_branch, opcheck_passes, in_place_forms = {}, {}, {}
+    for r in (r for r in rows if r["path"] == path):
+        where = f"{key}: {path}/{r['form']} torch {r['torch']} {r['backend']}"
+        if r["error"]:
+            continue
+        checked += 1
+        if r.get("grad") is None:
+            problems.append(f"{where}: the gradient through the written buffer is not measured")
+            continue
+        if r["backend"] == "none":
+            if r["form"].endswith("_") and r.get("opcheck"):
+                verdicts = opcheck_passes.setdefault(r["torch"], [0, 0])
+                verdicts[0] += r["opcheck"] == "pass"
+                verdicts[1] += 1
+            if r["grad"] != "computed":
+                problems.append(f"{where}: uncompiled grad {r['grad']}, no reference")
+            if not r.get("opcheck"):
+                problems.append(f"{where}: opcheck's verdict is not measured")
+            continue
+        if not r["form"].endswith("_"):
+            continue
+        if branching and (r["grads_equal"] is not False or r["wrong_branch"] is not True):
+            problems.append(f"{where}: the branching caller's grads_equal {r['grads_equal']}, "
+                            f"wrong_branch {r['wrong_branch']}; the message says code that "
+                            f"branches on it drops gradients")
+        if unconditional and r["grad"] not in ("none", "differs"):
+            problems.append(f"{where}: grad {r['grad']}; the message says it drops gradients")
+        if not (branching or unconditional):
+            problems.append(f"{where}: the message no longer states a gradient consequence")
+        in_place_forms.setdefault(r["torch"], set()).add(r["form"])
+        if r["grad"] in ("none", "differs"):
+            lost_without_branch.setdefault((r["torch"], r["grad"]), {}).setdefault(
+                r["backend"], set()).add(r["form"])
+    for (version, cell), by_backend in sorted(lost_without_branch.items()):
+        total = len(in_place_forms[version])
+        names = ", ".join(f"{b} ({len(by_backend[b])} of {total} in-place forms)"
+                          for b in BACKENDS if b in by_backend)
+        notes.append(f"{key}: torch {version}: with no branch at all, the gradient through "
+                     f"the written buffer is {cell} under {names}")
+    for version, (passed, total) in sorted(opcheck_passes.items()):
+        notes.append(f"{key}: torch {version}: opcheck passes {passed} of the {total} "
+                     f"in-place operators")
+    return checked, problems, notes
+
+
 def main():
     header, source = open(HEADER).read(), open(SOURCE).read()
     table = json.load(open(TABLE))
@@ -122,6 +190,7 @@ def main():
     keys = set(re.findall(r'DispatchKey == "(\w+)"', body))
     rows = table["rows"]
     checked = 0
+    message = flagship_mutable_message()
     for key in sorted(keys):
         path = KEY_PATHS.get(key)
         if path is None:
@@ -142,6 +211,11 @@ def main():
                       and not r["error"]]
         if not uncompiled or any(r["rg_inside"] is not True for r in uncompiled):
             problems.append(f"{key}: {path} is not true uncompiled in every row")
+        n, more, notes = gradient_problems(key, path, rows, message)
+        checked += n
+        problems += more
+        for note in notes:
+            print("note:", note)
 
     for r in rows:
         if r["path"] != "python" or r["torch"] != new or r["backend"] == "none":
@@ -169,7 +243,8 @@ def main():
     for p in problems:
         print("DISAGREES:", p)
     print(f"ground-truth-claims: {checked} measurements checked against "
-          f"GroundTruth.h and Consequence.cpp, {len(problems)} disagree")
+          f"GroundTruth.h, Consequence.cpp and the flagship's message, "
+          f"{len(problems)} disagree")
     return 1 if problems else 0
 
 
