@@ -127,44 +127,59 @@ bool catchAllThroughMemory(const RegisteredOperator &Op,
   return false;
 }
 
-/// What torch.compile does, for a message: the class, its condition and
-/// what was measured. Void: the operator returns nothing and declares no
-/// argument mutable; Effects: say that whatever its kernels do goes too;
-/// ReturnsWritten: the kernel returns the argument it writes (inductor's
-/// stale read was measured on the reference version only).
-std::string consequenceText(Consequence C, bool Void, bool Effects = false,
-                            bool ReturnsWritten = false) {
+/// What a message says torch.compile does with an operator.
+struct ConsequenceFacts {
+  Consequence Class = Consequence::GraphBreak;
+  /// The operator returns nothing and declares no argument mutable.
+  bool Void = false;
+  /// Say that whatever its kernels do goes with a dropped call.
+  bool Effects = false;
+  /// The kernel returns the argument it writes (inductor's stale read was
+  /// measured on the reference version only).
+  bool ReturnsWritten = false;
+  /// An Autograd kernel is registered: Dynamo runs it on fake tensors, and
+  /// one that marks the argument dirty fails there (measured on the
+  /// pyg-lib twins, docs/found.md).
+  bool Autograd = false;
+};
+
+/// The class, its condition and what was measured, for a message.
+std::string consequenceText(const ConsequenceFacts &F) {
   std::string Measured =
       (" (measured on " + ground_truth::BothVersions + ")").str();
-  if (!Void && ReturnsWritten)
+  if (!F.Void && F.ReturnsWritten && !F.Autograd)
     Measured = (" (measured on torch " + ground_truth::ReferenceVersion +
                 "; torch " + ground_truth::NewestVersion +
                 " gave the written values where the kernel returns the "
                 "argument it writes)")
                    .str();
   std::string Gone =
-      Effects ? ", and with them whatever its kernels do (tensor writes, "
-                "files, communication)"
-              : "";
-  switch (C) {
+      F.Effects ? ", and with them whatever its kernels do (tensor writes, "
+                  "files, communication)"
+                : "";
+  std::string Dirty = "its Autograd kernel runs on fake tensors too, and "
+                      "one that marks the argument dirty fails to compile";
+  switch (F.Class) {
   case Consequence::Silent:
-    return Void ? "its calls vanish under torch.compile (silent): with the "
-                  "fake kernel registered for it, aot_eager and inductor "
-                  "drop them" +
-                      Gone + Measured
-                : "torch.compile gives wrong values (silent): with the fake "
-                  "kernel registered for it, inductor computes with the "
-                  "unwritten values" +
-                      Measured;
+    return (F.Void ? "its calls vanish under torch.compile (silent): with "
+                     "the fake kernel registered for it, aot_eager and "
+                     "inductor drop them" +
+                         Gone
+                   : std::string("torch.compile gives wrong values (silent): "
+                                 "with the fake kernel registered for it, "
+                                 "inductor computes with the unwritten "
+                                 "values")) +
+           (F.Autograd ? ", unless " + Dirty : std::string()) + Measured;
   case Consequence::GraphBreak:
     return std::string("torch.compile graph-breaks at its calls (graph "
                        "break): no fake kernel is registered for it in the "
                        "project, so Dynamo runs them eagerly and "
                        "fullgraph=True fails; once one is, ") +
-           (Void ? "aot_eager and inductor drop them" + Gone
-                 : std::string("inductor computes with the unwritten "
-                               "values")) +
-           ", silently" + Measured;
+           (F.Autograd ? Dirty
+            : F.Void ? "aot_eager and inductor drop them" + Gone + ", silently"
+                     : std::string("inductor computes with the unwritten "
+                                   "values, silently")) +
+           Measured;
   case Consequence::Loud:
     return "torch.compile fails at its calls where its catch-all kernel "
            "reads or writes tensor data through pointers (loud): Dynamo runs "
@@ -176,6 +191,13 @@ std::string consequenceText(Consequence C, bool Void, bool Effects = false,
            Measured;
   }
   return "";
+}
+
+/// Whether one of Sites is an Autograd kernel (Autograd, AutogradCPU, ...).
+bool hasAutogradKernel(llvm::ArrayRef<KernelSite> Sites) {
+  return llvm::any_of(Sites, [](const KernelSite &S) {
+    return llvm::StringRef(S.Key).starts_with("Autograd");
+  });
 }
 
 /// Where opcheck's test_schema was measured failing: kernels below
@@ -234,6 +256,7 @@ void OpUndeclaredMutationCheck::checkOperator(
   const KernelSite *Fake = fakeSite(Sites);
   if (ConsequenceFilter == "silent" && Class != Consequence::Silent)
     return;
+  bool Autograd = hasAutogradKernel(Sites);
 
   struct Found {
     const ArgumentWrite *W;
@@ -291,10 +314,14 @@ void OpUndeclaredMutationCheck::checkOperator(
     diag(At, "operator '%0' returns nothing and its schema declares no "
              "argument mutable%select{|, as LibTorch infers it from the C++ "
              "signature of m.def(name, fn)}1: %2; declare the argument its "
-             "kernels write 'Tensor(a!)'%select{| in a schema string}1 (a "
-             "declared mutation keeps the call, measured)")
+             "kernels write 'Tensor(a!)'%select{| in a schema string}1 "
+             "%select{(a declared mutation keeps the call, measured)|and "
+             "register the kernel for its device instead of as a catch-all "
+             "(then opcheck passes and the writes are kept, measured)}3")
         << Op.qualifiedName() << static_cast<unsigned>(Op.SchemaInferred)
-        << consequenceText(Class, /*Void=*/true, /*Effects=*/true);
+        << consequenceText({Class, /*Void=*/true, /*Effects=*/true,
+                            /*ReturnsWritten=*/false, Autograd})
+        << static_cast<unsigned>(Class == Consequence::Loud);
     if (Fake)
       noteFake(At, Op, *Fake, Ctx);
     noteFix(At,
@@ -326,8 +353,9 @@ void OpUndeclaredMutationCheck::checkOperator(
                         "%3%select{|; torch.library.opcheck fails "
                         "test_schema}4; declare it 'Tensor(%5!) %1'")
                << First.W->Form << A.Name << Op.qualifiedName()
-               << consequenceText(Class, ReturnsNothing && !DeclaresMutation,
-                                  /*Effects=*/false, Rets.count(ArgIndex) > 0)
+               << consequenceText({Class, ReturnsNothing && !DeclaresMutation,
+                                   /*Effects=*/false, Rets.count(ArgIndex) > 0,
+                                   Autograd})
                << static_cast<unsigned>(opcheckFails(Class))
                << (Letter.empty() ? std::string("a") : Letter)
                << written(Site->getSourceRange());
@@ -374,7 +402,16 @@ void OpUndeclaredMutationCheck::checkOperator(
     const SchemaArgument &A = S.Arguments[ArgIndex];
     for (const Returned &R : List) {
       const Expr *Value = R.R->Return->getRetValue();
-      FixPlan Plan = planReturnClone(R.R->Return, Ctx);
+      // An Autograd kernel may mark the argument dirty, which needs the
+      // argument itself returned: a copy here would break the uncompiled
+      // call (measured on the pyg-lib twins) until that kernel changes.
+      FixPlan Plan =
+          Autograd ? FixPlan::noFix(
+                         "'" + Op.qualifiedName() +
+                         "' has an Autograd kernel, which may mark '" + A.Name +
+                         "' dirty and then needs it returned; return a "
+                         "copy here once that kernel no longer does")
+                   : planReturnClone(R.R->Return, Ctx);
       // One kernel may serve several operators: one fix per return.
       bool FixHere = Plan.hasFix() && FixedReturns.insert(R.R->Return).second;
       {

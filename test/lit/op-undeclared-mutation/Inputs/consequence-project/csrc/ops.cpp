@@ -27,6 +27,7 @@ TORCH_LIBRARY(cq, m) {
   m.def("same_file(Tensor dst) -> ()");
   m.def("declared(Tensor(a!) dst, Tensor src) -> ()");
   m.def("elsewhere(Tensor dst, Tensor src) -> ()");
+  m.def("autograd_out(Tensor x, Tensor out) -> Tensor");
 }
 
 TORCH_LIBRARY_IMPL(cq, Meta, m) { m.impl("same_file", &same_file_meta); }
