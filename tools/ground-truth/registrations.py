@@ -427,21 +427,8 @@ def cmd_check(args):
     table = um.read_table(JSON_PATH)
     want_version = table["versions"].get(label)
     got = measure_with(python)
-    if got["torch"] != want_version:
-        print(f"{WHAT}: torch {got['torch']} installed, the table has {want_version}; "
-              "rerun tools/ground-truth/registrations.py write")
-        return 1
-    want = {r["op"]: comparable(r) for r in table["rows"] if r["torch"] == want_version}
-    bad = 0
-    for r in got["rows"]:
-        if comparable(r) != want.get(r["op"]):
-            bad += 1
-            print(f"DIFFERS {r['op']}:\n  measured {comparable(r)}\n  table    {want.get(r['op'])}")
-    if len(got["rows"]) != len(want):
-        bad += 1
-        print(f"DIFFERS: {len(got['rows'])} operators measured, {len(want)} in the table")
-    print(f"{WHAT} torch {got['torch']}: {len(got['rows'])} operators, {bad} differ from the table")
-    return 1 if bad else 0
+    return um.compare_with_table(got, table, want_version, comparable, WHAT,
+                                 "tools/ground-truth/registrations.py")
 
 
 def main():

@@ -627,17 +627,28 @@ def cmd_check(args):
         src = os.path.join(tmp, "tt_um_ops.cpp")
         generate(src)
         got = measure_with(python, [src], ["tt_um"])
+    return compare_with_table(got, table, want_version, comparable, "undeclared-mutation",
+                              "tools/ground-truth/undeclared_mutation.py")
+
+
+def compare_with_table(got, table, want_version, comparable, what, script):
+    """Prints each operator whose measurement (got) differs from its row of
+    the committed table for want_version, and a summary; 1 if any differs,
+    the torch installed is not the table's, or an operator is missing."""
     if want_version and got["torch"] != want_version:
-        print(f"undeclared-mutation: torch {got['torch']} installed, the table has {want_version}; "
-              "rerun tools/ground-truth/undeclared_mutation.py write")
+        print(f"{what}: torch {got['torch']} installed, the table has {want_version}; "
+              f"rerun {script} write")
         return 1
     want = {r["op"]: comparable(r) for r in table["rows"] if r["torch"] == want_version}
     bad = 0
     for r in got["rows"]:
         if comparable(r) != want.get(r["op"]):
             bad += 1
-            print(f"DIFFERS {r['op']}: measured {comparable(r)}, table {want.get(r['op'])}")
-    print(f"undeclared-mutation torch {got['torch']}: {len(got['rows'])} operators, {bad} differ from the table")
+            print(f"DIFFERS {r['op']}:\n  measured {comparable(r)}\n  table    {want.get(r['op'])}")
+    if len(got["rows"]) != len(want):
+        bad += 1
+        print(f"DIFFERS: {len(got['rows'])} operators measured, {len(want)} in the table")
+    print(f"{what} torch {got['torch']}: {len(got['rows'])} operators, {bad} differ from the table")
     return 1 if bad else 0
 
 
