@@ -83,7 +83,7 @@
 // OPS: ops.cpp:26:9: warning: operator 'cq::abs_fake' returns nothing {{.*}} (silent)
 // OPS: ops.cpp:26:9: note: the fake kernel of 'cq::abs_fake' is registered in {{.*}}fakes.py:23 (torch.library.impl_abstract)
 // OPS: ops.cpp:27:9: warning: operator 'cq::same_file' returns nothing {{.*}} (silent)
-// OPS: ops.cpp:32:35: note: the fake kernel of 'cq::same_file': its Meta kernel, registered here
+// OPS: ops.cpp:33:35: note: the fake kernel of 'cq::same_file': its Meta kernel, registered here
 
 // OPS: ops.cpp:29:9: warning: operator 'cq::elsewhere' returns nothing {{.*}} (graph break)
 
