@@ -39,7 +39,8 @@ must change nothing.
 
 Writes OUT/report.json, OUT/warnings.tsv (every warning, for labelling),
 prints a summary, and with tools/corpus/labels.tsv the precision per check
-and per class. Exit 1 on any crash, timeout or failed fix.
+and per class (and, for labels with a consequence column, per consequence
+class). Exit 1 on any crash, timeout or failed fix.
 """
 import argparse
 import concurrent.futures
@@ -528,7 +529,11 @@ def read_labels(path):
         if len(parts) < 7:
             continue
         repo, rel, ln, check, cls, label, reason = parts[:7]
-        labels[(repo, rel, int(ln), check)] = {"class": cls, "label": label, "reason": reason}
+        # An optional eighth column: the consequence class the message
+        # states (torch-op-undeclared-mutation, issue 36).
+        consequence = parts[7] if len(parts) > 7 else ""
+        labels[(repo, rel, int(ln), check)] = {"class": cls, "label": label, "reason": reason,
+                                               "consequence": consequence}
     return labels
 
 
@@ -557,11 +562,16 @@ def summarize(entries, labels, out_dir, checks=CHECKS):
             for w in e["runs"][config]["warnings"]:
                 counts[w["check"]] += 1
         secs = sum(e["runs"][config]["seconds"] for e in entries)
-        skipped = sum(1 for e in entries if e["runs"][config].get("skipped"))
+        skipped = sum(1 for e in entries if e["runs"][config].get("skipped") ==
+                      "no registration or compiled marker")
+        same = sum(1 for e in entries if e["runs"][config].get("skipped") ==
+                   "no check that reads RegionMode")
         print(f"  {config:8} warnings: " + ", ".join(f"{c} {n}" for c, n in counts.items())
               + f"; {secs:.0f} s" + (f"; {skipped} files without a registration or compiled "
                                      f"marker not run (same as 'all' for the other checks)"
-                                     if skipped else ""))
+                                     if skipped else "")
+              + (f"; {same} files not run again (no check run reads RegionMode: the "
+                 f"'all' run)" if same else ""))
     fixes = [e for e in entries if "fix" in e]
     bad = [e for e in fixes if e["fix"]["new_errors"] or not e["fix"]["idempotent"]
            or e["fix"]["crash"] or e["fix"]["timeout"]]
@@ -611,7 +621,10 @@ def summarize(entries, labels, out_dir, checks=CHECKS):
             for cfg, key, lab in rows:
                 if cfg != config or not lab:
                     continue
-                for group in (key[3], key[3] + " / " + lab["class"]):
+                groups = [key[3], key[3] + " / " + lab["class"]]
+                if lab.get("consequence"):
+                    groups.append(key[3] + " / consequence " + lab["consequence"])
+                for group in groups:
                     t = per.setdefault(group, {"hazard": 0, "benign": 0, "unclear": 0})
                     t[lab["label"]] += 1
             for group, t in sorted(per.items()):
