@@ -345,6 +345,37 @@ TEST_F(ProjectIndex, KernelsAcrossFilesAndTheCache) {
   }
 }
 
+TEST_F(ProjectIndex, PythonFakeWrappers) {
+  // torchao's spelling: a decorator of the project's own that calls
+  // register_fake with the name it is given; flashinfer's identity
+  // decorator registers nothing.
+  write("ext/utils.py",
+        "import torch\n"
+        "def register_custom_op(name):\n"
+        "    def decorator(func):\n"
+        "        # the fake\n"
+        "        return torch.library.register_fake(f\"{name}\")(func)\n"
+        "    return decorator\n"
+        "def register_fake_op(name):\n"
+        "    def decorator(func):\n"
+        "        return func\n"
+        "    return decorator\n");
+  write("ext/ops2.py",
+        "from ext.utils import register_custom_op, register_fake_op\n"
+        "@register_custom_op(\"ext::wrapped\")\n"
+        "def _(x): return x\n"
+        "@register_fake_op(\"ext::identity\")\n"
+        "def _(x): return x\n");
+  auto Index = ProjectOperators::build(Root, "");
+  std::vector<const DeclaredKernel *> Wrapped =
+      Index->kernels("ext", "wrapped");
+  ASSERT_EQ(Wrapped.size(), 1u);
+  EXPECT_EQ(Wrapped[0]->Site.Key, "Fake");
+  EXPECT_EQ(Wrapped[0]->Site.How, "register_custom_op");
+  EXPECT_EQ(Wrapped[0]->Site.Line, 2u);
+  EXPECT_TRUE(Index->kernels("ext", "identity").empty());
+}
+
 TEST_F(ProjectIndex, MacroNamespaceMatchesByName) {
   write("csrc/macro.cpp", "TORCH_LIBRARY(TORCH_EXTENSION_NAME, m) { "
                           "m.def(\"viamacro(Tensor x) -> ()\"); }\n");

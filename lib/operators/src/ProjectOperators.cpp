@@ -536,12 +536,50 @@ std::optional<std::pair<std::string, std::string>> opsAttribute(StringRef Arg) {
   return std::make_pair(Ns.str(), Name.str());
 }
 
+/// A project's own functions that register a fake for the name they are
+/// given (`def register_custom_op(name): ... torch.library.register_fake(
+/// f"{name}")(func)`, as torchao writes it): a `def` whose body (the lines
+/// indented below it) calls register_fake or impl_abstract.
+void pythonFakeWrappers(StringRef Text, std::vector<WrapperMacro> &Out) {
+  for (size_t At = Text.find("def "); At != StringRef::npos;
+       At = Text.find("def ", At + 4)) {
+    size_t LineStart = Text.rfind('\n', At);
+    LineStart = LineStart == StringRef::npos ? 0 : LineStart + 1;
+    StringRef Indent = Text.slice(LineStart, At);
+    if (!Indent.ltrim(" \t").empty())
+      continue; // not at the start of a line
+    size_t NameAt = At + 4;
+    size_t NameEnd = NameAt;
+    while (NameEnd < Text.size() &&
+           (isAlnum(Text[NameEnd]) || Text[NameEnd] == '_'))
+      ++NameEnd;
+    StringRef Name = Text.slice(NameAt, NameEnd);
+    if (Name.empty())
+      continue;
+    // The body: the following lines indented deeper than the def (blank
+    // lines and comments included).
+    size_t End = Text.find('\n', At);
+    while (End != StringRef::npos && End + 1 < Text.size()) {
+      size_t Next = Text.find('\n', End + 1);
+      StringRef Line = Text.slice(End + 1, Next);
+      StringRef Code = Line.ltrim(" \t");
+      if (!Code.empty() && !Code.starts_with("#") &&
+          Line.size() - Code.size() <= Indent.size())
+        break;
+      End = Next;
+    }
+    StringRef Body = Text.slice(At, End);
+    if (Body.contains("register_fake(") || Body.contains("impl_abstract("))
+      Out.push_back({Name.str(), "Fake"});
+  }
+}
+
 void scanPython(StringRef Path, StringRef Text, FileOperatorFacts &Facts) {
   std::vector<DeclaredSchema> &Out = Facts.Schemas;
   bool Registers =
       Text.contains("register_fake") || Text.contains("impl_abstract") ||
       Text.contains("register_kernel") || Text.contains("register_autograd") ||
-      Text.contains(".impl(");
+      Text.contains(".impl(") || Text.contains("::");
   if (!(Text.contains("define") && Text.contains("library")) && !Registers)
     return;
   LineCounter Lines(Text);
@@ -605,6 +643,7 @@ void scanPython(StringRef Path, StringRef Text, FileOperatorFacts &Facts) {
   }
   if (!Registers)
     return;
+  pythonFakeWrappers(Text, Facts.Wrappers);
   // Kernels and fakes: torch.library.register_fake("ns::op") (a call or a
   // decorator; also imported bare), impl_abstract, register_kernel,
   // register_autograd, torch.library.impl("ns::op", "Meta"), and
@@ -620,8 +659,23 @@ void scanPython(StringRef Path, StringRef Text, FileOperatorFacts &Facts) {
       break;
     StringRef Verb = identifierBefore(Text, At);
     auto V = Verbs.find(Verb);
-    if (V == Verbs.end())
+    if (V == Verbs.end()) {
+      // A call of a project's own function with an operator's name first
+      // (`@register_custom_op("ns::op")`): a fake if the project defines
+      // that function as a wrapper of register_fake (resolved project-wide).
+      size_t Pos = At + 1;
+      std::optional<std::string> First = pythonStrings(Text, Pos);
+      if (!Verb.empty() && First && First->find("::") != std::string::npos &&
+          First->find('(') == std::string::npos) {
+        auto [Ns, Name] = operatorNameOf(*First);
+        Facts.WrapperCalls.push_back(
+            {Ns, Name,
+             KernelSite{"", Verb.str(), Path.str(),
+                        Lines.lineOf(At - Verb.size())},
+             ""});
+      }
       continue;
+    }
     size_t VerbAt = At - Verb.size();
     while (VerbAt > 0 && Text[VerbAt - 1] == ' ')
       --VerbAt;

@@ -29,8 +29,10 @@
 //     with the operator's name in a library block, in any file;
 //   - Python: torch.library.register_fake / impl_abstract (calls or
 //     decorators, "ns::op" or torch.ops.ns.op), torch.library.impl(...,
-//     "Meta"), register_kernel(..., "cuda"), register_autograd, and the
-//     .impl("op", fn, "Meta") of Library objects.
+//     "Meta"), register_kernel(..., "cuda"), register_autograd, the
+//     .impl("op", fn, "Meta") of Library objects, and a project's own
+//     function whose body calls register_fake (torchao's
+//     @register_custom_op("ns::op")), called with the operator's name.
 //
 // What each file says is cached on disk (one JSON file per project: each
 // file's path, size, modification time and schemas). A file whose size or
