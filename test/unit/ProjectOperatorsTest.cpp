@@ -190,6 +190,8 @@ torch.library.register_autograd("pyns::i", backward)
 def _n(x): return x
 def register_fake(name): pass
 other.impl("not_a_library", f, "Meta")
+meta_lib = torch.library.Library("pyns", "IMPL", "Meta")
+meta_lib.impl("j", lambda x: x)
 )py";
   EXPECT_EQ(kernelsOf(scanOperatorFile("/p/fakes.py", Text).Kernels),
             (std::vector<std::string>{
@@ -203,6 +205,7 @@ other.impl("not_a_library", f, "Meta")
                 "pyns::h|CPU|torch.library.register_kernel|15",
                 "pyns::h|CUDA|torch.library.register_kernel|15",
                 "pyns::i|Autograd|torch.library.register_autograd|16",
+                "pyns::j|Meta|Library.impl|22",
             }));
 }
 

@@ -583,8 +583,10 @@ void scanPython(StringRef Path, StringRef Text, FileOperatorFacts &Facts) {
   if (!(Text.contains("define") && Text.contains("library")) && !Registers)
     return;
   LineCounter Lines(Text);
-  // lib = torch.library.Library("ns", "DEF") (or FRAGMENT, IMPL).
-  StringMap<std::string> Libraries, ImplLibraries;
+  // lib = torch.library.Library("ns", "DEF") (or FRAGMENT, IMPL, with a
+  // dispatch key third: Library("ns", "IMPL", "Meta")).
+  StringMap<std::string> Libraries;
+  StringMap<std::pair<std::string, std::string>> ImplLibraries; // ns, key
   for (size_t At = Text.find("Library("); At != StringRef::npos;
        At = Text.find("Library(", At + 1)) {
     size_t Pos = At + 8;
@@ -595,6 +597,9 @@ void scanPython(StringRef Path, StringRef Text, FileOperatorFacts &Facts) {
     if (!Ns || !Kind ||
         (*Kind != "DEF" && *Kind != "FRAGMENT" && *Kind != "IMPL"))
       continue;
+    while (Pos < Text.size() && (isSpace(Text[Pos]) || Text[Pos] == ','))
+      ++Pos;
+    std::optional<std::string> LibKey = pythonStrings(Text, Pos);
     // Back over "torch.library." and "name = ".
     size_t B = At;
     for (StringRef Prefix : {"torch.library.", "library."})
@@ -609,7 +614,7 @@ void scanPython(StringRef Path, StringRef Text, FileOperatorFacts &Facts) {
     StringRef Var = identifierBefore(Text, B - 1);
     if (Var.empty())
       continue;
-    ImplLibraries[Var] = *Ns;
+    ImplLibraries[Var] = {*Ns, LibKey ? *LibKey : ""};
     if (*Kind != "IMPL")
       Libraries[Var] = *Ns;
   }
@@ -680,7 +685,7 @@ void scanPython(StringRef Path, StringRef Text, FileOperatorFacts &Facts) {
     while (VerbAt > 0 && Text[VerbAt - 1] == ' ')
       --VerbAt;
     StringRef Before = Text.take_front(VerbAt);
-    std::string LibNs; // a Library object's namespace: lib.impl(...)
+    std::string LibNs, LibKey; // a Library object's: lib.impl(...)
     if (Before.ends_with(".")) {
       StringRef Owner = identifierBefore(Text, VerbAt - 1);
       bool TorchLibrary = Owner == "library" &&
@@ -691,7 +696,7 @@ void scanPython(StringRef Path, StringRef Text, FileOperatorFacts &Facts) {
         auto It = ImplLibraries.find(Owner);
         if (It == ImplLibraries.end() || Verb != "impl")
           continue;
-        LibNs = It->second;
+        std::tie(LibNs, LibKey) = It->second;
       }
     } else if (Verb == "impl" || Verb == "register_kernel" ||
                (!Before.empty() &&
@@ -722,14 +727,16 @@ void scanPython(StringRef Path, StringRef Text, FileOperatorFacts &Facts) {
     if (Ns.empty())
       if (auto It = ImplLibraries.find(Call.FirstArgument);
           It != ImplLibraries.end())
-        Ns = It->second;
+        Ns = It->second.first;
     if (!V->second.empty())
       Keys = {V->second.str()};
     else if (Keys.empty())
-      // Library.impl with no key is a catch-all kernel; register_kernel
-      // with no device types registers for every device.
-      Keys = {LibNs.empty() ? "CompositeExplicitAutograd"
-                            : "CompositeImplicitAutograd"};
+      // Library.impl with no key takes the library's, else is a catch-all
+      // kernel; register_kernel with no device types registers for every
+      // device.
+      Keys = {LibNs.empty()     ? "CompositeExplicitAutograd"
+              : !LibKey.empty() ? LibKey
+                                : "CompositeImplicitAutograd"};
     std::string How =
         LibNs.empty() ? ("torch.library." + Verb).str() : "Library.impl";
     for (const std::string &K : Keys)
