@@ -110,21 +110,19 @@ std::vector<KernelSite> sitesOf(const RegisteredOperator &Op,
 }
 
 /// Whether a catch-all kernel of Op may write through memory: one here
-/// does, or its body is not here (a catch-all kernel elsewhere is
+/// does, or none has its body here (a catch-all kernel elsewhere is
 /// typically a CUDA or C++ kernel on raw pointers).
 bool catchAllThroughMemory(const RegisteredOperator &Op,
                            ArgumentMutationAnalysis &Analysis) {
-  bool Unseen = llvm::none_of(Op.Kernels, [](const KernelRegistration &K) {
-    return isCatchAllKey(K.DispatchKey) && K.Kernel && userDefinition(K.Kernel);
-  });
-  if (Unseen)
-    return true;
+  bool Seen = false;
   for (const KernelRegistration &K : Op.Kernels)
-    if (isCatchAllKey(K.DispatchKey) && K.Kernel && userDefinition(K.Kernel))
+    if (isCatchAllKey(K.DispatchKey) && K.Kernel && userDefinition(K.Kernel)) {
+      Seen = true;
       for (const ArgumentWrite &W : Analysis.analyse(K.Kernel).Writes)
         if (W.ThroughMemory)
           return true;
-  return false;
+    }
+  return !Seen;
 }
 
 /// What a message says torch.compile does with an operator.
@@ -193,13 +191,6 @@ std::string consequenceText(const ConsequenceFacts &F) {
   return "";
 }
 
-/// Whether one of Sites is an Autograd kernel (Autograd, AutogradCPU, ...).
-bool hasAutogradKernel(llvm::ArrayRef<KernelSite> Sites) {
-  return llvm::any_of(Sites, [](const KernelSite &S) {
-    return llvm::StringRef(S.Key).starts_with("Autograd");
-  });
-}
-
 /// Where opcheck's test_schema was measured failing: kernels below
 /// autograd (a catch-all kernel decomposes, and passes).
 bool opcheckFails(Consequence C) {
@@ -210,8 +201,7 @@ bool opcheckFails(Consequence C) {
 
 void OpUndeclaredMutationCheck::noteFake(SourceLocation Loc,
                                          const RegisteredOperator &Op,
-                                         const KernelSite &Fake,
-                                         ASTContext &Ctx) {
+                                         const KernelSite &Fake) {
   if (Fake.File.empty()) {
     // Registered in this translation unit: point at it.
     for (const KernelRegistration &K : Op.Kernels)
@@ -256,7 +246,8 @@ void OpUndeclaredMutationCheck::checkOperator(
   const KernelSite *Fake = fakeSite(Sites);
   if (ConsequenceFilter == "silent" && Class != Consequence::Silent)
     return;
-  bool Autograd = hasAutogradKernel(Sites);
+  bool Autograd = llvm::any_of(
+      Sites, [](const KernelSite &S) { return isAutogradKey(S.Key); });
 
   struct Found {
     const ArgumentWrite *W;
@@ -323,7 +314,7 @@ void OpUndeclaredMutationCheck::checkOperator(
                             /*ReturnsWritten=*/false, Autograd})
         << static_cast<unsigned>(Class == Consequence::Loud);
     if (Fake)
-      noteFake(At, Op, *Fake, Ctx);
+      noteFake(At, Op, *Fake);
     noteFix(At,
             FixPlan::noFix(
                 KernelHere ? "its kernels here write no tensor argument; "
@@ -362,7 +353,7 @@ void OpUndeclaredMutationCheck::checkOperator(
       addFix(D, Plan);
     }
     if (Fake)
-      noteFake(At, Op, *Fake, Ctx);
+      noteFake(At, Op, *Fake);
     if (First.W->Via)
       diag(First.W->Write->getBeginLoc(), "the write is here, in '%0'",
            DiagnosticIDs::Note)

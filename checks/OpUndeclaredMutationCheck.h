@@ -42,7 +42,7 @@ private:
   /// The note that names the fake registration a silent consequence rests
   /// on, at Loc.
   void noteFake(clang::SourceLocation Loc, const RegisteredOperator &Op,
-                const KernelSite &Fake, clang::ASTContext &Ctx);
+                const KernelSite &Fake);
 
   /// Also report kernels registered for CompositeImplicitAutograd, where
   /// opcheck passes and torch.compile gave eager's values (measured).

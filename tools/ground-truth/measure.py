@@ -119,19 +119,10 @@ def mutable_region(namespace, form):
     """A compiled caller that owns a fresh buffer, hands it to a C++ operator
     that writes into it (or, for a functional twin, takes the result), and
     then reads the buffer's requires_grad."""
-    op = getattr(getattr(torch.ops, namespace), forms.op_name(form))
-    shape = forms.target_shape(form)
-    call = forms.MUTABLE_FORMS[form][2]
+    _, write = mutable_call(namespace, form)
 
     def region(src):
-        m = torch.zeros(shape)
-        if call == "functional":
-            m = op(m, src)
-        elif call == "kwonly":
-            op(src, out=m)
-        else:
-            op(m, src)
-        return branch_on_flag(m)
+        return branch_on_flag(write(src))
     return region
 
 

@@ -15,6 +15,8 @@ bool isCatchAllKey(llvm::StringRef Key) {
   return Key == "CompositeImplicitAutograd";
 }
 
+bool isAutogradKey(llvm::StringRef Key) { return Key.starts_with("Autograd"); }
+
 const KernelSite *fakeSite(llvm::ArrayRef<KernelSite> Sites) {
   // A Python fake or a Meta kernel before a CompositeExplicitAutograd kernel:
   // the note names what a reader recognises as the fake.

@@ -58,6 +58,10 @@ bool isFakeKey(llvm::StringRef Key);
 /// Whether Key is a catch-all kernel's (CompositeImplicitAutograd).
 bool isCatchAllKey(llvm::StringRef Key);
 
+/// Whether Key is an Autograd kernel's (Autograd, AutogradCPU, ...): Dynamo
+/// runs it on fake tensors too.
+bool isAutogradKey(llvm::StringRef Key);
+
 /// The class for an operator with the given kernels and fakes (from this
 /// translation unit and the project). RawCatchAll: a catch-all kernel writes
 /// through raw pointers.
