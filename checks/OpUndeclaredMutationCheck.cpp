@@ -338,6 +338,9 @@ void OpUndeclaredMutationCheck::checkOperator(
     auto [Plan, Letter] = Annotations.plan(A, Ctx);
     const Expr *Site = siteOf(*First.W);
     SourceLocation At = written(Site->getBeginLoc());
+    // The schema is usually on another line: its fix goes on the note there.
+    bool FixHere = fixOnLineOf(Plan, At);
+    bool FixNoted = FixHere || !Plan.hasFix();
     {
       auto D = diag(At, "%0 writes into argument '%1' of operator '%2', "
                         "which its schema does not declare mutable: "
@@ -350,7 +353,8 @@ void OpUndeclaredMutationCheck::checkOperator(
                << static_cast<unsigned>(opcheckFails(Class))
                << (Letter.empty() ? std::string("a") : Letter)
                << written(Site->getSourceRange());
-      addFix(D, Plan);
+      if (FixHere)
+        addFix(D, Plan);
     }
     if (Fake)
       noteFake(At, Op, *Fake);
@@ -370,19 +374,32 @@ void OpUndeclaredMutationCheck::checkOperator(
       diag(siteOf(*List[I].W)->getBeginLoc(), "'%0' is also written here (%1)",
            DiagnosticIDs::Note)
           << A.Name << List[I].W->Form;
-    if (Op.SchemaLiteral && !Op.SchemaInferred)
-      diag(OperatorModel::locationInLiteral(Op.SchemaLiteral, A.Begin, Ctx),
-           "'%0' is declared here %select{without an alias annotation|"
-           "without '!' in its alias annotation}1",
-           DiagnosticIDs::Note)
-          << A.Name << static_cast<unsigned>(A.Alias.has_value());
-    else if (!Op.SchemaFile.empty())
+    if (Op.SchemaLiteral && !Op.SchemaInferred) {
+      auto N =
+          diag(OperatorModel::locationInLiteral(Op.SchemaLiteral, A.Begin, Ctx),
+               "'%0' is declared here %select{without an alias annotation|"
+               "without '!' in its alias annotation}1%select{|; the fix "
+               "declares it 'Tensor(%2!) %0'}3",
+               DiagnosticIDs::Note)
+          << A.Name << static_cast<unsigned>(A.Alias.has_value())
+          << (Letter.empty() ? std::string("a") : Letter)
+          << static_cast<unsigned>(!FixNoted);
+      if (!FixNoted)
+        addFix(N, Plan);
+      FixNoted = true;
+    } else if (!Op.SchemaFile.empty())
       diag(First.K->where(),
            "the schema of '%0' is declared in %1:%2, with '%3' %select{without "
            "an alias annotation|without '!' in its alias annotation}4",
            DiagnosticIDs::Note)
           << Op.qualifiedName() << Op.SchemaFile << Op.SchemaLine << A.Name
           << static_cast<unsigned>(A.Alias.has_value());
+    if (!FixNoted) {
+      auto N = diag(Plan.Edits.front().Range.getBegin(),
+                    "the fix of '%0' is here", DiagnosticIDs::Note)
+               << A.Name;
+      addFix(N, Plan);
+    }
     noteRegistration(*First.K, Op);
     noteFix(At, Plan);
   }

@@ -101,6 +101,23 @@ void TorchTidyCheck::addFix(DiagnosticBuilder &D, const FixPlan &Plan) {
   }
 }
 
+bool TorchTidyCheck::fixOnLineOf(const FixPlan &Plan,
+                                 SourceLocation Loc) const {
+  if (!SM)
+    return true;
+  SourceLocation At = SM->getFileLoc(Loc);
+  FileID File = SM->getFileID(At);
+  unsigned Line = SM->getSpellingLineNumber(At);
+  for (const FixEdit &E : Plan.Edits) {
+    for (SourceLocation L : {E.Range.getBegin(), E.Range.getEnd()}) {
+      SourceLocation F = SM->getFileLoc(L);
+      if (SM->getFileID(F) != File || SM->getSpellingLineNumber(F) != Line)
+        return false;
+    }
+  }
+  return true;
+}
+
 void TorchTidyCheck::noteFix(SourceLocation Loc, const FixPlan &Plan) {
   if (Plan.hasFix()) {
     diag(Loc, "rule: %0", DiagnosticIDs::Note) << Plan.Rule->Id;

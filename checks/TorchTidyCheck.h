@@ -68,6 +68,13 @@ protected:
   /// made in lib/rewrite, attached to the warning D (none when the plan has
   /// no fix).
   static void addFix(clang::DiagnosticBuilder &D, const FixPlan &Plan);
+  /// Whether every edit of Plan lies on the line of Loc (in its file). Only
+  /// such a fix goes on the warning at Loc: clang labels a warning's source
+  /// snippet with the first line of any fix-it range, so a fix elsewhere
+  /// (a schema at the top of the file) would print the warning's line under
+  /// the fix's number. A fix elsewhere goes on a note at its own line
+  /// (applied by --fix-notes; clangd offers it as the warning's fix).
+  bool fixOnLineOf(const FixPlan &Plan, clang::SourceLocation Loc) const;
   /// The note that names the plan's rule (`rule: <id>`, which
   /// torch-tidy-verify reads) or says why there is no fix (`no fix: ...`).
   void noteFix(clang::SourceLocation Loc, const FixPlan &Plan);

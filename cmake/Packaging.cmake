@@ -17,7 +17,7 @@ endif()
 
 set(CPACK_GENERATOR DEB)
 set(CPACK_PACKAGE_NAME torch-tidy)
-set(CPACK_PACKAGE_VERSION 0.1.0)
+set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
 set(CPACK_PACKAGE_CONTACT "torch-tidy developers <torch-tidy@localhost>")
 set(CPACK_PACKAGE_DESCRIPTION_SUMMARY
   "clang-tidy checks for LibTorch code that torch.compile reaches")

@@ -91,7 +91,7 @@ def main(argv):
     if config:
         cmd.append(f"--config={config}")
     if has_fixes and want_fix:
-        cmd.append("--fix")
+        cmd.append("--fix-notes")  # --fix, and a fix on a note (a schema)
     cmd += [work, "--", "-std=c++17",
             "-isystem", os.environ["TORCH_TIDY_MOCK_INCLUDE"],
             "-I", os.environ["TORCH_TIDY_INCLUDE"]] + extra

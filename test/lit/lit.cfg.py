@@ -55,6 +55,11 @@ config.substitutions.append(
      "FreshTargetsInKernels: true}}\""))
 config.substitutions.append(("%clang_tidy", clang_tidy_command))
 config.substitutions.append(("%torch_tidy_module", config.torch_tidy_module))
+# Tests of the torch-tidy binary itself: unsupported (said by name) in the
+# builds that make the module only.
+if os.path.exists(config.torch_tidy_binary) and not config.preload:
+    config.available_features.add("torch-tidy-binary")
+config.substitutions.append(("%torch_tidy_binary", config.torch_tidy_binary))
 config.substitutions.append(("%python", config.python))
 config.substitutions.append(("%llvm_version", config.llvm_version))
 config.substitutions.append(("%mock_include",

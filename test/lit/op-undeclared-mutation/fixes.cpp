@@ -1,9 +1,9 @@
 // RUN: %check_torch_tidy %s torch-op-undeclared-mutation %t
-// A second --fix changes nothing and warns only where no fix exists:
+// A second --fix-notes changes nothing and warns only where no fix exists:
 // RUN: rm -rf %t.d && mkdir -p %t.d && cp %s %t.d/a.cpp
-// RUN: %clang_tidy --load=%torch_tidy_module -checks='-*,torch-op-undeclared-mutation' --fix %t.d/a.cpp -- -std=c++17 -isystem %mock_include
+// RUN: %clang_tidy --load=%torch_tidy_module -checks='-*,torch-op-undeclared-mutation' --fix-notes %t.d/a.cpp -- -std=c++17 -isystem %mock_include
 // RUN: cp %t.d/a.cpp %t.d/once.cpp
-// RUN: %clang_tidy --load=%torch_tidy_module -checks='-*,torch-op-undeclared-mutation' --fix %t.d/a.cpp -- -std=c++17 -isystem %mock_include > %t.d/second.out 2>&1
+// RUN: %clang_tidy --load=%torch_tidy_module -checks='-*,torch-op-undeclared-mutation' --fix-notes %t.d/a.cpp -- -std=c++17 -isystem %mock_include > %t.d/second.out 2>&1
 // RUN: diff %t.d/once.cpp %t.d/a.cpp
 // RUN: grep -c "warning:" %t.d/second.out | grep -x 2
 // The fixes: a free alias letter per mutated argument (or '!' in the
@@ -68,8 +68,9 @@ TORCH_LIBRARY_IMPL(fx, CPU, m) {
   m.impl("from_variable", &from_variable);
 }
 
-// (The expectations are here, away from the code: clang's excerpt of a
-// fix-it quotes every line between the warning and the fix.)
+// (The expectations are here, away from the code.) A schema fix sits on the
+// note at the schema, not on the warning, whose snippet clang would label
+// with the schema's line: --fix-notes applies it, clangd offers it.
 // CHECK-MESSAGES: :20:3: warning: zero_ writes into argument 'a' of operator 'fx::two_args', which its schema does not declare mutable: {{.*}}; declare it 'Tensor(a!) a'
 // CHECK-MESSAGES: :20:3: note: rule: schema-mark-mutable
 // CHECK-MESSAGES: :21:3: warning: zero_ writes into argument 'b' of operator 'fx::two_args', {{.*}}; declare it 'Tensor(b!) b'
