@@ -22,10 +22,11 @@ configure: bootstrap
 build: configure
 	@cmake --build $(BUILD_DIR)
 
-# The demo needs Debian packages only (no PyPI) and builds only the module
-# and torch-tidy, at -O1 (a third less compile time than Release), in its
-# own build directory, $(BUILD_DIR)/demo; `make test` builds everything in
-# $(BUILD_DIR). tools/bench/demo_bench.sh times it from a fresh clone.
+# The demo needs Debian packages only (no PyPI) and builds only the module,
+# torch-tidy, torch-tidy-sarif and the scripts (torch-tidy-project,
+# torch-tidy-cdb), at -O1 (a third less compile time than Release), in its
+# own build directory, $(BUILD_DIR)/demo, whose bin/ holds them all;
+# `make test` builds everything in $(BUILD_DIR). tools/bench/demo_bench.sh times it from a fresh clone.
 DEMO_DIR = $(BUILD_DIR)/demo
 demo:
 	@bash tools/bootstrap/bootstrap.sh --demo
@@ -35,7 +36,7 @@ demo:
 	  -DTORCH_TIDY_SECOND_LLVM_VERSION= -DTORCH_TIDY_ASAN_LIT=OFF \
 	  -DTORCH_TIDY_CACHE_DIR=$(CACHE_DIR) >$(DEMO_DIR).configure.log 2>&1 \
 	  || { cat $(DEMO_DIR).configure.log; exit 1; }
-	@cmake --build $(DEMO_DIR) --target TorchTidyModule torch-tidy
+	@cmake --build $(DEMO_DIR) --target TorchTidyModule torch-tidy torch-tidy-sarif torch-tidy-scripts
 	@bash $(DEMO_DIR)/tools/demo.sh
 
 # Re-run the torch.compile ground truth and rewrite docs/ground-truth.md.

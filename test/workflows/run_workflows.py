@@ -479,10 +479,143 @@ def case_extension(c):
         print(out[-4000:])
 
 
+def case_cmake_projects(c):
+    """The first hour on a CMake-built operator library (issue 37): one
+    `torch-tidy-project --python PY` per project, the build tree's copy of
+    the script (so the torch-tidy beside it), with Debian's LibTorch 1.13
+    installed too; no flag by hand."""
+    py = c.args.torch_python
+    if not py:
+        print("SKIPPED workflow-cmake-projects: no torch 2.8.0 venv "
+              "(tools/bootstrap)")
+        return 77
+    if not shutil.which("cmake"):
+        print("SKIPPED workflow-cmake-projects: no cmake on PATH")
+        return 77
+    debian_torch = "/usr/lib/x86_64-linux-gnu/cmake/Torch/TorchConfig.cmake"
+    check(os.path.isfile(debian_torch),
+          "Debian's LibTorch 1.13 is installed (find_package(Torch) alone "
+          "would take it)")
+    project = os.path.join(c.bin, "torch-tidy-project")
+    tidy = os.path.join(c.bin, "torch-tidy")
+    site = run([py, "-c", "import torch.utils; "
+                "print(torch.utils.cmake_prefix_path)"])[1].strip()
+    torch_headers = os.path.realpath(os.path.join(
+        site, "..", "..", "include", "torch", "csrc", "api", "include"))
+
+    def fresh(name, source):
+        d = os.path.join(c.out, name)
+        shutil.rmtree(d, ignore_errors=True)
+        shutil.copytree(os.path.join(c.src, "test", "workflows", source), d)
+        return d
+
+    def summary(d):
+        try:
+            return json.load(open(os.path.join(d, "summary.json")))
+        except (OSError, ValueError):
+            return {}
+
+    # A setup.py that drives CMake: find_package(Torch), find_package(ZLIB),
+    # setup.py's -D options, Python fakes.
+    lib = fresh("cmake-lib", "cmake-lib")
+    rc, out = run([project, "--python", py, "-j", "2", "--json",
+                   "summary.json"], cwd=lib)
+    with open(os.path.join(lib, "out.log"), "w") as f:
+        f.write(out)
+    s = summary(lib)
+    check(rc == 1 and "setup.py drives CMake" in out,
+          f"setup.py driving CMake: one command, exit 1 on its warnings "
+          f"(exit {rc}): {out.strip()[-600:]}")
+    check("CMake options from setup.py: -DTIDY_LIB_FLAVOUR=workflow "
+          "-DTIDY_LIB_WITH_ZLIB=ON" in out,
+          "setup.py's literal -D options reach CMake (its f-string ones, "
+          "paths of the machine, do not)")
+    db = s.get("database", {})
+    check(db.get("origin") == "CMake configure" and
+          list(db.get("libtorch", {})) == ["2.8.0"] and
+          os.path.realpath(db["libtorch"]["2.8.0"]) == torch_headers,
+          f"the database names the torch of --python, not Debian's 1.13 "
+          f"({db})")
+    check(s.get("files_linted") == 3 and s.get("did_not_parse") == {} and
+          "3 files, 0 did not parse, 2 warnings" in out,
+          f"every file parses (zlib.h and the CMake definitions included): "
+          f"{s.get('did_not_parse')}")
+    idx = s.get("index") or {}
+    check(idx.get("operators") == 3 and
+          idx.get("kernels_by_key") == {"CPU": 3} and idx.get("fakes") == 2,
+          f"the summary counts 3 operators, 3 CPU kernels, 2 fakes ({idx})")
+    check(re.search(r"^  project: 3 operators defined, 3 kernels \(CPU 3\), "
+                    r"2 fake registrations \(2 torch\.library\.register_fake\)",
+                    out, re.M) is not None,
+          "the printed summary says the same")
+    kernels = os.path.join(lib, "csrc", "kernels.cpp")
+    write = line_of(kernels, "x.mul_(s);")
+    check(re.search(rf"kernels\.cpp:{write}:3: warning: mul_ writes into "
+                    rf"argument 'x' of operator 'tidy_lib::scale_rows'.*"
+                    rf"\(silent\)", out) is not None and
+          "fakes.py:5 (torch.library.register_fake)" in out,
+          "the planted undeclared mutation, silent: the fake of fakes.py is "
+          "named")
+    check(s.get("torch_tidy", {}).get("path") == os.path.realpath(tidy) and
+          f"torch-tidy is {os.path.realpath(tidy)} (torch-tidy " in out and
+          s["torch_tidy"].get("version") and s["torch_tidy"].get("llvm"),
+          f"the torch-tidy beside the script, named with its version "
+          f"({s.get('torch_tidy')})")
+
+    # A plain CMake project: a C++ Meta kernel is its fake.
+    plain = fresh("cmake-plain", "cmake-plain")
+    rc, out = run([project, "--python", py, "-j", "2", "--json",
+                   "summary.json"], cwd=plain)
+    s = summary(plain)
+    idx = s.get("index") or {}
+    check(rc == 1 and "a CMake project" in out and
+          s.get("warnings") == {CHECK: 1} and
+          s.get("files_linted") == 2 and s.get("did_not_parse") == {} and
+          list(s.get("database", {}).get("libtorch", {})) == ["2.8.0"] and
+          idx.get("operators") == 1 and idx.get("kernels_by_key") ==
+          {"CPU": 1} and idx.get("fakes") == 1,
+          f"plain CMake: one command, every file parses, 1 operator, 1 CPU "
+          f"kernel, 1 Meta fake; the one warning, a write into its mutable "
+          f"argument, exit 1 (exit {rc}): {out.strip()[-600:]}")
+
+    # The docs' old line: CMake alone finds Debian's 1.13.
+    stale = fresh("cmake-mismatch", "cmake-plain")
+    rc_cfg, cfg = run(["cmake", "-S", ".", "-B", "build",
+                       "-DCMAKE_EXPORT_COMPILE_COMMANDS=ON"], cwd=stale)
+    rc, out = run([project, "--python", py], cwd=stale)
+    check(rc_cfg == 0 and rc == 2 and "names LibTorch 1.13.0" in out and
+          "--python's torch is 2.8.0" in out and
+          "--allow-torch-mismatch" in out,
+          f"a database made against 1.13 with --python naming 2.8 is refused, "
+          f"both versions named (exit {rc}): {out.strip()[-500:]}")
+    rc, out = run([project, "--python", py, "--allow-torch-mismatch",
+                   "kernels"], cwd=stale)
+    check(rc == 1 and "torch: LibTorch 1.13.0" in out and
+          "1 files, 0 did not parse" in out,
+          f"--allow-torch-mismatch lints it and says which torch "
+          f"(exit {rc}): {out.strip()[-300:]}")
+
+    # A package CMake cannot find: one line, with Debian's name.
+    missing = os.path.join(c.out, "cmake-missing")
+    shutil.rmtree(missing, ignore_errors=True)
+    os.makedirs(missing)
+    with open(os.path.join(missing, "CMakeLists.txt"), "w") as f:
+        f.write("cmake_minimum_required(VERSION 3.18)\nproject(m CXX)\n"
+                "find_package(Torch REQUIRED)\n"
+                "find_package(FFmpeg REQUIRED)\n")
+    rc, out = run([project, "--python", py], cwd=missing)
+    said = [l for l in out.splitlines() if "could not configure" in l]
+    check(rc == 2 and len(said) == 1 and
+          "a package is missing: FFmpeg (Debian: libavcodec-dev" in said[0],
+          f"configure fails: one line naming the package and Debian's "
+          f"(exit {rc}): {out.strip()[-400:]}")
+
+
 CASES = {"torch-tidy": case_torch_tidy, "pre-commit": case_pre_commit,
          "sarif": case_sarif, "ci-diff": case_ci_diff,
          "ci-project": case_ci_project, "ci-build": case_ci_build,
-         "ci-fix-verify": case_ci_fix_verify, "extension": case_extension}
+         "ci-fix-verify": case_ci_fix_verify, "extension": case_extension,
+         "cmake-projects": case_cmake_projects}
 
 
 def main():

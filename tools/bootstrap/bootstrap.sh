@@ -32,6 +32,7 @@ DEB_PACKAGES=(
   libgrpc++-dev  # torch-clangd links clangd's remote-index client, as Debian's clangd does
   gnuplot-nox    # the performance harness's plot (tools/bench)
   dpkg-dev       # the .deb's Depends (dpkg-shlibdeps) and its install test
+  zlib1g-dev     # the CMake operator library of the workflow tests finds ZLIB
 )
 [ "$MODE" = demo ] && DEB_PACKAGES=("${DEMO_PACKAGES[@]}")
 missing=()
