@@ -383,7 +383,7 @@ def lint(args, path, flags, config, fix=False, root=None):
     if CONFIGS[config]:
         cmd.append("--config=" + CONFIGS[config])
     if fix:
-        cmd.append("--fix")
+        cmd.append("--fix-notes")  # --fix, and the schema fixes on their notes
     cmd += [path, "--"] + flags
     out, code, timed_out, secs = run(cmd, args.timeout, root)
     warnings = []

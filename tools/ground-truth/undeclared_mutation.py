@@ -656,7 +656,7 @@ def run_tidy(clang_tidy, module, src, torch_include, fix=False):
     include, std = torch_include
     cmd = [clang_tidy, "--load", module, f"-checks=-*,{CHECK}", src]
     if fix:
-        cmd.insert(1, "--fix")
+        cmd.insert(1, "--fix-notes")  # --fix, and the schema fix on its note
     cmd += ["--", "-std=" + std, "-isystem", include,
             "-isystem", os.path.join(include, "torch", "csrc", "api", "include")]
     return subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
