@@ -147,9 +147,10 @@ def case_pre_commit(c):
           f"a clean staged C++ file passes (exit {rc})")
     run(["git", "add", "src/layers.cpp"], cwd=d)
     rc, out = run(try_repo, cwd=d, env=env)
-    check(rc != 0 and f"[{CHECK}" in out and "layers.cpp:10:3" in out,
-          f"a staged file with the pattern fails the hook with the warning "
-          f"(exit {rc})")
+    check(rc != 0 and f"[{CHECK}" in out and "layers.cpp:10:3" in out and
+          f"torch-tidy-hook: checked by {c.bin}/torch-tidy" in out,
+          f"a staged file with the pattern fails the hook with the warning, "
+          f"naming the binary that ran (exit {rc})")
     if failures:
         print(out[-3000:])
     env_nobin = dict(env, TORCH_TIDY_BIN="", PATH="/usr/bin:/bin")
@@ -606,7 +607,8 @@ def case_cmake_projects(c):
     rc, out = run([project, "--python", py], cwd=missing)
     said = [l for l in out.splitlines() if "could not configure" in l]
     check(rc == 2 and len(said) == 1 and
-          "a package is missing: FFmpeg (Debian: libavcodec-dev" in said[0],
+          "a package is missing: FFmpeg (Debian: apt-get install "
+          "libavcodec-dev" in said[0],
           f"configure fails: one line naming the package and Debian's "
           f"(exit {rc}): {out.strip()[-400:]}")
 
