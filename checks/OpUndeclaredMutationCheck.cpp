@@ -7,10 +7,14 @@
 #include "torch_tidy/libtorch/UserCode.h"
 #include "torch_tidy/operators/Consequence.h"
 #include "torch_tidy/operators/OperatorModel.h"
+#include "torch_tidy/operators/ProjectOperators.h"
 #include "torch_tidy/rewrite/CheckFixes.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
+#include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/FileSystem.h"
 #include <map>
 
 using namespace clang;
@@ -56,6 +60,11 @@ void OpUndeclaredMutationCheck::check(const MatchFinder::MatchResult &Result) {
   FixedReturns.clear();
   for (const RegisteredOperator &Op : Model.operators())
     checkOperator(Op, Analysis, *Result.Context);
+  // What needs no parse (a schema that returns nothing and declares nothing
+  // mutable, its kernels and fakes from the project index) is reported
+  // whatever the parse.
+  if (Result.Context->getDiagnostics().hasErrorOccurred())
+    reportFromIndex(Model, *Result.Context);
 }
 
 bool OpUndeclaredMutationCheck::reports(const KernelRegistration &K) const {
@@ -213,10 +222,111 @@ void OpUndeclaredMutationCheck::noteFake(SourceLocation Loc,
         return;
       }
   }
+  noteFakeAt(Loc, Op.qualifiedName(), Fake);
+}
+
+void OpUndeclaredMutationCheck::noteFakeAt(SourceLocation Loc,
+                                           StringRef Operator,
+                                           const KernelSite &Fake) {
   diag(Loc, "the fake kernel of '%0' is registered in %1:%2 (%3%4)",
        DiagnosticIDs::Note)
-      << Op.qualifiedName() << Fake.File << Fake.Line
+      << Operator << Fake.File << Fake.Line
       << (Fake.Key == "Fake" ? "" : Fake.Key + " kernel, ") << Fake.How;
+}
+
+void OpUndeclaredMutationCheck::diagVoid(SourceLocation At, StringRef Operator,
+                                         bool Inferred, Consequence Class,
+                                         bool Autograd) {
+  diag(At, "operator '%0' returns nothing and its schema declares no "
+           "argument mutable%select{|, as LibTorch infers it from the C++ "
+           "signature of m.def(name, fn)}1: %2; declare the argument its "
+           "kernels write 'Tensor(a!)'%select{| in a schema string}1 "
+           "%select{(a declared mutation keeps the call, measured)|and "
+           "register the kernel for its device instead of as a catch-all "
+           "(then opcheck passes and the writes are kept, measured)}3")
+      << Operator << static_cast<unsigned>(Inferred)
+      << consequenceText({Class, /*Void=*/true, /*Effects=*/true,
+                          /*ReturnsWritten=*/false, Autograd})
+      << static_cast<unsigned>(Class == Consequence::Loud);
+}
+
+void OpUndeclaredMutationCheck::reportFromIndex(const OperatorModel &Model,
+                                                ASTContext &Ctx) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  std::shared_ptr<const ProjectOperators> Project =
+      projectOperators(SM, ProjectRoot);
+  OptionalFileEntryRef Main = SM.getFileEntryRefForID(SM.getMainFileID());
+  if (!Project || !Main)
+    return;
+  llvm::SmallString<256> MainPath;
+  if (llvm::sys::fs::real_path(Main->getName(), MainPath))
+    return;
+  // What the parse saw defined here is reported (or not) from the AST.
+  llvm::StringSet<> Parsed;
+  for (const RegisteredOperator &Op : Model.operators())
+    if (Op.DefSite)
+      Parsed.insert(Op.Namespace + "::" + Op.Name);
+  StringRef Buffer = SM.getBufferData(SM.getMainFileID());
+  for (const DeclaredSchema &D : Project->schemas()) {
+    llvm::SmallString<256> File;
+    if (llvm::sys::fs::real_path(D.File, File) || File != MainPath)
+      continue;
+    SchemaParseResult P = parseOperatorSchema(D.Schema);
+    if (!P || P.Schema->NameOnly || P.Schema->VarArgs)
+      continue;
+    const OperatorSchema &S = *P.Schema;
+    std::string Ns = S.Namespace.empty() ? D.Namespace : S.Namespace;
+    if (Ns.empty() || Parsed.contains(Ns + "::" + S.Name))
+      continue;
+    bool Void =
+        S.Returns.empty() && !S.VarRets &&
+        llvm::none_of(S.Arguments,
+                      [](const SchemaArgument &A) { return A.isMutable(); }) &&
+        llvm::any_of(S.Arguments, [](const SchemaArgument &A) {
+          return A.BaseType == "Tensor";
+        });
+    if (!Void)
+      continue;
+    std::vector<KernelSite> Sites;
+    for (const DeclaredKernel *K : Project->kernels(Ns, S.Name))
+      Sites.push_back(K->Site);
+    // No kernel body is seen here: a catch-all one counts as through
+    // memory, as in the parsed case.
+    Consequence Class = consequenceOf(Sites, /*RawCatchAll=*/true);
+    if (ConsequenceFilter == "silent" && Class != Consequence::Silent)
+      continue;
+    bool Autograd = llvm::any_of(
+        Sites, [](const KernelSite &K) { return isAutogradKey(K.Key); });
+    // At the schema literal's opening quote on its line.
+    unsigned Column = 1;
+    size_t LineStart = 0;
+    for (unsigned L = 1; L < D.Line && LineStart != StringRef::npos; ++L) {
+      LineStart = Buffer.find('\n', LineStart);
+      if (LineStart != StringRef::npos)
+        ++LineStart;
+    }
+    if (LineStart == StringRef::npos)
+      continue;
+    StringRef Line = Buffer.substr(LineStart).split('\n').first;
+    size_t Name = Line.find(S.Name + "(");
+    if (Name != StringRef::npos) {
+      size_t Quote = Line.rfind('"', Name);
+      Column = (Quote != StringRef::npos ? Quote : Name) + 1;
+    }
+    SourceLocation At = SM.translateLineCol(SM.getMainFileID(), D.Line, Column);
+    std::string Qualified = qualifiedOperatorName(Ns, S.Name, S.Overload);
+    diagVoid(At, Qualified, /*Inferred=*/false, Class, Autograd);
+    diag(At,
+         "read from the schema's text (the project index): this file did "
+         "not parse where '%0' is defined",
+         DiagnosticIDs::Note)
+        << Qualified;
+    if (const KernelSite *Fake = fakeSite(Sites))
+      noteFakeAt(At, Qualified, *Fake);
+    noteFix(At, FixPlan::noFix("this file did not parse; which argument the "
+                               "kernels of '" +
+                               Qualified + "' write is not known here"));
+  }
 }
 
 void OpUndeclaredMutationCheck::noteRegistration(const KernelRegistration &K,
@@ -302,17 +412,7 @@ void OpUndeclaredMutationCheck::checkOperator(
     SourceLocation At =
         written(Op.SchemaLiteral ? Op.SchemaLiteral->getBeginLoc()
                                  : Op.DefSite->getExprLoc());
-    diag(At, "operator '%0' returns nothing and its schema declares no "
-             "argument mutable%select{|, as LibTorch infers it from the C++ "
-             "signature of m.def(name, fn)}1: %2; declare the argument its "
-             "kernels write 'Tensor(a!)'%select{| in a schema string}1 "
-             "%select{(a declared mutation keeps the call, measured)|and "
-             "register the kernel for its device instead of as a catch-all "
-             "(then opcheck passes and the writes are kept, measured)}3")
-        << Op.qualifiedName() << static_cast<unsigned>(Op.SchemaInferred)
-        << consequenceText({Class, /*Void=*/true, /*Effects=*/true,
-                            /*ReturnsWritten=*/false, Autograd})
-        << static_cast<unsigned>(Class == Consequence::Loud);
+    diagVoid(At, Op.qualifiedName(), Op.SchemaInferred, Class, Autograd);
     if (Fake)
       noteFake(At, Op, *Fake);
     noteFix(At,

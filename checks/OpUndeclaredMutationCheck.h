@@ -3,11 +3,13 @@
 #define TORCH_TIDY_CHECKS_OPUNDECLAREDMUTATIONCHECK_H
 
 #include "TorchTidyCheck.h"
+#include "torch_tidy/operators/Consequence.h"
 #include "llvm/ADT/DenseSet.h"
 
 namespace torch_tidy {
 
 struct RegisteredOperator;
+class OperatorModel;
 struct KernelRegistration;
 struct KernelSite;
 class ArgumentMutationAnalysis;
@@ -43,6 +45,16 @@ private:
   /// on, at Loc.
   void noteFake(clang::SourceLocation Loc, const RegisteredOperator &Op,
                 const KernelSite &Fake);
+  void noteFakeAt(clang::SourceLocation Loc, llvm::StringRef Operator,
+                  const KernelSite &Fake);
+  /// The warning on an operator that returns nothing and declares nothing
+  /// mutable.
+  void diagVoid(clang::SourceLocation At, llvm::StringRef Operator,
+                bool Inferred, Consequence Class, bool Autograd);
+  /// In a file that did not parse: the operators defined in it that the
+  /// parse missed, judged from the project index (their schemas' text,
+  /// kernels and fakes) where that suffices (`-> ()` schemas).
+  void reportFromIndex(const OperatorModel &Model, clang::ASTContext &Ctx);
 
   /// Also report kernels registered for CompositeImplicitAutograd, where
   /// opcheck passes and torch.compile gave eager's values (measured).

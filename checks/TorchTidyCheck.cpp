@@ -6,6 +6,8 @@
 #include "torch_tidy/operators/ProjectOperators.h"
 
 #include "clang/Basic/SourceManager.h"
+#include "clang/Lex/PPCallbacks.h"
+#include "clang/Lex/Preprocessor.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Process.h"
 
@@ -13,9 +15,49 @@ using namespace clang;
 
 namespace torch_tidy {
 
+namespace {
+/// Records each #include that finds no file.
+class MissingHeaderRecorder : public PPCallbacks {
+public:
+  explicit MissingHeaderRecorder(
+      std::shared_ptr<std::vector<std::string>> Missing)
+      : Missing(std::move(Missing)) {}
+  void InclusionDirective(SourceLocation, const Token &, StringRef FileName,
+                          bool, CharSourceRange, OptionalFileEntryRef File,
+                          StringRef, StringRef, const Module *, bool,
+                          SrcMgr::CharacteristicKind) override {
+    if (!File && !llvm::is_contained(*Missing, FileName))
+      Missing->push_back(FileName.str());
+  }
+
+private:
+  std::shared_ptr<std::vector<std::string>> Missing;
+};
+} // namespace
+
 void TorchTidyCheck::registerPPCallbacks(const SourceManager &SM,
-                                         Preprocessor *, Preprocessor *) {
+                                         Preprocessor *PP, Preprocessor *) {
   this->SM = &SM;
+  MissingHeaders->clear();
+  if (!PP)
+    return;
+  // Keep going past a missing header: a fatal error stops clang's semantic
+  // analysis of what follows (kernel bodies among it); as an error it does
+  // not.
+  PP->getDiagnostics().setFatalsAsError(true);
+  PP->addPPCallbacks(std::make_unique<MissingHeaderRecorder>(MissingHeaders));
+}
+
+std::string TorchTidyCheck::partlyParsedClause() const {
+  if (MissingHeaders->empty())
+    return "";
+  std::string Names;
+  for (size_t I = 0; I < MissingHeaders->size() && I < 3; ++I)
+    Names += (I ? ", '" : "'") + (*MissingHeaders)[I] + "'";
+  if (MissingHeaders->size() > 3)
+    Names += ", ...";
+  return "; this file parsed only in part (" + Names + " " +
+         (MissingHeaders->size() == 1 ? "was" : "were") + " not found)";
 }
 
 SourceLocation TorchTidyCheck::written(SourceLocation Loc) const {
@@ -30,7 +72,17 @@ CharSourceRange TorchTidyCheck::written(SourceRange R) const {
 DiagnosticBuilder TorchTidyCheck::diag(SourceLocation Loc,
                                        StringRef Description,
                                        DiagnosticIDs::Level Level) {
-  return ClangTidyCheck::diag(written(Loc), Description, Level);
+  if (Level != DiagnosticIDs::Warning || MissingHeaders->empty())
+    return ClangTidyCheck::diag(written(Loc), Description, Level);
+  // The clause is plain text in a format string: '%' doubled.
+  std::string Clause;
+  for (char C : partlyParsedClause()) {
+    Clause += C;
+    if (C == '%')
+      Clause += '%';
+  }
+  return ClangTidyCheck::diag(written(Loc), (Description + Clause).str(),
+                              Level);
 }
 
 bool TorchTidyCheck::boolOption(StringRef Name, bool Default) {

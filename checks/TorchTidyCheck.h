@@ -6,6 +6,8 @@
 
 #include "clang-tidy/ClangTidyCheck.h"
 #include <memory>
+#include <string>
+#include <vector>
 
 namespace torch_tidy {
 
@@ -21,8 +23,11 @@ public:
       const clang::LangOptions &LangOpts) const override {
     return LangOpts.CPlusPlus;
   }
-  /// Remembers the translation unit's SourceManager, for diag(). A check
-  /// that overrides this calls it.
+  /// Remembers the translation unit's SourceManager, for diag(), and the
+  /// headers its #includes do not find. A check that overrides this calls
+  /// it. Parsing keeps going past a missing header (fatal errors count as
+  /// errors, as clangd and libclang's "keep going" mode do): what follows
+  /// is still parsed, and a finding there says the file parsed in part.
   void registerPPCallbacks(const clang::SourceManager &SM,
                            clang::Preprocessor *PP,
                            clang::Preprocessor *ModuleExpanderPP) override;
@@ -31,7 +36,8 @@ protected:
   /// Every torch-tidy diagnostic: at the line the user wrote. Code in a
   /// macro argument (an AT_DISPATCH lambda, TORCH_CHECK) is reported where
   /// the argument is spelled, without the "expanded from macro" backtrace
-  /// that would otherwise follow each warning and note.
+  /// that would otherwise follow each warning and note. A warning in a
+  /// translation unit whose #includes missed a header says so.
   clang::DiagnosticBuilder
   diag(clang::SourceLocation Loc, llvm::StringRef Description,
        clang::DiagnosticIDs::Level Level = clang::DiagnosticIDs::Warning);
@@ -79,8 +85,17 @@ protected:
   /// torch-tidy-verify reads) or says why there is no fix (`no fix: ...`).
   void noteFix(clang::SourceLocation Loc, const FixPlan &Plan);
 
+  /// The headers the translation unit's #includes did not find, in order.
+  const std::vector<std::string> &missingHeaders() const {
+    return *MissingHeaders;
+  }
+  /// "; this file parsed only in part ('x.h' was not found)", or "".
+  std::string partlyParsedClause() const;
+
 private:
   const clang::SourceManager *SM = nullptr;
+  std::shared_ptr<std::vector<std::string>> MissingHeaders =
+      std::make_shared<std::vector<std::string>>();
 };
 
 } // namespace torch_tidy
