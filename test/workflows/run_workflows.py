@@ -557,6 +557,17 @@ def case_cmake_projects(c):
           "fakes.py:5 (torch.library.register_fake)" in out,
           "the planted undeclared mutation, silent: the fake of fakes.py is "
           "named")
+    check(idx.get("kernels_unseen") == {} and
+          "  kernels unseen: 0 operators" in out,
+          f"every operator's kernels were linted ({idx.get('kernels_unseen')})")
+    rc, out = run([project, "--python", py, "--json", "summary.json",
+                   r"ops\.cpp$"], cwd=lib)
+    unseen = (summary(lib).get("index") or {}).get("kernels_unseen")
+    check(unseen == {"registered only in files not linted": 3} and
+          "kernels unseen: 3 operators; 3 registered only in files not "
+          "linted" in out,
+          f"linting the schemas alone: the 3 operators' kernels unseen, "
+          f"by cause ({unseen})")
     check(s.get("torch_tidy", {}).get("path") == os.path.realpath(tidy) and
           f"torch-tidy is {os.path.realpath(tidy)} (torch-tidy " in out and
           s["torch_tidy"].get("version") and s["torch_tidy"].get("llvm"),
