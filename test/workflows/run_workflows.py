@@ -590,6 +590,24 @@ def case_cmake_projects(c):
           f"kernel, 1 Meta fake; the one warning, a write into its mutable "
           f"argument, exit 1 (exit {rc}): {out.strip()[-600:]}")
 
+    check(s.get("files_skipped", {}).get(
+              "cannot warn under the enabled checks (no schema, registration, "
+              "kernel, compiled region or write they look for)") == 1 and
+          "1 files skipped: no enabled check can warn there" in out,
+          f"src/util.cpp, where no check can warn, is skipped and said "
+          f"({s.get('files_skipped')})")
+    rc_all, out_all = run([project, "--python", py, "-j", "2", "--all-files",
+                           "--json", "all.json"], cwd=plain)
+    every = {}
+    try:
+        every = json.load(open(os.path.join(plain, "all.json")))
+    except (OSError, ValueError):
+        pass
+    check(rc_all == 1 and every.get("files_linted") == 3 and
+          every.get("findings") == s.get("findings") and s.get("findings"),
+          f"--all-files lints the skipped file too, and finds the same "
+          f"({every.get('findings')} vs {s.get('findings')})")
+
     # The docs' old line: CMake alone finds Debian's 1.13.
     stale = fresh("cmake-mismatch", "cmake-plain")
     rc_cfg, cfg = run(["cmake", "-S", ".", "-B", "build",
