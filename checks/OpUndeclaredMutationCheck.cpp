@@ -466,9 +466,12 @@ void OpUndeclaredMutationCheck::checkOperator(
       const auto *Callee = cast<FunctionDecl>(P->getDeclContext());
       diag(P->getLocation(),
            "'%0' is not defined in this translation unit; its parameter "
-           "'%1' takes a non-const pointer",
+           "'%1' takes %select{a non-const pointer|a view of the memory}2",
            DiagnosticIDs::Note)
-          << Callee->getQualifiedNameAsString() << P->getName();
+          << Callee->getQualifiedNameAsString() << P->getName()
+          << static_cast<unsigned>(
+                 P->getType().getNonReferenceType()->isRecordType() &&
+                 !P->getType()->isPointerType());
     }
     for (size_t I = 1; I < List.size() && I < 4; ++I)
       diag(siteOf(*List[I].W)->getBeginLoc(), "'%0' is also written here (%1)",

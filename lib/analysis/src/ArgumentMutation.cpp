@@ -207,8 +207,12 @@ public:
           Raw[V] = *P;
       return true;
     }
-    if (std::optional<unsigned> P = accessorOf(Init))
+    if (std::optional<unsigned> P = accessorOf(Init)) {
       Raw[V] = *P;
+      return true;
+    }
+    if (std::optional<unsigned> P = wrapperTarget(Init))
+      Wrapped[V] = *P;
     return true;
   }
 
@@ -320,8 +324,37 @@ public:
                 /*ThroughMemory=*/true);
       return true;
     }
-    if (Callee->getDeclContext()->getRedeclContext()->isStdNamespace() ||
-        isa<CXXMethodDecl>(Callee))
+    if (Callee->getDeclContext()->getRedeclContext()->isStdNamespace())
+      return true;
+    // A view struct of a tensor's writable memory (Strided1D<T>(
+    // t.data_ptr<T>(), n)) handed to a method, or to a function whose body is
+    // not here, may be written through.
+    const FunctionDecl *Body = Callee->getDefinition();
+    bool IsMethod = isa<CXXMethodDecl>(Callee);
+    if ((IsMethod || !Body || !Body->hasBody()) &&
+        !libtorch::isInTorchNamespace(Callee)) {
+      unsigned Shift = isa<CXXOperatorCallExpr>(Call) && IsMethod ? 1 : 0;
+      for (unsigned I = Shift; I < Call->getNumArgs(); ++I) {
+        std::optional<unsigned> P = wrapperTarget(Call->getArg(I));
+        if (!P)
+          continue;
+        const ParmVarDecl *Param = I - Shift < Callee->getNumParams()
+                                       ? Callee->getParamDecl(I - Shift)
+                                       : nullptr;
+        std::string Type =
+            Call->getArg(I)
+                ->IgnoreImplicit()
+                ->getType()
+                .getUnqualifiedType()
+                .getAsString(FD->getASTContext().getPrintingPolicy());
+        std::string Form = "handing its memory, in a '" + Type + "', to '" +
+                           Callee->getQualifiedNameAsString() + "'";
+        bool Unseen = !Body || !Body->hasBody();
+        Out.Writes.push_back(
+            {*P, Call, FD, Form, nullptr, Unseen ? Param : nullptr, true});
+      }
+    }
+    if (IsMethod)
       return true;
     // A helper (or a CUDA kernel launch) whose body this file has: what it
     // writes through its own parameters.
@@ -548,6 +581,50 @@ private:
     return aliasedParam(Call->getImplicitObjectArgument());
   }
 
+  /// The parameter whose writable memory a small view struct carries: a
+  /// user class constructed from a non-const pointer into it
+  /// (Strided1D<T>(t.data_ptr<T>(), n), Span{p, n}), or a local of one.
+  std::optional<unsigned> wrapperTarget(const Expr *E, int Depth = 0) {
+    if (!E || Depth > 8)
+      return std::nullopt;
+    E = E->IgnoreImplicit()->IgnoreParens()->IgnoreImplicit();
+    if (const auto *Ref = dyn_cast<DeclRefExpr>(E)) {
+      auto It = Wrapped.find(dyn_cast<VarDecl>(Ref->getDecl()));
+      return It != Wrapped.end() ? std::optional<unsigned>(It->second)
+                                 : std::nullopt;
+    }
+    if (const auto *F = dyn_cast<CXXFunctionalCastExpr>(E))
+      return wrapperTarget(F->getSubExpr(), Depth + 1);
+    const CXXRecordDecl *RD = E->getType()->getAsCXXRecordDecl();
+    if (!RD || !isUserDecl(RD))
+      return std::nullopt;
+    auto Writable = [](QualType T) {
+      return T->isPointerType() && !T->getPointeeType().isConstQualified();
+    };
+    if (const auto *C = dyn_cast<CXXConstructExpr>(E)) {
+      const CXXConstructorDecl *Ctor = C->getConstructor();
+      if (Ctor->isCopyOrMoveConstructor() && C->getNumArgs() >= 1)
+        return wrapperTarget(C->getArg(0), Depth + 1);
+      for (unsigned I = 0; I < C->getNumArgs() && I < Ctor->getNumParams(); ++I)
+        if (Writable(Ctor->getParamDecl(I)->getType()))
+          if (std::optional<unsigned> P = rawTarget(C->getArg(I)))
+            return P;
+      return std::nullopt;
+    }
+    if (const auto *IL = dyn_cast<InitListExpr>(E)) {
+      unsigned I = 0;
+      for (const FieldDecl *Field : RD->fields()) {
+        if (I >= IL->getNumInits())
+          break;
+        const Expr *Init = IL->getInit(I++);
+        if (Writable(Field->getType()))
+          if (std::optional<unsigned> P = rawTarget(Init))
+            return P;
+      }
+    }
+    return std::nullopt;
+  }
+
   std::string rawWriteForm(const Expr *Lhs) {
     const Expr *E = Lhs->IgnoreParenCasts();
     while (true) {
@@ -568,8 +645,10 @@ private:
   ArgumentMutationAnalysis &Analysis;
   const FunctionDecl *FD;
   ArgumentMutationResult &Out;
-  llvm::DenseMap<const VarDecl *, unsigned> Alias;    ///< handles and views
-  llvm::DenseMap<const VarDecl *, unsigned> Raw;      ///< pointers, accessors
+  llvm::DenseMap<const VarDecl *, unsigned> Alias; ///< handles and views
+  llvm::DenseMap<const VarDecl *, unsigned> Raw;   ///< pointers, accessors
+  /// Small view structs holding a tensor's writable memory.
+  llvm::DenseMap<const VarDecl *, unsigned> Wrapped;
   llvm::DenseMap<const VarDecl *, unsigned> Optional; ///< optional<Tensor>
   llvm::DenseMap<const VarDecl *, unsigned> Lists;    ///< Tensor[] arguments
   llvm::DenseSet<const VarDecl *> Direct; ///< the parameters' own handles
