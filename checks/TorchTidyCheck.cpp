@@ -45,6 +45,9 @@ void TorchTidyCheck::registerPPCallbacks(const SourceManager &SM,
   // analysis of what follows (kernel bodies among it); as an error it does
   // not.
   PP->getDiagnostics().setFatalsAsError(true);
+  // Nor does a file full of errors from the missing header stop at clang's
+  // error limit (as clangd does: the rest of the file is still read).
+  PP->getDiagnostics().setErrorLimit(0);
   PP->addPPCallbacks(std::make_unique<MissingHeaderRecorder>(MissingHeaders));
 }
 

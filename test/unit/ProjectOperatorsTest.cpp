@@ -169,6 +169,25 @@ TORCH_LIBRARY_IMPL_EXPAND(TORCH_EXTENSION_NAME, Meta, m) { m.impl("f", &f); }
   EXPECT_EQ(F.WrapperCalls[0].Function, "e_meta");
 }
 
+TEST(ScanKernels, PastedNamespaces) {
+  // vllm-ascend: the namespace of a library block pasted by a macro.
+  const char *Text = R"cpp(#define CONCAT(a, b) a##b
+TORCH_LIBRARY_EXPAND(CONCAT(_C, _ascend), ops) {
+  ops.def("store(Tensor key, Tensor cache) -> ()");
+}
+TORCH_LIBRARY_IMPL_EXPAND(CONCAT(_C, _ascend), Meta, ops) {
+  ops.impl("store", &store_meta);
+}
+TORCH_LIBRARY(NAMESPACE_OF(a, b), m) { m.def("skipped(Tensor x) -> ()"); }
+)cpp";
+  FileOperatorFacts F = scanOperatorFile("/p/binding.cpp", Text);
+  ASSERT_EQ(F.Schemas.size(), 1u);
+  EXPECT_EQ(F.Schemas[0].Namespace, "_C_ascend");
+  EXPECT_EQ(kernelsOf(F.Kernels),
+            (std::vector<std::string>{"_C_ascend::store|Meta|"
+                                      "TORCH_LIBRARY_IMPL|6"}));
+}
+
 TEST(ScanKernels, Python) {
   const char *Text = R"py(import torch
 from torch.library import register_fake, impl_abstract

@@ -22,7 +22,7 @@ using namespace llvm;
 namespace torch_tidy {
 namespace {
 
-constexpr int CacheVersion = 2;
+constexpr int CacheVersion = 3;
 /// Files larger than this are not read (generated or vendored code).
 constexpr uint64_t MaxFileSize = 4 << 20;
 /// A project with more files than this is indexed up to this many.
@@ -166,6 +166,34 @@ bool isImplMacro(const Token &T) {
   return T.isIdent("TORCH_LIBRARY_IMPL") ||
          T.isIdent("STABLE_TORCH_LIBRARY_IMPL") ||
          T.isIdent("TORCH_LIBRARY_IMPL_EXPAND");
+}
+
+/// The namespace argument of a library macro at T[J]: an identifier, or a
+/// call of a token-pasting macro (a name with CONCAT, CAT or PASTE in it)
+/// on identifiers, pasted (CONCAT(_C, _ascend): "_C_ascend"). J is left
+/// after it.
+std::optional<std::string> namespaceArgument(const std::vector<Token> &T,
+                                             size_t &J) {
+  if (J >= T.size() || !T[J].is(clang::tok::raw_identifier))
+    return std::nullopt;
+  if (J + 1 >= T.size() || !T[J + 1].is(clang::tok::l_paren))
+    return T[J++].Text.str();
+  StringRef Macro = T[J].Text;
+  if (!Macro.contains("CONCAT") && !Macro.contains("CAT") &&
+      !Macro.contains("PASTE"))
+    return std::nullopt;
+  std::string Pasted;
+  size_t K = J + 2;
+  for (; K < T.size() && !T[K].is(clang::tok::r_paren); ++K) {
+    if (T[K].is(clang::tok::raw_identifier))
+      Pasted += T[K].Text.str();
+    else if (!T[K].is(clang::tok::comma))
+      return std::nullopt;
+  }
+  if (K >= T.size() || Pasted.empty())
+    return std::nullopt;
+  J = K + 1;
+  return Pasted;
 }
 
 /// The index of the token that closes the parenthesis opened at Open.
@@ -359,23 +387,27 @@ void scanCxx(StringRef Path, StringRef Text, FileOperatorFacts &Out) {
       I = E - 1;
       continue;
     }
-    if (isLibraryMacro(T[I]) && I + 6 < T.size() &&
-        T[I + 1].is(clang::tok::l_paren) &&
-        T[I + 2].is(clang::tok::raw_identifier) &&
-        T[I + 3].is(clang::tok::comma) && T[I + 5].is(clang::tok::r_paren) &&
-        T[I + 6].is(clang::tok::l_brace)) {
-      I = Block(I + 6, T[I + 2].Text, std::nullopt);
-      continue;
-    }
-    if (isImplMacro(T[I]) && I + 8 < T.size() &&
-        T[I + 1].is(clang::tok::l_paren) &&
-        T[I + 2].is(clang::tok::raw_identifier) &&
-        T[I + 3].is(clang::tok::comma) &&
-        T[I + 4].is(clang::tok::raw_identifier) &&
-        T[I + 5].is(clang::tok::comma) && T[I + 7].is(clang::tok::r_paren) &&
-        T[I + 8].is(clang::tok::l_brace)) {
-      I = Block(I + 8, T[I + 2].Text, T[I + 4].Text.str());
-      continue;
+    if ((isLibraryMacro(T[I]) || isImplMacro(T[I])) && I + 1 < T.size() &&
+        T[I + 1].is(clang::tok::l_paren)) {
+      // (ns, m) or (ns, KEY, m); ns an identifier or a token-pasting macro
+      // call of identifiers (vllm-ascend's CONCAT(_C, _ascend)).
+      size_t J = I + 2;
+      std::optional<std::string> Ns = namespaceArgument(T, J);
+      bool Impl = isImplMacro(T[I]);
+      std::optional<std::string> Key;
+      if (Ns && Impl && J + 1 < T.size() && T[J].is(clang::tok::comma) &&
+          T[J + 1].is(clang::tok::raw_identifier)) {
+        Key = T[J + 1].Text.str();
+        J += 2;
+      }
+      if (Ns && (!Impl || Key) && J + 3 < T.size() &&
+          T[J].is(clang::tok::comma) &&
+          T[J + 1].is(clang::tok::raw_identifier) &&
+          T[J + 2].is(clang::tok::r_paren) &&
+          T[J + 3].is(clang::tok::l_brace)) {
+        I = Block(J + 3, *Ns, Key);
+        continue;
+      }
     }
     // torch::RegisterOperators().op("ns::op(...)", fn) and
     // .op(RegisterOperators::options().schema("ns::op(...)")...), up to the
