@@ -200,6 +200,23 @@ std::string consequenceText(const ConsequenceFacts &F) {
   return "";
 }
 
+/// A schema that returns nothing and declares no argument mutable while it
+/// takes a tensor: torch.compile's treatment of its calls follows the
+/// consequence class whatever its kernels do.
+bool returnsNothingDeclaresNothing(const OperatorSchema &S) {
+  return S.Returns.empty() && !S.VarRets &&
+         llvm::none_of(S.Arguments,
+                       [](const SchemaArgument &A) { return A.isMutable(); }) &&
+         llvm::any_of(S.Arguments, [](const SchemaArgument &A) {
+           return A.BaseType == "Tensor";
+         });
+}
+
+bool hasAutogradKernel(llvm::ArrayRef<KernelSite> Sites) {
+  return llvm::any_of(Sites,
+                      [](const KernelSite &K) { return isAutogradKey(K.Key); });
+}
+
 /// Where opcheck's test_schema was measured failing: kernels below
 /// autograd (a catch-all kernel decomposes, and passes).
 bool opcheckFails(Consequence C) {
@@ -266,7 +283,6 @@ void OpUndeclaredMutationCheck::reportFromIndex(const OperatorModel &Model,
   for (const RegisteredOperator &Op : Model.operators())
     if (Op.DefSite)
       Parsed.insert(Op.Namespace + "::" + Op.Name);
-  StringRef Buffer = SM.getBufferData(SM.getMainFileID());
   for (const DeclaredSchema &D : Project->schemas()) {
     llvm::SmallString<256> File;
     if (llvm::sys::fs::real_path(D.File, File) || File != MainPath)
@@ -278,14 +294,7 @@ void OpUndeclaredMutationCheck::reportFromIndex(const OperatorModel &Model,
     std::string Ns = S.Namespace.empty() ? D.Namespace : S.Namespace;
     if (Ns.empty() || Parsed.contains(Ns + "::" + S.Name))
       continue;
-    bool Void =
-        S.Returns.empty() && !S.VarRets &&
-        llvm::none_of(S.Arguments,
-                      [](const SchemaArgument &A) { return A.isMutable(); }) &&
-        llvm::any_of(S.Arguments, [](const SchemaArgument &A) {
-          return A.BaseType == "Tensor";
-        });
-    if (!Void)
+    if (!returnsNothingDeclaresNothing(S))
       continue;
     std::vector<KernelSite> Sites;
     for (const DeclaredKernel *K : Project->kernels(Ns, S.Name))
@@ -295,27 +304,17 @@ void OpUndeclaredMutationCheck::reportFromIndex(const OperatorModel &Model,
     Consequence Class = consequenceOf(Sites, /*RawCatchAll=*/true);
     if (ConsequenceFilter == "silent" && Class != Consequence::Silent)
       continue;
-    bool Autograd = llvm::any_of(
-        Sites, [](const KernelSite &K) { return isAutogradKey(K.Key); });
     // At the schema literal's opening quote on its line.
-    unsigned Column = 1;
-    size_t LineStart = 0;
-    for (unsigned L = 1; L < D.Line && LineStart != StringRef::npos; ++L) {
-      LineStart = Buffer.find('\n', LineStart);
-      if (LineStart != StringRef::npos)
-        ++LineStart;
-    }
-    if (LineStart == StringRef::npos)
-      continue;
-    StringRef Line = Buffer.substr(LineStart).split('\n').first;
+    SourceLocation At = SM.translateLineCol(SM.getMainFileID(), D.Line, 1);
+    StringRef Line = StringRef(SM.getCharacterData(At)).split('\n').first;
     size_t Name = Line.find(S.Name + "(");
     if (Name != StringRef::npos) {
       size_t Quote = Line.rfind('"', Name);
-      Column = (Quote != StringRef::npos ? Quote : Name) + 1;
+      At = At.getLocWithOffset(Quote != StringRef::npos ? Quote : Name);
     }
-    SourceLocation At = SM.translateLineCol(SM.getMainFileID(), D.Line, Column);
     std::string Qualified = qualifiedOperatorName(Ns, S.Name, S.Overload);
-    diagVoid(At, Qualified, /*Inferred=*/false, Class, Autograd);
+    diagVoid(At, Qualified, /*Inferred=*/false, Class,
+             hasAutogradKernel(Sites));
     diag(At,
          "read from the schema's text (the project index): this file did "
          "not parse where '%0' is defined",
@@ -356,8 +355,7 @@ void OpUndeclaredMutationCheck::checkOperator(
   const KernelSite *Fake = fakeSite(Sites);
   if (ConsequenceFilter == "silent" && Class != Consequence::Silent)
     return;
-  bool Autograd = llvm::any_of(
-      Sites, [](const KernelSite &S) { return isAutogradKey(S.Key); });
+  bool Autograd = hasAutogradKernel(Sites);
 
   struct Found {
     const ArgumentWrite *W;
@@ -399,10 +397,7 @@ void OpUndeclaredMutationCheck::checkOperator(
   bool ReturnsNothing = S.Returns.empty() && !S.VarRets;
   bool DeclaresMutation = llvm::any_of(
       S.Arguments, [](const SchemaArgument &A) { return A.isMutable(); });
-  bool TakesTensor = llvm::any_of(S.Arguments, [](const SchemaArgument &A) {
-    return A.BaseType == "Tensor";
-  });
-  bool Void = ReturnsNothing && !DeclaresMutation && TakesTensor;
+  bool Void = returnsNothingDeclaresNothing(S);
   bool KernelHere = llvm::any_of(Op.Kernels, [](const KernelRegistration &K) {
     return K.Kernel && userDefinition(K.Kernel);
   });
@@ -470,8 +465,7 @@ void OpUndeclaredMutationCheck::checkOperator(
            DiagnosticIDs::Note)
           << Callee->getQualifiedNameAsString() << P->getName()
           << static_cast<unsigned>(
-                 P->getType().getNonReferenceType()->isRecordType() &&
-                 !P->getType()->isPointerType());
+                 P->getType().getNonReferenceType()->isRecordType());
     }
     for (size_t I = 1; I < List.size() && I < 4; ++I)
       diag(siteOf(*List[I].W)->getBeginLoc(), "'%0' is also written here (%1)",

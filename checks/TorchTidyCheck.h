@@ -79,21 +79,19 @@ protected:
   /// snippet with the first line of any fix-it range, so a fix elsewhere
   /// (a schema at the top of the file) would print the warning's line under
   /// the fix's number. A fix elsewhere goes on a note at its own line
-  /// (applied by --fix-notes; clangd offers it as the warning's fix).
+  /// (applied by --fix-notes).
   bool fixOnLineOf(const FixPlan &Plan, clang::SourceLocation Loc) const;
   /// The note that names the plan's rule (`rule: <id>`, which
   /// torch-tidy-verify reads) or says why there is no fix (`no fix: ...`).
   void noteFix(clang::SourceLocation Loc, const FixPlan &Plan);
 
-  /// The headers the translation unit's #includes did not find, in order.
-  const std::vector<std::string> &missingHeaders() const {
-    return *MissingHeaders;
-  }
   /// "; this file parsed only in part ('x.h' was not found)", or "".
   std::string partlyParsedClause() const;
 
 private:
   const clang::SourceManager *SM = nullptr;
+  /// The headers the translation unit's #includes did not find, in order
+  /// (shared with the preprocessor callback that records them).
   std::shared_ptr<std::vector<std::string>> MissingHeaders =
       std::make_shared<std::vector<std::string>>();
 };

@@ -179,8 +179,7 @@ std::optional<std::string> namespaceArgument(const std::vector<Token> &T,
   if (J + 1 >= T.size() || !T[J + 1].is(clang::tok::l_paren))
     return T[J++].Text.str();
   StringRef Macro = T[J].Text;
-  if (!Macro.contains("CONCAT") && !Macro.contains("CAT") &&
-      !Macro.contains("PASTE"))
+  if (!Macro.contains("CAT") && !Macro.contains("PASTE"))
     return std::nullopt;
   std::string Pasted;
   size_t K = J + 2;
