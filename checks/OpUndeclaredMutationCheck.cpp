@@ -251,6 +251,24 @@ void OpUndeclaredMutationCheck::noteFakeAt(SourceLocation Loc,
       << (Fake.Key == "Fake" ? "" : Fake.Key + " kernel, ") << Fake.How;
 }
 
+void OpUndeclaredMutationCheck::noteDisallowed(SourceLocation Loc,
+                                               StringRef Operator,
+                                               ArrayRef<KernelSite> Sites) {
+  const KernelSite *Mark = disallowSite(Sites);
+  if (!Mark)
+    return;
+  diag(Loc,
+       "'%0' is marked torch._dynamo.disallow_in_graph in %1:%2: calls "
+       "through what that mark returns run outside the graph and keep what "
+       "the kernel does; calls of torch.ops.%3 itself are the ones this "
+       "warning is about (measured on %4)",
+       DiagnosticIDs::Note)
+      << Operator << Mark->File << Mark->Line
+      << llvm::StringRef(Operator).split("::").first.str() + "." +
+             llvm::StringRef(Operator).split("::").second.str()
+      << ground_truth::BothVersions;
+}
+
 void OpUndeclaredMutationCheck::diagVoid(SourceLocation At, StringRef Operator,
                                          bool Inferred, Consequence Class,
                                          bool Autograd) {
@@ -322,6 +340,7 @@ void OpUndeclaredMutationCheck::reportFromIndex(const OperatorModel &Model,
         << Qualified;
     if (const KernelSite *Fake = fakeSite(Sites))
       noteFakeAt(At, Qualified, *Fake);
+    noteDisallowed(At, Qualified, Sites);
     noteFix(At, FixPlan::noFix("this file did not parse; which argument the "
                                "kernels of '" +
                                Qualified + "' write is not known here"));
@@ -410,6 +429,7 @@ void OpUndeclaredMutationCheck::checkOperator(
     diagVoid(At, Op.qualifiedName(), Op.SchemaInferred, Class, Autograd);
     if (Fake)
       noteFake(At, Op, *Fake);
+    noteDisallowed(At, Op.qualifiedName(), Sites);
     noteFix(At,
             FixPlan::noFix(
                 KernelHere ? "its kernels here write no tensor argument; "
@@ -453,6 +473,7 @@ void OpUndeclaredMutationCheck::checkOperator(
     }
     if (Fake)
       noteFake(At, Op, *Fake);
+    noteDisallowed(At, Op.qualifiedName(), Sites);
     if (First.W->Via)
       diag(First.W->Write->getBeginLoc(), "the write is here, in '%0'",
            DiagnosticIDs::Note)

@@ -47,6 +47,10 @@ private:
                 const KernelSite &Fake);
   void noteFakeAt(clang::SourceLocation Loc, llvm::StringRef Operator,
                   const KernelSite &Fake);
+  /// Where the project marks the operator torch._dynamo.disallow_in_graph:
+  /// the calls through that mark's result are exempt from the silent class.
+  void noteDisallowed(clang::SourceLocation Loc, llvm::StringRef Operator,
+                      llvm::ArrayRef<KernelSite> Sites);
   /// The warning on an operator that returns nothing and declares nothing
   /// mutable.
   void diagVoid(clang::SourceLocation At, llvm::StringRef Operator,

@@ -7,7 +7,12 @@
 
 For every repository at its pinned commit: the sources come from a local
 mirror (--mirror, default $TORCH_TIDY_CORPUS_MIRROR or /work/.mirror, as
-owner+name/repo git directories) or, failing that, a clone from GitHub. Up to
+owner+name/repo git directories; for a project too large to mirror,
+owner+name/tree, the files tools/corpus/assembled/OWNER+NAME.txt lists,
+assembled one by one at the pinned commit) or, failing that, a clone from
+GitHub. With --whole, every file of a project the operator checks can warn
+in is linted (torch-tidy-project's choice from the project index) and each
+project's operators whose kernels stay unseen are counted by cause. Up to
 --per-repo C++/CUDA files that use LibTorch are picked (those with the most
 in-place writes and operator registrations first), and in a project that
 registers operators every file that defines a schema or registers a kernel
@@ -127,6 +132,18 @@ def materialize(repo, mirror, dest):
     shutil.rmtree(dest, ignore_errors=True)
     os.makedirs(dest)
     git_dir = os.path.join(mirror, repo["name"].replace("/", "+", 1), "repo")
+    tree = os.path.join(mirror, repo["name"].replace("/", "+", 1), "tree")
+    if not os.path.isdir(git_dir) and os.path.isdir(tree):
+        # A project too large to mirror, assembled file by file at the
+        # pinned commit (tools/corpus/assembled/OWNER+NAME.txt lists them).
+        for d, _, files in os.walk(tree):
+            for f in files:
+                if f.endswith(CODE_EXT):
+                    target = os.path.join(dest, os.path.relpath(os.path.join(d, f), tree))
+                    os.makedirs(os.path.dirname(target), exist_ok=True)
+                    shutil.copyfile(os.path.join(d, f), target)
+        open(stamp, "w").close()
+        return dest
     if not os.path.isdir(git_dir):
         clone = dest + ".git"
         res = subprocess.run(["git", "clone", "-q", "--bare",
@@ -213,6 +230,20 @@ def pick_files(root, per_repo):
         if REGISTERS.search(COMMENT.sub(" ", text_of(p))):
             picked.append(p)
     return picked
+
+
+def whole_project_files(args, root):
+    """--whole: every source file of the project the operator checks can
+    warn in, as torch-tidy-project picks them (the project index's schema
+    and registration files, files defining a registered kernel), and the
+    index itself."""
+    index_json = PROJECT.project_index_json(args.torch_tidy, root)
+    sources = []
+    for d, dirs, files in os.walk(root):
+        dirs[:] = sorted(x for x in dirs if not x.startswith("."))
+        sources += [os.path.join(d, f) for f in sorted(files)
+                    if f.endswith(SOURCE_EXT) and not f.startswith(".tt-fix-")]
+    return sorted(PROJECT.operator_files(index_json, sources)), index_json
 
 
 # --- flags -----------------------------------------------------------------
@@ -306,17 +337,20 @@ def install_dependencies():
                   f"them will not parse", flush=True)
 
 
-def load_cdb():
-    """torch-tidy-cdb as a module: the runner parses .cu files as it does."""
-    path = os.path.join(ROOT, "tools", "torch-tidy", "torch-tidy-cdb")
-    loader = importlib.machinery.SourceFileLoader("torch_tidy_cdb", path)
-    spec = importlib.util.spec_from_loader("torch_tidy_cdb", loader)
+def load_script(name):
+    """One of tools/torch-tidy's scripts as a module."""
+    path = os.path.join(ROOT, "tools", "torch-tidy", name)
+    loader = importlib.machinery.SourceFileLoader(name.replace("-", "_"), path)
+    spec = importlib.util.spec_from_loader(name.replace("-", "_"), loader)
     module = importlib.util.module_from_spec(spec)
     loader.exec_module(module)
     return module
 
 
-CDB = load_cdb()
+# torch-tidy-cdb: the runner parses .cu files as it does; torch-tidy-project:
+# the files of a whole project the operator checks can warn in (--whole).
+CDB = load_script("torch-tidy-cdb")
+PROJECT = load_script("torch-tidy-project")
 
 
 def library_flags():
@@ -495,13 +529,14 @@ def job(args, repo, root, index, base_flags, path):
     rel = os.path.relpath(path, root)
     entry = {"repo": repo["name"], "path": rel, "runs": {}}
     flagship = "torch-compile-requires-grad-propagation" in args.checks
-    for config in CONFIGS:
-        if config == "default" and not flagship:
+    for config in args.configs:
+        if config == "default" and "all" in args.configs and not flagship:
             # Only the flagship reads RegionMode: the same run.
             entry["runs"][config] = dict(entry["runs"]["all"],
                                          skipped="no check that reads RegionMode")
             continue
-        if config == "default" and not DEFAULT_RELEVANT.search(text_of(path)):
+        if config == "default" and "all" in args.configs and \
+                not args.whole and not DEFAULT_RELEVANT.search(text_of(path)):
             entry["runs"][config] = {
                 "crash": False, "timeout": False, "seconds": 0, "errors": 0,
                 "first_error": "", "warnings": [
@@ -510,7 +545,7 @@ def job(args, repo, root, index, base_flags, path):
                 "tail": "", "skipped": "no registration or compiled marker"}
             continue
         entry["runs"][config] = cached_lint(args, path, flags, config, root)
-    if not args.no_fix and entry["runs"]["all"]["warnings"] and \
+    if not args.no_fix and "all" in args.configs and entry["runs"]["all"]["warnings"] and \
             not entry["runs"]["all"]["crash"]:
         entry["fix"] = check_fix(args, path, flags, root)
     return entry
@@ -537,18 +572,23 @@ def read_labels(path):
     return labels
 
 
-def summarize(entries, labels, out_dir, checks=CHECKS):
+def first_run(entry):
+    """The file's first run ('all' where it ran): its parse and errors."""
+    return next(iter(entry["runs"].values()))
+
+
+def summarize(entries, labels, out_dir, checks=CHECKS, configs=tuple(CONFIGS)):
     files = len(entries)
     crashes = [(e["repo"], e["path"], c) for e in entries for c, r in e["runs"].items() if r["crash"]]
     timeouts = [(e["repo"], e["path"], c) for e in entries for c, r in e["runs"].items() if r["timeout"]]
-    error_files = sum(1 for e in entries if e["runs"]["all"]["errors"])
+    error_files = sum(1 for e in entries if first_run(e)["errors"])
     print(f"\ncorpus: {len({e['repo'] for e in entries})} repositories, {files} files; "
           f"{len(crashes)} crashes, {len(timeouts)} timeouts; {error_files} files with "
           f"compile errors")
     # Why they do not parse: the first header not found, else the first error.
     causes = {}
     for e in entries:
-        r = e["runs"]["all"]
+        r = first_run(e)
         if not r["errors"]:
             continue
         missing = r.get("missing") or []
@@ -556,7 +596,7 @@ def summarize(entries, labels, out_dir, checks=CHECKS):
         causes.setdefault(cause, []).append(f"{e['repo']}/{e['path']}")
     for cause, where in sorted(causes.items(), key=lambda c: (-len(c[1]), c[0])):
         print(f"    {len(where):3} {cause}  (e.g. {where[0]})")
-    for config in CONFIGS:
+    for config in configs:
         counts = {c: 0 for c in checks}
         for e in entries:
             for w in e["runs"][config]["warnings"]:
@@ -607,7 +647,7 @@ def summarize(entries, labels, out_dir, checks=CHECKS):
     with open(os.path.join(out_dir, "warnings.tsv"), "w") as f:
         f.write("repo\tpath\tline\tcheck\tconfig\tlabel\tmessage\n")
         for e in entries:
-            for config in CONFIGS:
+            for config in configs:
                 for w in e["runs"][config]["warnings"]:
                     key = (e["repo"], e["path"], w["line"], w["check"])
                     lab = labels.get(key)
@@ -616,7 +656,7 @@ def summarize(entries, labels, out_dir, checks=CHECKS):
                             f"{lab['label'] if lab else '-'}\t{w['message']}\n")
     if labels:
         print("\nprecision on the labels (hazard / (hazard + benign); unclear left out):")
-        for config in CONFIGS:
+        for config in configs:
             per = {}
             for cfg, key, lab in rows:
                 if cfg != config or not lab:
@@ -632,8 +672,9 @@ def summarize(entries, labels, out_dir, checks=CHECKS):
                 p = f"{100 * t['hazard'] / judged:.0f}%" if judged else "-"
                 print(f"  {config:8} {group:70} {p:>5} (hazard {t['hazard']}, benign "
                       f"{t['benign']}, unclear {t['unclear']})")
-        unlabelled = sum(1 for cfg, _, lab in rows if cfg == "all" and not lab)
-        print(f"  {unlabelled} warnings under RegionMode: all have no label")
+        for config in configs:
+            unlabelled = sum(1 for cfg, _, lab in rows if cfg == config and not lab)
+            print(f"  {unlabelled} warnings of the '{config}' run have no label")
     return 1 if crashes or timeouts or bad else 0
 
 
@@ -657,8 +698,17 @@ def main():
                     help="do not apt-get the projects' Debian dependencies")
     ap.add_argument("--checks", default=",".join(CHECKS),
                     help="comma-separated checks to run (default: every torch check)")
+    ap.add_argument("--whole", action="store_true",
+                    help="lint every file of each project the operator checks can warn "
+                         "in (torch-tidy-project's choice from the project index) instead "
+                         "of --per-repo files, and count each project's unseen kernels")
+    ap.add_argument("--configs", default=",".join(CONFIGS),
+                    help="the runs per file: all (RegionMode: all), default, or both")
     args = ap.parse_args()
     args.checks = [c for c in args.checks.split(",") if c]
+    args.configs = [c for c in args.configs.split(",") if c]
+    if not args.configs or any(c not in CONFIGS for c in args.configs):
+        raise SystemExit(f"corpus: --configs takes {', '.join(CONFIGS)}")
     args.out = args.out or os.path.join(args.build, "corpus")
     cache = {}
     for line in open(os.path.join(args.build, "CMakeCache.txt")):
@@ -669,6 +719,9 @@ def main():
     args.clang_tidy = os.path.join(llvm_bin, "clang-tidy")
     args.clang = os.path.join(llvm_bin, "clang++")
     args.module = args.module or os.path.join(args.build, "lib", "TorchTidyModule.so")
+    args.torch_tidy = os.path.join(args.build, "bin", "torch-tidy")
+    if args.whole and not os.path.exists(args.torch_tidy):
+        raise SystemExit(f"corpus: --whole needs {args.torch_tidy} (the project index)")
     # The module is a small loader; the checks are in the libraries beside it.
     digest = hashlib.sha1()
     module_dir = os.path.dirname(os.path.abspath(args.module))
@@ -703,7 +756,12 @@ def main():
         if not root:
             continue
         index = header_index(root)
-        for path in pick_files(root, repo["files"] or args.per_repo):
+        if args.whole:
+            paths, repo["index"] = whole_project_files(args, root)
+            repo["root"] = root
+        else:
+            paths = pick_files(root, repo["files"] or args.per_repo)
+        for path in paths:
             if not only or f"{repo['name']}/{os.path.relpath(path, root)}" in only:
                 work.append((repo, root, index, path))
     print(f"corpus: {len(repos)} repositories, {len(work)} files, {args.jobs} jobs", flush=True)
@@ -717,13 +775,48 @@ def main():
             r = e["runs"]
             status = "CRASH" if any(x["crash"] for x in r.values()) else \
                 "TIMEOUT" if any(x["timeout"] for x in r.values()) else "ok"
-            print(f"  {status:7} {e['repo']}/{e['path']}: all {len(r['all']['warnings'])} "
-                  f"warnings, default {len(r['default']['warnings'])}, "
-                  f"{r['all']['errors']} errors, {r['all']['seconds']:.0f} s", flush=True)
+            print(f"  {status:7} {e['repo']}/{e['path']}: " + ", ".join(
+                f"{c} {len(x['warnings'])} warnings" for c, x in r.items()) +
+                f", {first_run(e)['errors']} errors, "
+                f"{sum(x['seconds'] for x in r.values()):.0f} s", flush=True)
     entries.sort(key=lambda e: (e["repo"], e["path"]))
+    projects = whole_project_summary(repos, entries) if args.whole else []
+    for repo in repos:
+        repo.pop("index", None)
     with open(os.path.join(args.out, "report.json"), "w") as f:
-        json.dump({"repos": repos, "files": entries}, f, indent=1)
-    return summarize(entries, read_labels(args.labels), args.out, args.checks)
+        json.dump({"repos": repos, "files": entries, "projects": projects}, f, indent=1)
+    return summarize(entries, read_labels(args.labels), args.out, args.checks,
+                     args.configs)
+
+
+def whole_project_summary(repos, entries):
+    """--whole: per project, what its index holds, the files linted and
+    parsed, and the operators whose kernels no linted file let the checks
+    see, by cause."""
+    rows = []
+    print("\nprojects linted whole (operators, kernels, fakes from the project index):")
+    for repo in repos:
+        if "root" not in repo:
+            continue
+        mine = [e for e in entries if e["repo"] == repo["name"]]
+        linted = {os.path.realpath(os.path.join(repo["root"], e["path"])) for e in mine}
+        unparsed = {os.path.realpath(os.path.join(repo["root"], e["path"]))
+                    for e in mine if first_run(e)["errors"]}
+        summary = PROJECT.project_index(repo.get("index"), linted, unparsed) or {}
+        row = {"repo": repo["name"], "files": len(mine), "did_not_parse": len(unparsed),
+               "warnings": sum(len(x["warnings"]) for e in mine
+                               for c, x in e["runs"].items() if c == "default"),
+               "crashes": sum(1 for e in mine for x in e["runs"].values() if x["crash"]),
+               "timeouts": sum(1 for e in mine for x in e["runs"].values() if x["timeout"]),
+               **{k: summary.get(k) for k in ("operators", "kernels", "fakes",
+                                              "kernels_by_key", "kernels_unseen")}}
+        rows.append(row)
+        unseen = "; ".join(f"{n} {cause}" for cause, n in
+                           (row["kernels_unseen"] or {}).items()) or "none"
+        print(f"  {repo['name']}: {row['files']} files ({row['did_not_parse']} did not "
+              f"parse), {row['operators']} operators, {row['kernels']} C++ kernels, "
+              f"{row['fakes']} fakes; operators with no kernel seen: {unseen}")
+    return rows
 
 
 if __name__ == "__main__":

@@ -595,6 +595,9 @@ private:
     }
     if (const auto *F = dyn_cast<CXXFunctionalCastExpr>(E))
       return wrapperTarget(F->getSubExpr(), Depth + 1);
+    // Code that did not parse leaves expressions without a type.
+    if (E->getType().isNull())
+      return std::nullopt;
     const CXXRecordDecl *RD = E->getType()->getAsCXXRecordDecl();
     if (!RD || !isUserDecl(RD))
       return std::nullopt;

@@ -29,13 +29,21 @@ const KernelSite *fakeSite(llvm::ArrayRef<KernelSite> Sites) {
   return Best;
 }
 
+const KernelSite *disallowSite(llvm::ArrayRef<KernelSite> Sites) {
+  for (const KernelSite &S : Sites)
+    if (S.Key == DisallowInGraphKey)
+      return &S;
+  return nullptr;
+}
+
 Consequence consequenceOf(llvm::ArrayRef<KernelSite> Sites, bool RawCatchAll) {
   if (fakeSite(Sites))
     return Consequence::Silent;
   bool CatchAll = llvm::any_of(
       Sites, [](const KernelSite &S) { return isCatchAllKey(S.Key); });
   bool Backend = llvm::any_of(Sites, [](const KernelSite &S) {
-    return !isCatchAllKey(S.Key) && !isFakeKey(S.Key);
+    return !isCatchAllKey(S.Key) && !isFakeKey(S.Key) &&
+           S.Key != DisallowInGraphKey;
   });
   // A backend kernel takes the call before a catch-all one; with none, the
   // catch-all kernel is what Dynamo runs on fake tensors.

@@ -22,7 +22,7 @@ using namespace llvm;
 namespace torch_tidy {
 namespace {
 
-constexpr int CacheVersion = 3;
+constexpr int CacheVersion = 4;
 /// Files larger than this are not read (generated or vendored code).
 constexpr uint64_t MaxFileSize = 4 << 20;
 /// A project with more files than this is indexed up to this many.
@@ -610,7 +610,8 @@ void scanPython(StringRef Path, StringRef Text, FileOperatorFacts &Facts) {
   bool Registers =
       Text.contains("register_fake") || Text.contains("impl_abstract") ||
       Text.contains("register_kernel") || Text.contains("register_autograd") ||
-      Text.contains(".impl(") || Text.contains("::");
+      Text.contains("disallow_in_graph") || Text.contains(".impl(") ||
+      Text.contains("::");
   if (!(Text.contains("define") && Text.contains("library")) && !Registers)
     return;
   LineCounter Lines(Text);
@@ -682,13 +683,17 @@ void scanPython(StringRef Path, StringRef Text, FileOperatorFacts &Facts) {
   pythonFakeWrappers(Text, Facts.Wrappers);
   // Kernels and fakes: torch.library.register_fake("ns::op") (a call or a
   // decorator; also imported bare), impl_abstract, register_kernel,
-  // register_autograd, torch.library.impl("ns::op", "Meta"), and
-  // lib.impl("op", fn, "Meta") of a Library object.
-  static const StringMap<StringRef> Verbs = {{"register_fake", "Fake"},
-                                             {"impl_abstract", "Fake"},
-                                             {"register_autograd", "Autograd"},
-                                             {"register_kernel", ""},
-                                             {"impl", ""}};
+  // register_autograd, torch.library.impl("ns::op", "Meta"),
+  // lib.impl("op", fn, "Meta") of a Library object, and
+  // torch._dynamo.disallow_in_graph(torch.ops.ns.op.default), which keeps
+  // the calls of what it returns out of the graph (a mark, not a kernel).
+  static const StringMap<StringRef> Verbs = {
+      {"register_fake", "Fake"},
+      {"impl_abstract", "Fake"},
+      {"register_autograd", "Autograd"},
+      {"disallow_in_graph", DisallowInGraphKey},
+      {"register_kernel", ""},
+      {"impl", ""}};
   for (size_t At = 0; At < Text.size(); ++At) {
     At = Text.find('(', At);
     if (At == StringRef::npos)
@@ -723,7 +728,10 @@ void scanPython(StringRef Path, StringRef Text, FileOperatorFacts &Facts) {
                           (Before.ends_with("torch.library.") ||
                            Before.size() == Owner.size() + 1 ||
                            Before[Before.size() - Owner.size() - 2] != '.');
-      if (!TorchLibrary) {
+      if (Verb == "disallow_in_graph") {
+        if (Owner != "_dynamo")
+          continue;
+      } else if (!TorchLibrary) {
         auto It = ImplLibraries.find(Owner);
         if (It == ImplLibraries.end() || Verb != "impl")
           continue;
@@ -768,8 +776,10 @@ void scanPython(StringRef Path, StringRef Text, FileOperatorFacts &Facts) {
       Keys = {LibNs.empty()     ? "CompositeExplicitAutograd"
               : !LibKey.empty() ? LibKey
                                 : "CompositeImplicitAutograd"};
-    std::string How =
-        LibNs.empty() ? ("torch.library." + Verb).str() : "Library.impl";
+    std::string How = Verb == "disallow_in_graph"
+                          ? "torch._dynamo.disallow_in_graph"
+                      : LibNs.empty() ? ("torch.library." + Verb).str()
+                                      : "Library.impl";
     for (const std::string &K : Keys)
       Facts.Kernels.push_back(
           {Ns, Name, KernelSite{K, How, Path.str(), Lines.lineOf(VerbAt)}});

@@ -70,6 +70,15 @@ Consequence consequenceOf(llvm::ArrayRef<KernelSite> Sites, bool RawCatchAll);
 /// The first fake registration among Sites, if any.
 const KernelSite *fakeSite(llvm::ArrayRef<KernelSite> Sites);
 
+/// The pseudo-key of a Python torch._dynamo.disallow_in_graph mark on the
+/// operator: what the mark returns is called outside the graph (measured:
+/// such calls keep the kernel's effects; direct torch.ops calls do not).
+/// Neither a kernel nor a fake: it changes no class.
+inline constexpr llvm::StringLiteral DisallowInGraphKey = "DisallowInGraph";
+
+/// The first disallow_in_graph mark among Sites, if any.
+const KernelSite *disallowSite(llvm::ArrayRef<KernelSite> Sites);
+
 /// "silent", "graph-break", "traced", "loud": the names of
 /// the Consequence option's values and of the docs' classes.
 llvm::StringRef consequenceName(Consequence C);
