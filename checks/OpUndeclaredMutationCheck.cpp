@@ -430,13 +430,31 @@ void OpUndeclaredMutationCheck::checkOperator(
     if (Fake)
       noteFake(At, Op, *Fake);
     noteDisallowed(At, Op.qualifiedName(), Sites);
-    noteFix(At,
-            FixPlan::noFix(
-                KernelHere ? "its kernels here write no tensor argument; "
-                             "which argument to declare is a reading of them"
-                           : "no kernel of '" + Op.qualifiedName() +
-                                 "' is defined in this translation unit; which "
-                                 "argument it writes is not known here"));
+    // A catch-all kernel's writes are not reported (CompositeKernels off),
+    // but they name the argument to declare.
+    std::string CatchAllWrites;
+    for (const KernelRegistration &K : Op.Kernels) {
+      if (!K.Kernel || !userDefinition(K.Kernel) || reports(K))
+        continue;
+      for (const ArgumentWrite &W : Analysis.analyse(K.Kernel).Writes)
+        if (std::optional<unsigned> I = Op.schemaArgumentOf(K, W.ParamIndex);
+            I && S.Arguments[*I].BaseType == "Tensor" &&
+            !StringRef(CatchAllWrites).contains("'" + S.Arguments[*I].Name))
+          CatchAllWrites += (CatchAllWrites.empty() ? "'" : ", '") +
+                            S.Arguments[*I].Name + "'";
+    }
+    noteFix(At, FixPlan::noFix(
+                    !CatchAllWrites.empty()
+                        ? "its catch-all kernel writes " + CatchAllWrites +
+                              "; the fix declares it and registers the kernel "
+                              "for its device, a change of registration "
+                              "torch-tidy does not rewrite"
+                    : KernelHere
+                        ? "its kernels here write no tensor argument; "
+                          "which argument to declare is a reading of them"
+                        : "no kernel of '" + Op.qualifiedName() +
+                              "' is defined in this translation unit; which "
+                              "argument it writes is not known here"));
   }
   if (Writes.empty() && (!Aliasing || Rets.empty()))
     return;

@@ -218,6 +218,15 @@ public:
 
   // --- writes -------------------------------------------------------------
   bool VisitCXXMemberCallExpr(CXXMemberCallExpr *Call) {
+    // at::vec::Vectorized<T>::store(p): a vectorised kernel's write.
+    if (const CXXMethodDecl *M = Call->getMethodDecl();
+        M && nameOf(M) == "store" && Call->getNumArgs() >= 1 &&
+        libtorch::isInTorchNamespace(M->getParent())) {
+      if (std::optional<unsigned> P = rawTarget(Call->getArg(0)))
+        write(*P, Call, "a Vectorized store through data_ptr",
+              /*ThroughMemory=*/true);
+      return true;
+    }
     if (!libtorch::isInPlaceValueMethod(Call))
       return true;
     if (std::optional<unsigned> P =
@@ -230,8 +239,14 @@ public:
     if (Op->getNumArgs() != 2)
       return true;
     const Expr *Lhs = Op->getArg(0);
-    if (!libtorch::isTensorType(Lhs->getType()))
+    if (!libtorch::isTensorType(Lhs->getType())) {
+      // p[i] = x where the element is a class (at::Half, at::BFloat16,
+      // c10::complex): its operator= or operator+= writes the element.
+      if (Op->isAssignmentOp())
+        if (std::optional<unsigned> P = rawTarget(Lhs))
+          write(*P, Op, rawWriteForm(Lhs), /*ThroughMemory=*/true);
       return true;
+    }
     if (libtorch::isCompoundAssignOnTensor(Op)) {
       if (std::optional<unsigned> P = aliasedParam(Lhs))
         write(*P, Op,
@@ -595,7 +610,8 @@ private:
     }
     if (const auto *F = dyn_cast<CXXFunctionalCastExpr>(E))
       return wrapperTarget(F->getSubExpr(), Depth + 1);
-    // Code that did not parse leaves expressions without a type.
+    // A dependent initialiser in a template's pattern (`Kernel task(p, n)`,
+    // a ParenListExpr) has no type.
     if (E->getType().isNull())
       return std::nullopt;
     const CXXRecordDecl *RD = E->getType()->getAsCXXRecordDecl();

@@ -385,7 +385,30 @@ void parallel_for(int64_t begin, int64_t end, int64_t grain, const F &f) {
 template <typename T, size_t N>
 using PackedTensorAccessor32 = TensorBase::Accessor<T, N>;
 using TensorList = ArrayRef<Tensor>;
+// A reduced-precision element: a class, so p[i] = x calls its operator=.
+struct BFloat16 {
+  unsigned short bits = 0;
+  BFloat16() = default;
+  BFloat16(float v);
+  operator float() const;
+};
+// at::vec::Vectorized<T>: loadu reads memory, store writes it.
+namespace vec {
+template <typename T> struct Vectorized {
+  static Vectorized loadu(const void *p);
+  void store(void *p) const;
+  Vectorized operator+(const Vectorized &o) const;
+  static constexpr int size() { return 8; }
+};
+} // namespace vec
 } // namespace at
+
+// AT_DISPATCH_REDUCED_FLOATING_TYPES: the lambda with scalar_t a class.
+#define AT_DISPATCH_REDUCED_FLOATING_TYPES(TYPE, NAME, ...)                    \
+  [&] {                                                                        \
+    using scalar_t = at::BFloat16;                                             \
+    return __VA_ARGS__();                                                      \
+  }()
 
 // AT_DISPATCH_*: a lambda per dtype with scalar_t bound, calling the body.
 #define AT_DISPATCH_FLOATING_TYPES(TYPE, NAME, ...)                            \
