@@ -148,6 +148,10 @@ struct ConsequenceFacts {
   /// one that marks the argument dirty fails there (measured on the
   /// pyg-lib twins, docs/found.md).
   bool Autograd = false;
+  /// The operator declares another argument mutable (sglang's
+  /// fused_add_rmsnorm_cpu): inductor's stale read was measured on the
+  /// reference version only.
+  bool DeclaresOther = false;
 };
 
 /// The class, its condition and what was measured, for a message.
@@ -159,6 +163,12 @@ std::string consequenceText(const ConsequenceFacts &F) {
                 "; torch " + ground_truth::NewestVersion +
                 " gave the written values where the kernel returns the "
                 "argument it writes)")
+                   .str();
+  else if (!F.Void && F.DeclaresOther && !F.Autograd)
+    Measured = (" (measured on torch " + ground_truth::ReferenceVersion +
+                "; torch " + ground_truth::NewestVersion +
+                " gave the written values where the operator declares "
+                "another argument mutable)")
                    .str();
   std::string Gone =
       F.Effects ? ", and with them whatever its kernels do (tensor writes, "
@@ -259,9 +269,10 @@ void OpUndeclaredMutationCheck::noteDisallowed(SourceLocation Loc,
     return;
   diag(Loc,
        "'%0' is marked torch._dynamo.disallow_in_graph in %1:%2: calls "
-       "through what that mark returns run outside the graph and keep what "
-       "the kernel does; calls of torch.ops.%3 itself are the ones this "
-       "warning is about (measured on %4)",
+       "through what that mark returns break the graph and run, keeping what "
+       "the kernel does (fullgraph=True fails on them); calls of "
+       "torch.ops.%3 itself are the ones this warning is about (measured on "
+       "%4)",
        DiagnosticIDs::Note)
       << Operator << Mark->File << Mark->Line
       << llvm::StringRef(Operator).split("::").first.str() + "." +
@@ -482,7 +493,7 @@ void OpUndeclaredMutationCheck::checkOperator(
                << First.W->Form << A.Name << Op.qualifiedName()
                << consequenceText({Class, ReturnsNothing && !DeclaresMutation,
                                    /*Effects=*/false, Rets.count(ArgIndex) > 0,
-                                   Autograd})
+                                   Autograd, DeclaresMutation})
                << static_cast<unsigned>(opcheckFails(Class))
                << (Letter.empty() ? std::string("a") : Letter)
                << written(Site->getSourceRange());

@@ -109,6 +109,13 @@ def consequence_problems():
                                "run 0 times (its effects gone)")
                     expect("write_other", [f"inductor {m}" for m in MODES],
                            lambda r, c: r[c] != "same", "not same (unwritten values read)")
+                    # The message's version note where the operator declares
+                    # another argument mutable: stale under inductor on the
+                    # reference version only.
+                    expect("beside_declared", [f"inductor {m}" for m in MODES],
+                           (lambda r, c: r[c] != "same") if label == "2.8.0"
+                           else (lambda r, c: r[c] == "same"),
+                           "stale on 2.8.0 only (the message says so)")
                 elif cls == "GraphBreak":
                     expect(None, [f"{b} default" for b in BACKENDS],
                            lambda r, c: r[c] == "same" and r[c.split()[0] + " breaks"] >= 1,
@@ -121,6 +128,26 @@ def consequence_problems():
                 elif cls == "Loud":
                     expect(None, [f"{b} {m}" for m in MODES for b in BACKENDS],
                            lambda r, c: r[c].startswith("error"), "an error")
+    # The note on a torch._dynamo.disallow_in_graph mark: calls through what
+    # it returns break the graph and run (their writes and effects kept,
+    # once per call); fullgraph=True fails on them.
+    for label, version in table["versions"].items():
+        mine = [r for r in table["rows"] if r["torch"] == version and
+                r["registration"] == "python_fake_disallowed"]
+        if not mine:
+            problems.append(f"torch {version}: python_fake_disallowed is not measured")
+        for r in mine:
+            for b in BACKENDS:
+                checked += 2
+                if r[f"{b} default"] != "same" or not r.get(f"{b} breaks"):
+                    problems.append(f"torch {version}: disallowed {r['op']} {b} default: "
+                                    f"{r[f'{b} default']}, the note says kept after a graph break")
+                if not r[f"{b} fullgraph"].startswith("error"):
+                    problems.append(f"torch {version}: disallowed {r['op']} {b} fullgraph: "
+                                    f"{r[f'{b} fullgraph']}, the note says it fails")
+                if r["form"] == "void_side_effect" and r.get(f"{b} default runs") != [1, 1]:
+                    problems.append(f"torch {version}: disallowed {r['op']} {b}: runs "
+                                    f"{r.get(f'{b} default runs')}, the note says it runs")
     return checked, problems
 
 

@@ -55,21 +55,32 @@ FORMS = {
     "written_returned": (True, ["m.narrow(0, 0, 2).add_(v);", "return m;"], None),
     "aliasing": (True, ["return m;"], None),
     "void_side_effect": (False, ["recordRun();"], None),
+    # The operator declares another argument mutable (d, written too) and
+    # writes m undeclared: sglang's fused_add_rmsnorm_cpu(Tensor(a!) input,
+    # Tensor residual, ...) writes residual.
+    "beside_declared": (False, ["d.fill_(1);", "m.narrow(0, 0, 2).add_(v);"], None),
 }
+# Forms whose operator takes a declared-mutable argument d before m.
+LEADING = {"beside_declared"}
 
 # registration shape -> the (form, declared) operators it gets. The declared
 # controls sit beside the shapes that would lose or break on them undeclared.
 SHAPES = {
     "python_fake": [("void_write", False), ("write_other", False),
                     ("written_returned", False), ("aliasing", False),
-                    ("void_side_effect", False), ("void_write", True),
-                    ("void_side_effect", True)],
+                    ("void_side_effect", False), ("beside_declared", False),
+                    ("void_write", True), ("void_side_effect", True)],
     # The same Python fakes, and the operators marked effectful (ORDERED).
     "python_fake_effectful": [("void_side_effect", False), ("void_write", False),
                               ("write_other", False)],
-    "cpp_meta": [("void_write", False), ("write_other", False), ("written_returned", False)],
+    # The same Python fakes, the operator called through what
+    # torch._dynamo.disallow_in_graph(op.default) returns (torchcodec's
+    # encoders are called so).
+    "python_fake_disallowed": [("void_write", False), ("void_side_effect", False)],
+    "cpp_meta": [("void_write", False), ("write_other", False), ("written_returned", False),
+                 ("beside_declared", False)],
     "composite_explicit": [("void_write", False), ("write_other", False),
-                           ("written_returned", False)],
+                           ("written_returned", False), ("beside_declared", False)],
     "backend_only": [("void_write", False), ("write_other", False),
                      ("written_returned", False), ("aliasing", False),
                      ("void_side_effect", False), ("void_write", True)],
@@ -78,7 +89,7 @@ SHAPES = {
                       ("written_returned", False)],
     "catchall_raw": [("void_write", False), ("write_other", False)],
 }
-PYTHON_FAKE = {"python_fake", "python_fake_effectful"}
+PYTHON_FAKE = {"python_fake", "python_fake_effectful", "python_fake_disallowed"}
 
 
 def op_name(form, declared):
@@ -87,8 +98,9 @@ def op_name(form, declared):
 
 def schema_of(form, declared):
     m = "Tensor(a!) m" if declared else "Tensor m"
+    d = "Tensor(b!) d, " if form in LEADING else ""
     ret = "Tensor" if FORMS[form][0] else "()"
-    return f"{op_name(form, declared)}({m}, Tensor v) -> {ret}"
+    return f"{op_name(form, declared)}({d}{m}, Tensor v) -> {ret}"
 
 
 def operators():
@@ -99,7 +111,8 @@ def operators():
 
 def _kernel(name, form, body):
     ret = "at::Tensor" if FORMS[form][0] else "void"
-    return [f"{ret} {name}(const at::Tensor &m, const at::Tensor &v) {{"] + \
+    d = "const at::Tensor &d, " if form in LEADING else ""
+    return [f"{ret} {name}({d}const at::Tensor &m, const at::Tensor &v) {{"] + \
         ["  " + b for b in body] + ["}", ""]
 
 
@@ -165,7 +178,8 @@ def generate(path):
         # Meta kernels: the shapes only, as a fake would.
         lines += _kernel(f"meta_{form}", form,
                          ["return at::empty({}, m.options());"] if form == "write_other"
-                         else ["return m;"] if tensor else ["(void)m;", "(void)v;"])
+                         else ["return m;"] if tensor else ["(void)m;", "(void)v;"] +
+                         (["(void)d;"] if form in LEADING else []))
     for form, _ in SHAPES["autograd_mark_dirty"]:
         lines += _mark_dirty(form)
     lines += ["} // namespace", ""]
@@ -236,7 +250,7 @@ def _measure(args):
 
     def fake_of(form):
         if not FORMS[form][0]:
-            return lambda m, v: None
+            return lambda *args: None
         if form == "write_other":
             return lambda m, v: m.new_empty(())
         return lambda m, v: m
@@ -252,9 +266,14 @@ def _measure(args):
             except Exception as e:
                 effect_api[f"{ns}::{name}"] = "error: " + type(e).__name__
 
-    def program(op):
+    def program(op, form):
         def f(x, v):
             m = x * 1
+            if form in LEADING:
+                # d, declared and written, beside m: both read after.
+                d = x[0] * 0
+                op(d, m, v)
+                return m * 2, d * 2
             r = op(m, v)
             # m * 2 reads m after the call: the written values, or stale ones
             # where the call was dropped or moved.
@@ -281,21 +300,26 @@ def _measure(args):
             row["effect_api"] = effect_api[qual]
         g = torch.Generator().manual_seed(7)
         try:
-            torch.library.opcheck(op, (torch.randn(4, 3, generator=g), torch.randn(2, 3, generator=g)),
+            inputs = (torch.randn(4, 3, generator=g), torch.randn(2, 3, generator=g))
+            if form in LEADING:
+                inputs = (torch.zeros(3),) + inputs
+            torch.library.opcheck(op, inputs,
                                   test_utils="test_schema")
             row["opcheck"], row["opcheck_message"] = "pass", ""
         except Exception as e:
             row["opcheck"] = um.opcheck_verdict(e)
             row["opcheck_message"] = first_line(e.__cause__ or e)
+        if shape == "python_fake_disallowed":
+            op = torch._dynamo.disallow_in_graph(op.default)
         ran()
-        want = call(program(op))
+        want = call(program(op, form))
         row["uncompiled_runs"] = ran() if form == "void_side_effect" else None
         for mode in MODES:
             for backend in BACKENDS:
                 column = f"{backend} {mode}"
                 torch._dynamo.reset()
                 torch._dynamo.utils.counters.clear()
-                fn = torch.compile(program(op), backend=backend, fullgraph=mode == "fullgraph")
+                fn = torch.compile(program(op, form), backend=backend, fullgraph=mode == "fullgraph")
                 try:
                     row[column] = "same" if same(call(fn), want) else "differs"
                 except Exception as e:
