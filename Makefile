@@ -6,7 +6,7 @@ BUILD_DIR    ?= build
 CACHE_DIR    ?= $(or $(TORCH_TIDY_CACHE),$(or $(XDG_CACHE_HOME),$(HOME)/.cache)/torch-tidy)
 CTEST_ARGS   ?=
 
-.PHONY: all bootstrap configure build demo test bench bench-index corpus format ground-truth package clean
+.PHONY: all bootstrap configure build demo test bench bench-index corpus sweep format ground-truth package clean
 
 all: build
 
@@ -63,6 +63,13 @@ bench-index: build
 # timeouts, warnings, --fix that compiles, precision on the labels. Not in CI.
 corpus: build
 	@python3 tools/corpus/run.py --build $(BUILD_DIR)
+
+# The custom-operator ecosystem (tools/corpus/sweep.txt), each project linted
+# whole under the defaults; the table: tools/corpus/sweep_table.py
+# $(BUILD_DIR)/sweep/report.json.
+sweep: build
+	@python3 tools/corpus/run.py --build $(BUILD_DIR) --whole --configs default --no-fix \
+	  --out $(BUILD_DIR)/sweep --repos "$$(grep -v '^#' tools/corpus/sweep.txt | paste -sd, -)"
 
 format:
 	@git ls-files '*.cpp' '*.h' '*.cu' '*.cuh' | grep -v "^test/lit/" | xargs clang-format-19 -i

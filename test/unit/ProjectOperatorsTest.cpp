@@ -188,6 +188,34 @@ TORCH_LIBRARY(NAMESPACE_OF(a, b), m) { m.def("skipped(Tensor x) -> ()"); }
                                       "TORCH_LIBRARY_IMPL|6"}));
 }
 
+TEST(ScanKernels, StableExpandAndDisallowInGraph) {
+  // vLLM's FlashAttention fork: the stable-ABI blocks behind a macro name.
+  const char *Cxx =
+      R"cpp(STABLE_TORCH_LIBRARY_EXPAND(TORCH_EXTENSION_NAME, ops) {
+  ops.def("varlen_fwd(Tensor! q, Tensor k) -> Tensor[]");
+}
+STABLE_TORCH_LIBRARY_IMPL_EXPAND(TORCH_EXTENSION_NAME, CUDA, ops) {
+  ops.impl("varlen_fwd", TORCH_BOX(&mha_varlen_fwd));
+}
+)cpp";
+  FileOperatorFacts F = scanOperatorFile("/p/flash_api_torch_lib.cpp", Cxx);
+  ASSERT_EQ(F.Schemas.size(), 1u);
+  EXPECT_EQ(F.Schemas[0].Namespace, "TORCH_EXTENSION_NAME");
+  ASSERT_EQ(F.Kernels.size(), 1u);
+  EXPECT_EQ(F.Kernels[0].Site.Key, "CUDA");
+  // torchcodec: torch._dynamo.disallow_in_graph marks, not kernels or fakes.
+  const char *Py = R"py(import torch
+encode = torch._dynamo.disallow_in_graph(
+    torch.ops.codec_ns.encode.default
+)
+other = my_module.disallow_in_graph(torch.ops.codec_ns.other.default)
+)py";
+  FileOperatorFacts P = scanOperatorFile("/p/ops.py", Py);
+  EXPECT_EQ(kernelsOf(P.Kernels),
+            (std::vector<std::string>{"codec_ns::encode|DisallowInGraph|"
+                                      "torch._dynamo.disallow_in_graph|2"}));
+}
+
 TEST(ScanKernels, Python) {
   const char *Text = R"py(import torch
 from torch.library import register_fake, impl_abstract

@@ -22,7 +22,7 @@ using namespace llvm;
 namespace torch_tidy {
 namespace {
 
-constexpr int CacheVersion = 4;
+constexpr int CacheVersion = 5;
 /// Files larger than this are not read (generated or vendored code).
 constexpr uint64_t MaxFileSize = 4 << 20;
 /// A project with more files than this is indexed up to this many.
@@ -158,14 +158,17 @@ bool isLibraryMacro(const Token &T) {
          T.isIdent("STABLE_TORCH_LIBRARY") ||
          T.isIdent("STABLE_TORCH_LIBRARY_FRAGMENT") ||
          T.isIdent("TORCH_LIBRARY_EXPAND") ||
-         T.isIdent("TORCH_LIBRARY_FRAGMENT_EXPAND");
+         T.isIdent("TORCH_LIBRARY_FRAGMENT_EXPAND") ||
+         T.isIdent("STABLE_TORCH_LIBRARY_EXPAND") ||
+         T.isIdent("STABLE_TORCH_LIBRARY_FRAGMENT_EXPAND");
 }
 
 /// TORCH_LIBRARY_IMPL and its spellings: (ns, KEY, m).
 bool isImplMacro(const Token &T) {
   return T.isIdent("TORCH_LIBRARY_IMPL") ||
          T.isIdent("STABLE_TORCH_LIBRARY_IMPL") ||
-         T.isIdent("TORCH_LIBRARY_IMPL_EXPAND");
+         T.isIdent("TORCH_LIBRARY_IMPL_EXPAND") ||
+         T.isIdent("STABLE_TORCH_LIBRARY_IMPL_EXPAND");
 }
 
 /// The namespace argument of a library macro at T[J]: an identifier, or a
