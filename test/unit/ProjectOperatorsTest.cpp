@@ -216,6 +216,29 @@ other = my_module.disallow_in_graph(torch.ops.codec_ns.other.default)
                                       "torch._dynamo.disallow_in_graph|2"}));
 }
 
+TEST(ScanKernels, RegisterOperators) {
+  // pytorch_scatter and spconv v1: bare names and functions, catch-all
+  // kernels with inferred schemas; FasterTransformer's constructor form.
+  const char *Text = R"cpp(static auto registry = torch::RegisterOperators()
+    .op("torch_scatter::scatter_sum", &scatter_sum)
+    .op("torch_scatter::cuda_version(int x) -> int", &cuda_version);
+static auto one = torch::RegisterOperators("ft::find_dups", &torch_ext::find_dups);
+)cpp";
+  FileOperatorFacts F = scanOperatorFile("/p/scatter.cpp", Text);
+  ASSERT_EQ(F.Schemas.size(), 1u);
+  EXPECT_EQ(kernelsOf(F.Kernels),
+            (std::vector<std::string>{
+                "torch_scatter::scatter_sum|CompositeImplicitAutograd|"
+                "torch::RegisterOperators|2",
+                "torch_scatter::cuda_version|CompositeImplicitAutograd|"
+                "torch::RegisterOperators|3",
+                "ft::find_dups|CompositeImplicitAutograd|"
+                "torch::RegisterOperators|4"}));
+  ASSERT_EQ(F.Kernels.size(), 3u);
+  EXPECT_EQ(F.Kernels[0].Function, "scatter_sum");
+  EXPECT_EQ(F.Kernels[2].Function, "find_dups");
+}
+
 TEST(ScanKernels, Python) {
   const char *Text = R"py(import torch
 from torch.library import register_fake, impl_abstract

@@ -22,7 +22,7 @@ using namespace llvm;
 namespace torch_tidy {
 namespace {
 
-constexpr int CacheVersion = 5;
+constexpr int CacheVersion = 6;
 /// Files larger than this are not read (generated or vendored code).
 constexpr uint64_t MaxFileSize = 4 << 20;
 /// A project with more files than this is indexed up to this many.
@@ -415,6 +415,26 @@ void scanCxx(StringRef Path, StringRef Text, FileOperatorFacts &Out) {
     // .op(RegisterOperators::options().schema("ns::op(...)")...), up to the
     // end of the statement.
     if (T[I].isIdent("RegisterOperators")) {
+      // Each registration with a function is a catch-all kernel (LibTorch
+      // infers the schema of a bare name from the function's signature).
+      auto Registered = [&](size_t At) {
+        size_t Close = closingParen(T, At + 1);
+        std::string Name = schemaAt(T, At + 2);
+        bool Function = false;
+        for (size_t C = At + 3; C < Close; ++C)
+          if (T[C].is(clang::tok::comma)) {
+            Function = C + 1 < Close;
+            break;
+          }
+        if (!Name.empty() && Function &&
+            StringRef(Name).take_until([](char C) { return C == '('; })
+                .contains("::"))
+          Kernel("", Name, "CompositeImplicitAutograd",
+                 "torch::RegisterOperators", At, Close);
+      };
+      if (I + 2 < T.size() && T[I + 1].is(clang::tok::l_paren) &&
+          T[I + 2].isString())
+        Registered(I);
       int Depth = 0;
       size_t J = I + 1;
       for (; J < T.size(); ++J) {
@@ -432,6 +452,8 @@ void scanCxx(StringRef Path, StringRef Text, FileOperatorFacts &Out) {
           if (Paren != std::string::npos &&
               StringRef(S).take_front(Paren).contains("::"))
             Record("", J + 2, std::move(S));
+          if (T[J].isIdent("op"))
+            Registered(J);
         }
       }
       I = J;
