@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The ecosystem sweep's table (issue 38), from a `run.py --whole` report.
 
-  sweep_table.py OUT/report.json [--labels tools/corpus/labels.tsv]
+  sweep_table.py OUT/report.json [MORE/report.json ...] [--labels tools/corpus/labels.tsv]
 
 Per project: files linted and how many did not parse, the operators, C++
 kernels and fakes the project index found, the operators whose kernels no
@@ -9,7 +9,8 @@ linted file let the checks see (by cause), and the default run's
 torch-op-undeclared-mutation warnings by the consequence class their message
 states (silent, graph break, loud, traced, none: an aliasing return). With
 labels: per class, how many a reader confirmed (hazard), found benign, or
-left unclear, and the precision. Prints Markdown (docs/reliability.md).
+left unclear, and the precision. Prints Markdown (docs/reliability.md). A project in a later report replaces
+its rows of an earlier one (a re-run after a change).
 """
 import argparse
 import collections
@@ -45,12 +46,18 @@ def read_labels(path):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("report")
+    ap.add_argument("report", nargs="+")
     ap.add_argument("--labels", default=os.path.join(HERE, "labels.tsv"))
     args = ap.parse_args()
-    report = json.load(open(args.report))
+    report = {"files": [], "projects": []}
+    for path in args.report:
+        r = json.load(open(path))
+        again = {p["repo"] for p in r.get("projects", [])}
+        report["files"] = [e for e in report["files"] if e["repo"] not in again] + r["files"]
+        report["projects"] = [p for p in report["projects"] if p["repo"] not in again] + \
+            r.get("projects", [])
     labels = read_labels(args.labels)
-    projects = {p["repo"]: p for p in report.get("projects", [])}
+    projects = {p["repo"]: p for p in report["projects"]}
     by_repo = collections.defaultdict(collections.Counter)
     judged = collections.defaultdict(collections.Counter)
     for e in report["files"]:
