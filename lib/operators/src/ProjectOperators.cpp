@@ -427,7 +427,8 @@ void scanCxx(StringRef Path, StringRef Text, FileOperatorFacts &Out) {
             break;
           }
         if (!Name.empty() && Function &&
-            StringRef(Name).take_until([](char C) { return C == '('; })
+            StringRef(Name)
+                .take_until([](char C) { return C == '('; })
                 .contains("::"))
           Kernel("", Name, "CompositeImplicitAutograd",
                  "torch::RegisterOperators", At, Close);
