@@ -16,6 +16,7 @@
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
 #include <map>
+#include <set>
 
 using namespace clang;
 using namespace clang::ast_matchers;
@@ -119,7 +120,8 @@ std::vector<KernelSite> sitesOf(const RegisteredOperator &Op,
 }
 
 /// Whether a catch-all kernel of Op may write through memory: one here
-/// does, or none has its body here (a catch-all kernel elsewhere is
+/// does (or hands memory to a launcher whose declaration does not say what
+/// it writes), or none has its body here (a catch-all kernel elsewhere is
 /// typically a CUDA or C++ kernel on raw pointers).
 bool catchAllThroughMemory(const RegisteredOperator &Op,
                            ArgumentMutationAnalysis &Analysis) {
@@ -127,7 +129,10 @@ bool catchAllThroughMemory(const RegisteredOperator &Op,
   for (const KernelRegistration &K : Op.Kernels)
     if (isCatchAllKey(K.DispatchKey) && K.Kernel && userDefinition(K.Kernel)) {
       Seen = true;
-      for (const ArgumentWrite &W : Analysis.analyse(K.Kernel).Writes)
+      const ArgumentMutationResult &R = Analysis.analyse(K.Kernel);
+      if (R.OpaqueMemory)
+        return true;
+      for (const ArgumentWrite &W : R.Writes)
         if (W.ThroughMemory)
           return true;
     }
@@ -397,7 +402,10 @@ void OpUndeclaredMutationCheck::checkOperator(
   };
   std::map<unsigned, std::vector<Found>> Writes;  // by schema argument
   std::map<unsigned, std::vector<Returned>> Rets; // by schema argument
-  llvm::DenseSet<const Expr *> SeenSites;
+  // One report per write and argument: a kernel registered for several
+  // keys is analysed once per registration, and one call may write several
+  // arguments (a launcher handed `y` and `s`).
+  std::set<std::pair<const Expr *, unsigned>> SeenSites;
   for (const KernelRegistration &K : Op.Kernels) {
     if (!K.Kernel || !reports(K))
       continue;
@@ -409,7 +417,7 @@ void OpUndeclaredMutationCheck::checkOperator(
       const SchemaArgument &A = S.Arguments[*I];
       // A tensor, or a list of them (`Tensor[]`: a write into an element).
       if (A.BaseType != "Tensor" || A.isMutable() ||
-          !SeenSites.insert(siteOf(W)).second)
+          !SeenSites.insert({siteOf(W), *I}).second)
         continue;
       Writes[*I].push_back({&W, &K});
     }

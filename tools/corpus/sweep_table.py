@@ -10,7 +10,9 @@ torch-op-undeclared-mutation warnings by the consequence class their message
 states (silent, graph break, loud, traced, none: an aliasing return). With
 labels: per class, how many a reader confirmed (hazard), found benign, or
 left unclear, and the precision. Prints Markdown (docs/reliability.md). A project in a later report replaces
-its rows of an earlier one (a re-run after a change).
+its rows of an earlier one (a re-run after a change). A report given with
+--rerun (`run.py --whole --only LIST` over some files after a change)
+replaces only those files' warnings; the project's counts stay the whole run's.
 """
 import argparse
 import collections
@@ -48,6 +50,9 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("report", nargs="+")
     ap.add_argument("--labels", default=os.path.join(HERE, "labels.tsv"))
+    ap.add_argument("--rerun", action="append", default=[],
+                    help="a report of some files linted again: replaces "
+                         "those files' rows only")
     args = ap.parse_args()
     report = {"files": [], "projects": []}
     for path in args.report:
@@ -56,6 +61,10 @@ def main():
         report["files"] = [e for e in report["files"] if e["repo"] not in again] + r["files"]
         report["projects"] = [p for p in report["projects"] if p["repo"] not in again] + \
             r.get("projects", [])
+    for path in args.rerun:
+        again = {(e["repo"], e["path"]): e for e in json.load(open(path))["files"]}
+        report["files"] = [again.pop((e["repo"], e["path"]), e)
+                           for e in report["files"]] + list(again.values())
     labels = read_labels(args.labels)
     projects = {p["repo"]: p for p in report["projects"]}
     by_repo = collections.defaultdict(collections.Counter)

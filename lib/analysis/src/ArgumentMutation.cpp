@@ -83,6 +83,31 @@ bool isWritableMemoryType(QualType T) {
   return false;
 }
 
+/// Whether a declaration's pointers tell its inputs from its outputs: it
+/// takes at most one pointer to data, or takes some as pointers to const. A
+/// launcher declared `f(float *w, float *u, float *y)` (every pointer
+/// non-const, whatever it writes) says nothing by a missing `const`, so its
+/// non-const pointers are not guessed to be written.
+bool constTellsWrites(llvm::ArrayRef<QualType> Types) {
+  unsigned Data = 0;
+  for (QualType T : Types) {
+    const auto *PT = T.getNonReferenceType()->getAs<PointerType>();
+    if (!PT || PT->getPointeeType()->isFunctionType())
+      continue;
+    if (PT->getPointeeType().isConstQualified())
+      return true;
+    ++Data;
+  }
+  return Data <= 1;
+}
+
+/// A pointer to (non-const) pointers, `T **w`: handed a tensor of
+/// addresses, a callee writes through the addresses it holds, not into it.
+bool isPointerArray(QualType T) {
+  const auto *PT = T.getNonReferenceType()->getAs<PointerType>();
+  return PT && PT->getPointeeType()->isPointerType();
+}
+
 /// Standard algorithms and C functions that write through one of their
 /// arguments: the index of the destination, by the number of arguments.
 std::optional<unsigned> destinationOf(const FunctionDecl *Callee,
@@ -383,6 +408,7 @@ public:
       if (Def == FD)
         return true;
       const ArgumentMutationResult &Sum = Analysis.analyse(Callee);
+      Out.OpaqueMemory |= Sum.OpaqueMemory;
       for (const ArgumentWrite &W : Sum.Writes) {
         if (W.ParamIndex >= Call->getNumArgs())
           continue;
@@ -398,11 +424,24 @@ public:
       return true;
     }
     // A function whose body is not here: a tensor's memory handed to a
-    // parameter that is a non-const pointer (or an accessor) may be written.
+    // parameter that is a non-const pointer (or an accessor) may be written,
+    // where the declaration's `const` tells inputs from outputs.
+    llvm::SmallVector<QualType, 8> ParamTypes;
+    for (const ParmVarDecl *Param : Callee->parameters())
+      ParamTypes.push_back(Param->getType());
+    if (!constTellsWrites(ParamTypes)) {
+      for (unsigned I = 0; I < Call->getNumArgs() && I < Callee->getNumParams();
+           ++I)
+        if (isWritableMemoryType(Callee->getParamDecl(I)->getType()) &&
+            rawTarget(Call->getArg(I)))
+          Out.OpaqueMemory = true;
+      return true;
+    }
     for (unsigned I = 0; I < Call->getNumArgs() && I < Callee->getNumParams();
          ++I) {
       const ParmVarDecl *Param = Callee->getParamDecl(I);
-      if (!isWritableMemoryType(Param->getType()))
+      if (!isWritableMemoryType(Param->getType()) ||
+          isPointerArray(Param->getType()))
         continue;
       if (std::optional<unsigned> P = rawTarget(Call->getArg(I))) {
         std::string Form = "passing its memory to '" +
@@ -618,12 +657,23 @@ private:
     if (!RD || !isUserDecl(RD))
       return std::nullopt;
     auto Writable = [](QualType T) {
-      return T->isPointerType() && !T->getPointeeType().isConstQualified();
+      return T->isPointerType() && !T->getPointeeType().isConstQualified() &&
+             !isPointerArray(T);
     };
+    // A struct of several pointers, none to const (`{void *sf; void *out;}`),
+    // does not say which it writes through.
+    llvm::SmallVector<QualType, 8> FieldTypes;
+    for (const FieldDecl *Field : RD->fields())
+      FieldTypes.push_back(Field->getType());
     if (const auto *C = dyn_cast<CXXConstructExpr>(E)) {
       const CXXConstructorDecl *Ctor = C->getConstructor();
       if (Ctor->isCopyOrMoveConstructor() && C->getNumArgs() >= 1)
         return wrapperTarget(C->getArg(0), Depth + 1);
+      llvm::SmallVector<QualType, 8> CtorTypes;
+      for (const ParmVarDecl *Param : Ctor->parameters())
+        CtorTypes.push_back(Param->getType());
+      if (!constTellsWrites(CtorTypes) || !constTellsWrites(FieldTypes))
+        return std::nullopt;
       for (unsigned I = 0; I < C->getNumArgs() && I < Ctor->getNumParams(); ++I)
         if (Writable(Ctor->getParamDecl(I)->getType()))
           if (std::optional<unsigned> P = rawTarget(C->getArg(I)))
@@ -631,6 +681,8 @@ private:
       return std::nullopt;
     }
     if (const auto *IL = dyn_cast<InitListExpr>(E)) {
+      if (!constTellsWrites(FieldTypes))
+        return std::nullopt;
       unsigned I = 0;
       for (const FieldDecl *Field : RD->fields()) {
         if (I >= IL->getNumInits())

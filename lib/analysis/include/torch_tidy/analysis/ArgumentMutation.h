@@ -14,7 +14,8 @@
 // destination is such a pointer (std::iota, std::fill, std::copy's output,
 // memcpy, memset); a helper or CUDA kernel (a launch) with that memory as a
 // pointer or accessor parameter it writes through; a function whose body is
-// not here taking it as a non-const pointer (Unseen). An optional<Tensor>
+// not here taking it as a non-const pointer (Unseen), where its declaration
+// takes some pointers to const or one pointer only. An optional<Tensor>
 // argument is followed through value(), * and ->. Also which parameters the
 // kernel returns, or a view of them, at returns that can run (the CFG: not
 // after TORCH_CHECK(false, ...), a throw or a noreturn call).
@@ -73,6 +74,11 @@ struct ArgumentReturn {
 struct ArgumentMutationResult {
   std::vector<ArgumentWrite> Writes;
   std::vector<ArgumentReturn> Returns;
+  /// A tensor's memory handed as a non-const pointer to a function whose
+  /// body is not here and whose declaration does not tell inputs from
+  /// outputs (every pointer non-const): not counted as a write, but a
+  /// catch-all kernel that does it cannot run on fake tensors.
+  bool OpaqueMemory = false;
 };
 
 class ArgumentMutationAnalysis {
