@@ -143,11 +143,52 @@ TORCH_TIDY_COMPILED at::Tensor view_chain_copy(const at::Tensor &v, int64_t r,
   return m;
 }
 
-// v: [C]; transpose then select (non-contiguous view).
-// RULE: index-put-positions-copy
+// v: [C]; transpose then select (non-contiguous view): select(1, r - 1) of
+// the 2-D target.
+// RULE: index-put-positions-copy auto: select-scatter
 TORCH_TIDY_COMPILED at::Tensor transposed_copy(const at::Tensor &v, int64_t r) {
   auto m = torch::zeros({v.size(0), r}, v.options());
   m.t().select(0, r - 1).copy_(v);
+  return m;
+}
+
+// v: [C]; a one-row slice squeezed: select(0, 1).
+// RULE: index-put-positions-copy auto: select-scatter
+TORCH_TIDY_COMPILED at::Tensor slice_squeeze_copy(const at::Tensor &v,
+                                                  int64_t r) {
+  auto m = torch::zeros({r, v.size(-1)}, v.options());
+  m.slice(0, 1, 2).squeeze(0).copy_(v);
+  return m;
+}
+
+// v: [R]; a named column of the transposed target, t()[k]: select(1, k)
+// (k may be negative).
+// RULE: index-put-positions-copy auto: select-scatter
+TORCH_TIDY_COMPILED at::Tensor named_column_copy(const at::Tensor &v, int64_t c,
+                                                 int64_t k) {
+  auto m = torch::zeros({v.size(0), c}, v.options());
+  auto col = m.t()[k];
+  col.copy_(v);
+  return m;
+}
+
+// v: [C]; a named one-element narrow squeezed, after a cancelling
+// unsqueeze/squeeze pair: select(0, i) (i may be negative).
+// RULE: index-put-positions-copy auto: select-scatter
+TORCH_TIDY_COMPILED at::Tensor named_narrow_squeeze(const at::Tensor &v,
+                                                    int64_t r, int64_t i) {
+  auto m = torch::zeros({r, v.size(-1)}, v.options());
+  auto row = m.unsqueeze(0).squeeze(0).narrow(0, i, 1).squeeze(0);
+  row.copy_(v);
+  return m;
+}
+
+// v: [N]; transpose(0, 1)[k] then a narrow: two steps once folded.
+// RULE: index-put-positions-copy auto: scatter-nested
+TORCH_TIDY_COMPILED at::Tensor transposed_narrow(const at::Tensor &v, int64_t r,
+                                                 int64_t c) {
+  auto m = torch::zeros({r, c}, v.options());
+  m.transpose(0, 1)[c - 1].narrow(0, 0, v.size(0)).copy_(v);
   return m;
 }
 

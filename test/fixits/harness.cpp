@@ -257,6 +257,26 @@ const std::map<std::string, Driver> &drivers() {
          int64_t R = D.range(1, 5), C = D.range(1, 5);
          compare(BOTH(transposed_copy), D.value({C}), R);
        }},
+      {"slice_squeeze_copy",
+       [](Draw &D) {
+         int64_t R = D.range(2, 5), C = D.range(1, 5);
+         compare(BOTH(slice_squeeze_copy), D.value({C}), R);
+       }},
+      {"named_column_copy",
+       [](Draw &D) {
+         int64_t R = D.range(1, 5), C = D.range(1, 5), K = D.range(-C, C - 1);
+         compare(BOTH(named_column_copy), D.value({R}), C, K);
+       }},
+      {"named_narrow_squeeze",
+       [](Draw &D) {
+         int64_t R = D.range(1, 5), C = D.range(1, 5), I = D.range(-R, R - 1);
+         compare(BOTH(named_narrow_squeeze), D.value({C}), R, I);
+       }},
+      {"transposed_narrow",
+       [](Draw &D) {
+         int64_t R = D.range(1, 5), C = D.range(1, 5), N = D.range(1, R);
+         compare(BOTH(transposed_narrow), D.value({N}), R, C);
+       }},
       {"view_fill",
        [](Draw &D) {
          int64_t R = D.range(1, 5), C = D.range(1, 5);

@@ -25,6 +25,7 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMap.h"
 #include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/CharInfo.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
 #include "llvm/ADT/StringSet.h"
@@ -68,6 +69,11 @@ public:
   FixPlan plan();
 
 private:
+  FixPlan planWrite();
+  /// The edit that removes the named view's declaration, which the fix
+  /// leaves unused (its only use was the write): its whole line(s) where
+  /// nothing else is on them.
+  std::optional<FixEdit> removeAliasDecl() const;
   FixPlan noFix(std::string Reason) {
     return FixPlan::noFix(std::move(Reason));
   }
@@ -175,6 +181,13 @@ private:
   mutable std::vector<std::string> NarrowNotes;
   /// Why the write is no chain of steps a scatter form can write back.
   using Obstacle = std::optional<std::string>;
+  /// A select spelled another way: Base.select(Dim, Index), Dim 1 where null.
+  struct FoldedSelect {
+    const Expr *Base;
+    const Expr *Dim;
+    const Expr *Index;
+  };
+  std::optional<FoldedSelect> foldedSelect(const Expr *E) const;
   Obstacle scatterSteps(const Expr *Written,
                         std::vector<ScatterStep> &Steps) const;
   Obstacle indexSteps(llvm::ArrayRef<const Expr *> Elements,
@@ -225,8 +238,10 @@ private:
   LibTorchVersion Version;
   StringRef FactoryNs;           ///< see factoryNamespace
   const CapturedWrite *Captured; ///< the write is in a lambda; see plan()
-  /// A named view of Target the write goes through, once accepted.
+  /// A named view of Target the write goes through, once accepted, and
+  /// its declaration.
   const VarDecl *Alias = nullptr;
+  const DeclStmt *AliasDecl = nullptr;
   std::string AliasPrefix; ///< its view chain after Target
 };
 
@@ -287,12 +302,14 @@ std::optional<std::string> Planner::acceptAlias(const VarDecl *A) {
     std::vector<SourceLocation> Locs;
   };
   bool Declared = false;
+  const DeclStmt *Decl = nullptr;
   for (const Stmt *Child : Block->body()) {
     if (Child == S)
       break;
     if (const auto *DS = dyn_cast<DeclStmt>(Child);
         DS && llvm::is_contained(DS->decls(), A)) {
       Declared = true;
+      Decl = DS;
       continue;
     }
     if (!Declared)
@@ -307,6 +324,7 @@ std::optional<std::string> Planner::acceptAlias(const VarDecl *A) {
   if (Function.usedAfter(A, W.Write, SM))
     return Why;
   Alias = A;
+  AliasDecl = Decl;
   AliasPrefix =
       textBetween(endOfToken(Root->getEndLoc()), endOfToken(Init->getEndLoc()));
   return std::nullopt;
@@ -620,7 +638,110 @@ bool isPostfixOrLiteral(const Expr *E) {
   E = E->IgnoreImplicit();
   return isa<IntegerLiteral>(E) || canTakeMemberCall(E);
 }
+
+/// E as a call of the Tensor method Name, else null.
+const CXXMemberCallExpr *methodCall(const Expr *E, StringRef Name) {
+  const auto *Call =
+      dyn_cast<CXXMemberCallExpr>(libtorch::ignoreTensorWrappers(E));
+  const CXXMethodDecl *MD = Call ? Call->getMethodDecl() : nullptr;
+  return MD && MD->getIdentifier() && MD->getName() == Name &&
+                 libtorch::isTensorType(
+                     Call->getImplicitObjectArgument()->getType())
+             ? Call
+             : nullptr;
+}
+
+/// The arguments Call spells (those before its defaulted ones).
+llvm::SmallVector<const Expr *, 4> spelledArgs(const CallExpr *Call) {
+  llvm::SmallVector<const Expr *, 4> Out;
+  for (const Expr *A : Call->arguments()) {
+    if (isa<CXXDefaultArgExpr>(A))
+      break;
+    Out.push_back(A);
+  }
+  return Out;
+}
+
+/// The value of an integer constant expression under its conversions.
+std::optional<int64_t> integerValue(const Expr *E, const ASTContext &Ctx) {
+  E = underConversions(E);
+  Expr::EvalResult R;
+  if (E->isValueDependent() || !E->EvaluateAsInt(R, Ctx))
+    return std::nullopt;
+  return R.Val.getInt().getSExtValue();
+}
 } // namespace
+
+/// A select spelled another way, folded before the fix picks its form:
+/// `slice(d, i, i + 1).squeeze(d)` (literal i >= 0) and
+/// `narrow(d, i, 1).squeeze(d)` are `select(d, i)`; `transpose(0, 1)[k]`,
+/// `t()[k]` of a 2-D tensor and their `.select(0, k)` are `select(1, k)`.
+std::optional<Planner::FoldedSelect>
+Planner::foldedSelect(const Expr *E) const {
+  auto SameDim = [&](const Expr *A, const Expr *B) {
+    std::optional<int64_t> X = integerValue(A, Ctx), Y = integerValue(B, Ctx);
+    if (X || Y)
+      return X == Y;
+    return text(underConversions(A)) == text(underConversions(B));
+  };
+  if (const CXXMemberCallExpr *Squeeze = methodCall(E, "squeeze")) {
+    auto Dim = spelledArgs(Squeeze);
+    if (Dim.size() != 1)
+      return std::nullopt;
+    const Expr *Inner = Squeeze->getImplicitObjectArgument();
+    if (const CXXMemberCallExpr *Slice = methodCall(Inner, "slice")) {
+      auto A = spelledArgs(Slice);
+      if (A.size() < 3 || A.size() > 4 || !SameDim(A[0], Dim[0]) ||
+          (A.size() == 4 && integerValue(A[3], Ctx) != 1))
+        return std::nullopt;
+      std::optional<int64_t> Start = integerValue(A[1], Ctx);
+      std::optional<int64_t> End = integerValue(A[2], Ctx);
+      if (!Start || !End || *Start < 0 || *End != *Start + 1)
+        return std::nullopt;
+      return FoldedSelect{Slice->getImplicitObjectArgument(), A[0], A[1]};
+    }
+    if (const CXXMemberCallExpr *Narrow = methodCall(Inner, "narrow")) {
+      auto A = spelledArgs(Narrow);
+      if (A.size() != 3 || !SameDim(A[0], Dim[0]) ||
+          integerValue(A[2], Ctx) != 1)
+        return std::nullopt;
+      return FoldedSelect{Narrow->getImplicitObjectArgument(), A[0], A[1]};
+    }
+    return std::nullopt;
+  }
+  const Expr *Object = nullptr, *Index = nullptr;
+  const Expr *Core = libtorch::ignoreTensorWrappers(E);
+  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Core);
+      Op && Op->getOperator() == OO_Subscript && Op->getNumArgs() == 2 &&
+      !libtorch::isTensorType(Op->getArg(1)->getType())) {
+    Object = Op->getArg(0);
+    Index = Op->getArg(1);
+  } else if (const CXXMemberCallExpr *Select = methodCall(E, "select")) {
+    auto A = spelledArgs(Select);
+    if (A.size() == 2 && integerValue(A[0], Ctx) == 0) {
+      Object = Select->getImplicitObjectArgument();
+      Index = A[1];
+    }
+  }
+  if (!Object)
+    return std::nullopt;
+  if (const CXXMemberCallExpr *T = methodCall(Object, "t")) {
+    const Expr *Base = T->getImplicitObjectArgument();
+    if (Function.shapes(Ctx).rank(Base, W.Write) != 2u)
+      return std::nullopt;
+    return FoldedSelect{Base, nullptr, Index};
+  }
+  if (const CXXMemberCallExpr *T = methodCall(Object, "transpose")) {
+    auto A = spelledArgs(T);
+    std::optional<int64_t> D0 =
+        A.size() == 2 ? integerValue(A[0], Ctx) : std::nullopt;
+    std::optional<int64_t> D1 =
+        A.size() == 2 ? integerValue(A[1], Ctx) : std::nullopt;
+    if (D0 && D1 && ((*D0 == 0 && *D1 == 1) || (*D0 == 1 && *D1 == 0)))
+      return FoldedSelect{T->getImplicitObjectArgument(), nullptr, Index};
+  }
+  return std::nullopt;
+}
 
 /// The steps of Written, a view chain of the target: select, slice, narrow,
 /// integer subscripts and basic index() lists. The steps' arguments are
@@ -640,6 +761,28 @@ Planner::Obstacle Planner::scatterSteps(const Expr *Written,
   const std::string Impure =
       "an index of the view has side effects, and the scatter form would "
       "evaluate it twice";
+  // A select spelled as a one-element slice or narrow and a squeeze, or as
+  // a subscript of a transpose: one select step.
+  if (std::optional<FoldedSelect> F = foldedSelect(E)) {
+    if (Obstacle Why = scatterSteps(F->Base, Steps))
+      return Why;
+    if ((F->Dim && !Pure(F->Dim)) || !Pure(F->Index))
+      return Impure;
+    std::string Args = (F->Dim ? text(underConversions(F->Dim)) : "1") + ", " +
+                       text(underConversions(F->Index));
+    Steps.push_back({true, Args, ".select(" + Args + ")"});
+    return std::nullopt;
+  }
+  // unsqueeze(d).squeeze(d) is the tensor itself.
+  if (const CXXMemberCallExpr *Squeeze = methodCall(E, "squeeze"))
+    if (const CXXMemberCallExpr *Unsqueeze =
+            methodCall(Squeeze->getImplicitObjectArgument(), "unsqueeze")) {
+      auto A = spelledArgs(Squeeze), B = spelledArgs(Unsqueeze);
+      std::optional<int64_t> D =
+          A.size() == 1 ? integerValue(A[0], Ctx) : std::nullopt;
+      if (D && B.size() == 1 && integerValue(B[0], Ctx) == D)
+        return scatterSteps(Unsqueeze->getImplicitObjectArgument(), Steps);
+    }
   if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E);
       Op && Op->getOperator() == OO_Subscript && Op->getNumArgs() == 2) {
     const Expr *I = Op->getArg(1);
@@ -865,7 +1008,14 @@ Planner::planScatter(const Expr *Written,
   bool Fill = W.Kind == WriteKind::Fill;
   if (Fill && !libtorch::isTensorType(W.Source->getType()))
     return std::string("the fill value is not a tensor");
-  const std::string &ViewText = WrittenText;
+  // The written view, spelled from the target: a named view's declaration
+  // goes with the fix, so its name may not appear in it.
+  std::string ViewText = WrittenText;
+  if (Alias && StringRef(ViewText).starts_with(Alias->getName())) {
+    StringRef Rest = StringRef(ViewText).drop_front(Alias->getName().size());
+    if (Rest.empty() || !(isAlphanumeric(Rest.front()) || Rest.front() == '_'))
+      ViewText = name() + AliasPrefix + Rest.str();
+  }
   std::string Value = text(W.Source);
   std::vector<std::string> Notes;
   if (Strict)
@@ -907,7 +1057,64 @@ FixPlan Planner::planViewCopy() {
       WhyNotShort);
 }
 
+std::optional<FixEdit> Planner::removeAliasDecl() const {
+  if (!AliasDecl || !AliasDecl->isSingleDecl() ||
+      AliasDecl->getBeginLoc().isMacroID() ||
+      AliasDecl->getEndLoc().isMacroID())
+    return std::nullopt;
+  SourceLocation Begin = AliasDecl->getBeginLoc();
+  SourceLocation End = endOfToken(AliasDecl->getEndLoc());
+  bool Invalid = false;
+  StringRef Buffer = SM.getBufferData(SM.getFileID(Begin), &Invalid);
+  if (Invalid)
+    return std::nullopt;
+  unsigned B = SM.getFileOffset(Begin), E = SM.getFileOffset(End);
+  unsigned LineBegin = B;
+  while (LineBegin > 0 &&
+         (Buffer[LineBegin - 1] == ' ' || Buffer[LineBegin - 1] == '\t'))
+    --LineBegin;
+  unsigned LineEnd = E;
+  while (LineEnd < Buffer.size() &&
+         (Buffer[LineEnd] == ' ' || Buffer[LineEnd] == '\t'))
+    ++LineEnd;
+  // Only spaces before it on its first line and after it on its last: its
+  // lines go. The removal runs from the statement to the next line's first
+  // token where that line is indented alike (the next line then starts
+  // where the statement did), else from the line break before it.
+  // clang's fix-it merging drops a space on either side of a removal that
+  // leaves two whitespace characters together, so neither edge may.
+  if (LineBegin > 0 && Buffer[LineBegin - 1] == '\n' &&
+      LineEnd < Buffer.size() && Buffer[LineEnd] == '\n') {
+    unsigned Next = LineEnd + 1;
+    while (Next < Buffer.size() &&
+           (Buffer[Next] == ' ' || Buffer[Next] == '\t'))
+      ++Next;
+    if (Next < Buffer.size() && Buffer[Next] != '\n' &&
+        Buffer.slice(LineEnd + 1, Next) == Buffer.slice(LineBegin, B)) {
+      E = Next;
+    } else {
+      B = LineBegin - 1;
+      E = LineEnd;
+    }
+  }
+  SourceLocation FileStart = SM.getLocForStartOfFile(SM.getFileID(Begin));
+  return FixEdit::replace(
+      CharSourceRange::getCharRange(FileStart.getLocWithOffset(B),
+                                    FileStart.getLocWithOffset(E)),
+      "");
+}
+
 FixPlan Planner::plan() {
+  FixPlan Plan = planWrite();
+  // The named view the write went through is left with no use: its
+  // declaration goes too, so no name is left meaning the old tensor.
+  if (Plan.hasFix() && Alias)
+    if (std::optional<FixEdit> Remove = removeAliasDecl())
+      Plan.Edits.insert(Plan.Edits.begin(), *Remove);
+  return Plan;
+}
+
+FixPlan Planner::planWrite() {
   if (W.Write->getBeginLoc().isMacroID() || W.Write->getEndLoc().isMacroID())
     return noFix("the write is inside a macro expansion");
   if (Ctx.getDiagnostics().hasUncompilableErrorOccurred())

@@ -159,6 +159,42 @@ Instance positions_copy(Random &r) {
 // compute anything else; StrictFixes casts and broadcasts v.
 enum class StepKind { Select, Slice, Narrow };
 
+/// The written chain of one step, which the rewrite folds into the step
+/// itself (lib/rewrite's foldedSelect): a select spelled as a one-element
+/// slice (start >= 0) or narrow and a squeeze, or, along dim 1, as a
+/// subscript or select(0, k) of transpose(0, 1); any step after an
+/// unsqueeze(e).squeeze(e) pair. Mostly the step as it is.
+std::vector<ViewStep> spelling(Random &r, const ViewStep &step,
+                               std::int64_t ndim, std::int64_t size) {
+  std::vector<ViewStep> out;
+  if (r.chance(0.15)) {
+    std::int64_t e = r.uniform(-ndim - 1, ndim);
+    out.push_back({ViewKind::Unsqueeze, {e}});
+    out.push_back({ViewKind::SqueezeDim, {e}});
+  }
+  if (step.kind != ViewKind::Select || r.chance(0.4)) {
+    out.push_back(step);
+    return out;
+  }
+  std::int64_t d = step.ints[0], i = step.ints[1];
+  int how = int(r.uniform(0, 2));
+  if (how == 2 && wrap_dim(d, ndim) == 1) {
+    bool swapped = r.chance(0.5);
+    out.push_back({ViewKind::Transpose, {swapped ? 1 : 0, swapped ? 0 : 1}});
+    out.push_back(r.chance(0.5) ? ViewStep{ViewKind::Subscript, {i}}
+                                : ViewStep{ViewKind::Select, {0, i}});
+    return out;
+  }
+  if (how == 0) { // slice(d, i, i + 1) with i >= 0
+    std::int64_t start = i < 0 ? i + size : i;
+    out.push_back({ViewKind::Slice, {d, start, start + 1, 1}});
+  } else {
+    out.push_back({ViewKind::Narrow, {d, i, 1}});
+  }
+  out.push_back({ViewKind::SqueezeDim, {d}});
+  return out;
+}
+
 Instance scatter_steps(Random &r, std::vector<StepKind> kinds) {
   Draw g(r);
   g.target(int(kinds.size()), 4);
@@ -167,6 +203,8 @@ Instance scatter_steps(Random &r, std::vector<StepKind> kinds) {
   if (form == 3 && (strict || kinds.back() == StepKind::Narrow))
     form = 0; // strict setitem is the positions rule; narrow is no index
   std::vector<ViewStep> steps;
+  // The steps as the original writes them: their spellings, one per step.
+  std::vector<std::vector<ViewStep>> spelled;
   Tensor probe = probe_target(g.inst);
   for (StepKind k : kinds) {
     std::int64_t n = probe.dim();
@@ -182,8 +220,17 @@ Instance scatter_steps(Random &r, std::vector<StepKind> kinds) {
     if (k == StepKind::Select && size == 0)
       throw rt::Error("no element to select"); // drawn again
     steps.push_back(step);
+    spelled.push_back(spelling(r, step, n, size));
     probe = apply_view(probe, step);
   }
+  auto chain = [&](std::size_t count) {
+    std::vector<ViewStep> out;
+    for (std::size_t k = 0; k < count; ++k)
+      out.insert(out.end(), spelled[k].begin(), spelled[k].end());
+    return out;
+  };
+  std::vector<ViewStep> written_chain = chain(steps.size());
+  std::vector<ViewStep> head_chain = chain(steps.size() - 1);
   Shape written = probe.sizes();
   bool fill = form == 1;
   Shape vs = fill ? Shape{}
@@ -227,12 +274,11 @@ Instance scatter_steps(Random &r, std::vector<StepKind> kinds) {
       list.insert(list.end(), std::size_t(-d - 1), full);
     }
   }
-  std::vector<ViewStep> head(steps.begin(), steps.end() - 1);
   g.inst.original = [=](Tensor &t, const std::vector<Tensor> &in) {
     if (form == 3)
-      apply_views(t, head).index_put_(runtime_list(list, in), in[v]);
+      apply_views(t, head_chain).index_put_(runtime_list(list, in), in[v]);
     else
-      apply_views(t, steps).copy_(in[v]); // copy_, fill_ and = alike
+      apply_views(t, written_chain).copy_(in[v]); // copy_, fill_, = alike
     return t;
   };
   // t = t.<k>_scatter(<inner>, args): the inner value of the first step is
@@ -257,11 +303,11 @@ Instance scatter_steps(Random &r, std::vector<StepKind> kinds) {
     };
     return scatter(t, 0);
   };
-  std::string lhs = "t" + view_text(head);
+  std::string lhs = "t" + view_text(head_chain);
   const char *forms[] = {".copy_(v)", ".fill_(v)", " = v"};
   std::string code =
       form == 3 ? lhs + ".index_put_(" + list_text(list, g.inst) + ", v)"
-                : "t" + view_text(steps) + forms[form];
+                : "t" + view_text(written_chain) + forms[form];
   return g.finish(code + (strict ? " [StrictFixes]" : ""));
 }
 

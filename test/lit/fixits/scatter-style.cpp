@@ -1,8 +1,9 @@
 // RUN: %check_torch_tidy %s torch-compile-requires-grad-propagation %t \
 // RUN:   --config="{CheckOptions: {torch-compile-requires-grad-propagation.FixStyle: scatter, torch-compile-requires-grad-propagation.StrictFixes: true}}"
 // FixStyle: scatter with StrictFixes: slice_scatter / select_scatter (nested
-// once) with the value broadcast and cast, as copy_ does, for every input;
-// the position rewrite where no scatter form is exact.
+// once) with the value broadcast and cast, as copy_ does, for every input
+// (a select spelled through a transpose folded into one); the position
+// rewrite where no scatter form is exact.
 #include <torch/torch.h>
 #include <torch_tidy/compiled.h>
 
@@ -37,7 +38,11 @@ TORCH_TIDY_COMPILED at::Tensor rules(const at::Tensor &v, int64_t i) {
   // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: in-place copy_ into 'm'
   // CHECK-MESSAGES: :[[@LINE-2]]:3: note: rule: scatter-nested
   // CHECK-FIXES: {{^}}  m = m.select_scatter(m.select(0, 1).select_scatter(v.to(m.options()).expand_as(m.select(0, 1).select(0, 2)), 0, 2), 0, 1); // two views: nested{{$}}
-  m.t().select(0, 1).copy_(v); // a transpose: positions
+  m.t().select(0, 1).copy_(v); // a select of the 2-D transpose: folded
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: in-place copy_ into 'm'
+  // CHECK-MESSAGES: :[[@LINE-2]]:3: note: rule: select-scatter
+  // CHECK-FIXES: {{^}}  m = m.select_scatter(v.to(m.options()).expand_as(m.t().select(0, 1)), 1, 1); // a select of the 2-D transpose: folded{{$}}
+  m.t().narrow(0, 1, 2).copy_(v); // a slice of the transpose: positions
   // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: in-place copy_ into 'm'
   // CHECK-MESSAGES: :[[@LINE-2]]:3: note: rule: index-put-positions-copy
   // CHECK-MESSAGES: :[[@LINE-3]]:3: note: the general form: no short form for this write ('t' has no scatter form)
