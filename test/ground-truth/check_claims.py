@@ -11,6 +11,9 @@ docs/ground-truth.json and fails on any disagreement:
     twins keep it;
   - the newest torch loses the flag after exactly the Python writes through
     a view, as newestLosesFreshWrite says;
+  - the in-place arithmetic that freshViewArithmeticMeasured names loses it
+    through every view on both versions and is kept into the whole tensor
+    on the newest (path python_view_arith);
   - for those keys, the gradients say what the flagship's message says
     (checks/CompileRequiresGradPropagationCheck.cpp, "code that branches on
     it drops gradients"): the branching caller's src.grad differs from the
@@ -268,6 +271,34 @@ def main():
             problems.append(f"newest torch {new}: python/{r['form']} {r['backend']} "
                             f"lost={lost}, newestLosesFreshWrite says "
                             f"{r['form'] in THROUGH_A_VIEW}")
+
+    # In-place arithmetic (path python_view_arith): the ops
+    # freshViewArithmeticMeasured names lose the flag through every view on
+    # every version and compiled backend (so a fresh local's write through a
+    # view is reported), and into the whole tensor the newest keeps it (not
+    # reported, as a whole-tensor copy_). The table must measure each op.
+    arith = source[source.index("freshViewArithmeticMeasured"):]
+    arith = arith[:arith.index("}")]
+    ops = set(re.findall(r'OpName == "(\w+)"', arith))
+    arith_rows = [r for r in rows if r["path"] == "python_view_arith"]
+    for op in sorted(ops):
+        mine = [r for r in arith_rows if r["form"].endswith("_" + op)]
+        if not mine:
+            problems.append(f"freshViewArithmeticMeasured names {op}, "
+                            "python_view_arith does not measure it")
+        for r in mine:
+            if r["backend"] == "none" or r["error"]:
+                continue
+            checked += 1
+            whole = r["form"].startswith("whole_")
+            lost = r["rg_inside"] is False
+            if not whole and not lost:
+                problems.append(f"python_view_arith/{r['form']} torch {r['torch']} "
+                                f"{r['backend']}: kept, claimed lost through a view")
+            if whole and r["torch"] == new and lost:
+                problems.append(f"python_view_arith/{r['form']} torch {new} "
+                                f"{r['backend']}: lost into the whole tensor, which "
+                                "is not reported")
 
     for version, schemas in table.get("inferred_schemas", {}).items():
         for op, schema in schemas.items():

@@ -466,7 +466,11 @@ def fix_lengths(before, after):
                  else a[i].strip())
             f = (" ".join(x.strip() for x in b[j1:j2]) if j is None
                  else b[j].strip())
-            out.append({"line": (i1 if i is None else i) + 1, "written": len(w),
+            # A block whose line count changed (a named view's declaration
+            # removed with its write) is one statement: the written lines
+            # joined against the fixed ones, at every line it covers.
+            lines = (list(range(i1 + 1, i2 + 1)) if i is None else [i + 1])
+            out.append({"line": lines[0], "lines": lines, "written": len(w),
                         "fixed": len(f), "general": "flatten()" in f or
                         "slicePrefix1sSize" in f})
     return out
@@ -628,7 +632,8 @@ def summarize(entries, labels, out_dir, checks=CHECKS, configs=tuple(CONFIGS)):
     for what, rows in (("all fixed statements", lengths),
                        ("at hazard-labelled lines",
                         [(e, x) for e, x in lengths
-                         if (e["repo"], e["path"], x["line"]) in hazard_lines])):
+                         if any((e["repo"], e["path"], line) in hazard_lines
+                                for line in x.get("lines", [x["line"]]))])):
         if rows:
             ratios = [x["fixed"] / max(1, x["written"]) for _, x in rows]
             print(f"  fix length, {what}: {len(rows)}, median "

@@ -181,6 +181,42 @@ MUTABLE_FORMS = {
 }
 
 
+# --- in-place arithmetic (issue 39), the python path only ------------------
+# A fresh zeros(3, 4) target written by an in-place value op with `src` (which
+# requires grad) as its operand: through narrow(0, 1, 2), through select(0, 1),
+# through a named view (w = m[1:3]), or into the whole tensor. masked_fill_
+# takes a 0-dim value (src.sum()), clamp_ a tensor min. tt_gt_ops.cpp has no
+# twins: only the python path measures them (python_view_arith).
+
+def _arith(op, view):
+    def write(src):
+        m = torch.zeros(3, 4)
+        if view == "narrow":
+            w = m.narrow(0, 1, 2)
+        elif view == "select":
+            w = m.select(0, 1)
+        elif view == "named":
+            w = m[1:3]
+        else:
+            w = m
+        if op == "masked_fill_":
+            w.masked_fill_(w.eq(0), src.sum())
+        elif op == "clamp_":
+            w.clamp_(min=src)
+        else:
+            getattr(w, op)(src)
+        return m
+    return write
+
+
+_ARITH_SHAPE = {"narrow": (2, 4), "select": (4,), "named": (2, 4), "whole": (3, 4)}
+ARITH_OPS = ["add_", "sub_", "mul_", "div_", "clamp_", "masked_fill_"]
+ARITH_VIEWS = ["narrow", "select", "named", "whole"]
+# id "<view>_<op>" -> (write, source shape)
+VIEW_ARITH_FORMS = {f"{view}_{op}": (_arith(op, view), _ARITH_SHAPE[view])
+                    for view in ARITH_VIEWS for op in ARITH_OPS}
+
+
 def target_shape(form):
     return (2, 4, 4) if form in ("setitem_adv_", "index_put") else (3, 4)
 

@@ -21,5 +21,10 @@ bool newestLosesFreshWrite(WriteKind Kind, bool ThroughView) {
   }
 }
 
+bool freshViewArithmeticMeasured(llvm::StringRef OpName) {
+  return OpName == "add_" || OpName == "sub_" || OpName == "mul_" ||
+         OpName == "div_" || OpName == "clamp_";
+}
+
 } // namespace ground_truth
 } // namespace torch_tidy

@@ -51,7 +51,14 @@ static std::pair<const Expr *, const Expr *> tensorOperands(const CallExpr *C,
   const Expr *A = nullptr, *B = nullptr;
   for (unsigned I = First; I < C->getNumArgs(); ++I) {
     const Expr *Arg = C->getArg(I);
-    if (isa<CXXDefaultArgExpr>(Arg) || !libtorch::isTensorType(Arg->getType()))
+    if (isa<CXXDefaultArgExpr>(Arg))
+      continue;
+    // A tensor passed as an optional<Tensor> (clamp_(min)): the tensor.
+    if (!libtorch::isTensorType(Arg->getType()))
+      if (const Expr *Written = Arg->IgnoreImplicitAsWritten();
+          libtorch::isTensorType(Written->getType()))
+        Arg = Written;
+    if (!libtorch::isTensorType(Arg->getType()))
       continue;
     if (!A)
       A = Arg;

@@ -1182,6 +1182,11 @@ FixPlan Planner::planWrite() {
   case WriteKind::Fill:
   case WriteKind::ViewAssign:
     return planViewCopy();
+  case WriteKind::OtherInPlaceOp:
+    // view.mul_(s) is the scatter of view.mul(s); no rule row and verifier
+    // prove it yet (the reference runtime has no in-place arithmetic).
+    return noFix("in-place " + W.OpName.str() +
+                 " through a view has no verified rewrite yet");
   }
   return noFix("this write form has no rule");
 }

@@ -245,8 +245,12 @@ public:
   Tensor &sub_(const Scalar &other, const Scalar &alpha = 1) const;
   Tensor &mul_(const Scalar &other) const;
   Tensor &div_(const Scalar &other) const;
+  Tensor &div_(const Tensor &other) const;
   Tensor &clamp_(std::optional<Scalar> min,
                  std::optional<Scalar> max = std::nullopt) const;
+  Tensor &clamp_(const std::optional<Tensor> &min,
+                 const std::optional<Tensor> &max = {}) const;
+  Tensor &pow_(const Tensor &exponent) const;
   Tensor &uniform_(double from = 0, double to = 1) const;
   Tensor &normal_(double mean = 0, double std = 1) const;
   Tensor &detach_() const;

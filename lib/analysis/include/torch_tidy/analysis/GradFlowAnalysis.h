@@ -16,6 +16,7 @@
 #ifndef TORCH_TIDY_ANALYSIS_GRADFLOWANALYSIS_H
 #define TORCH_TIDY_ANALYSIS_GRADFLOWANALYSIS_H
 
+#include "torch_tidy/analysis/GroundTruth.h"
 #include "torch_tidy/analysis/InPlaceWrite.h"
 
 #include "clang/AST/Decl.h"
@@ -91,8 +92,12 @@ struct ParamWrite {
   const clang::Expr *SourceAtVia = nullptr;
 
   /// Whether the write is a sliced or indexed write, the kind that counts
-  /// for a fresh local target.
+  /// for a fresh local target, or in-place arithmetic through a view of it
+  /// (measured: python_view_arith).
   bool countsForFreshTarget() const {
+    if (Write.Kind == WriteKind::OtherInPlaceOp)
+      return ThroughView &&
+             ground_truth::freshViewArithmeticMeasured(Write.OpName);
     return !Write.OnlyMutableTargets && (!Write.NeedsView || ThroughView);
   }
 };

@@ -36,6 +36,13 @@ bool mutableArgumentLossMeasured(llvm::StringRef DispatchKey);
 /// copy_), setitem and in-place ops on the tensor itself keep it.
 bool newestLosesFreshWrite(WriteKind Kind, bool ThroughView);
 
+/// In-place arithmetic into a fresh tensor, measured in Python (path
+/// python_view_arith): through a view (narrow, select, a named view) every
+/// one of these loses requires_grad under torch.compile on both versions;
+/// into the whole tensor on the reference version only, which, as for a
+/// whole-tensor copy_, is not reported for a fresh local.
+bool freshViewArithmeticMeasured(llvm::StringRef OpName);
+
 } // namespace ground_truth
 } // namespace torch_tidy
 
