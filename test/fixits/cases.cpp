@@ -192,6 +192,26 @@ TORCH_TIDY_COMPILED at::Tensor transposed_narrow(const at::Tensor &v, int64_t r,
   return m;
 }
 
+// v: [2, C] or [C]; mul_ through a named narrow of a ones target (the
+// gradient is the target's values): the scatter of narrow(...).mul(v).
+// RULE: scatter-inplace-arith
+TORCH_TIDY_COMPILED at::Tensor named_narrow_mul(const at::Tensor &v,
+                                                int64_t r) {
+  auto m = torch::ones({r, v.size(-1)}, v.options());
+  auto rows = m.narrow(0, 1, 2);
+  rows.mul_(v);
+  return m;
+}
+
+// v: [C]; add_ into a selected row, sub_ from a column of the transpose.
+// RULE: scatter-inplace-arith
+TORCH_TIDY_COMPILED at::Tensor row_add_col_sub(const at::Tensor &v, int64_t r) {
+  auto m = torch::ones({r, v.size(0)}, v.options());
+  m.select(0, r - 1).add_(v);
+  m.t()[0].sub_(v.narrow(0, 0, 1).expand({r}));
+  return m;
+}
+
 // v: 0-dim; fill_ of a view with a tensor value.
 // RULE: index-put-positions-copy auto: select-scatter
 TORCH_TIDY_COMPILED at::Tensor view_fill(const at::Tensor &v, int64_t r,

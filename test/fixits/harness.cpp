@@ -277,6 +277,17 @@ const std::map<std::string, Driver> &drivers() {
          int64_t R = D.range(1, 5), C = D.range(1, 5), N = D.range(1, R);
          compare(BOTH(transposed_narrow), D.value({N}), R, C);
        }},
+      {"named_narrow_mul",
+       [](Draw &D) {
+         int64_t R = D.range(3, 5), C = D.range(1, 5);
+         auto V = D.pick<std::vector<int64_t>>({{2, C}, {C}});
+         compare(BOTH(named_narrow_mul), D.value(V), R);
+       }},
+      {"row_add_col_sub",
+       [](Draw &D) {
+         int64_t R = D.range(1, 5), C = D.range(1, 5);
+         compare(BOTH(row_add_col_sub), D.value({C}), R);
+       }},
       {"view_fill",
        [](Draw &D) {
          int64_t R = D.range(1, 5), C = D.range(1, 5);

@@ -227,6 +227,7 @@ private:
   FixPlan planAssignIntoIndex(const Expr *Object, const Expr *IndexArg,
                               bool Subscript);
   FixPlan planViewCopy();
+  FixPlan planViewArithmetic();
 
   const InPlaceWrite &W;
   const VarDecl *Target;
@@ -1104,6 +1105,51 @@ std::optional<FixEdit> Planner::removeAliasDecl() const {
       "");
 }
 
+/// view.add_(v), view.sub_(v), view.mul_(v) through a view chain of t: the
+/// scatter of the view's out-of-place result, `t = t.slice_scatter(
+/// t.narrow(0, 4, 2).mul(v), 0, 4, 6);`. The value broadcasts to the view
+/// (else the original throws), so the result has the view's shape; the
+/// scatter casts it to t's dtype as the in-place op does.
+FixPlan Planner::planViewArithmetic() {
+  StringRef Op = W.OpName;
+  if (Op != "add_" && Op != "sub_" && Op != "mul_")
+    return noFix("in-place " + Op.str() +
+                 " through a view has no verified rewrite yet");
+  const auto *Call = dyn_cast<CXXMemberCallExpr>(W.Write);
+  if (!Call || spelledArgs(Call).size() != 1)
+    return noFix("only '" + Op.str() +
+                 "(other)' as a method call is rewritten (no alpha, no "
+                 "free function)");
+  std::vector<ScatterStep> Steps;
+  NarrowNotes.clear();
+  if (Obstacle Why = scatterSteps(W.Receiver, Steps))
+    return noFix(*Why);
+  if (Steps.empty())
+    return noFix("the write covers all of '" + name() + "'");
+  if (Steps.size() > 2)
+    return noFix("the write goes through " + std::to_string(Steps.size()) +
+                 " views; the scatter forms nest two at most");
+  for (const ScatterStep &S : Steps)
+    if (!targetHasMethod(S.Select ? "select_scatter" : "slice_scatter"))
+      return noFix(std::string("this LibTorch has no ") +
+                   (S.Select ? "select_scatter" : "slice_scatter"));
+  // The view spelled from the target (a named view's declaration goes).
+  std::string ViewText = text(W.Receiver);
+  if (Alias) {
+    std::optional<std::string> Suffix = chainSuffix(W.Receiver);
+    if (!Suffix)
+      return noFix("writes through a named view of '" + name() +
+                   "' are not rewritten");
+    ViewText = name() + *Suffix;
+  }
+  std::string Value =
+      ViewText + "." + Op.drop_back().str() + "(" + text(Call->getArg(0)) + ")";
+  FixPlan Plan = fix("scatter-inplace-arith",
+                     name() + " = " + scatterCall(name(), Steps, Value));
+  llvm::append_range(Plan.Notes, NarrowNotes);
+  return Plan;
+}
+
 FixPlan Planner::plan() {
   FixPlan Plan = planWrite();
   // The named view the write went through is left with no use: its
@@ -1183,10 +1229,7 @@ FixPlan Planner::planWrite() {
   case WriteKind::ViewAssign:
     return planViewCopy();
   case WriteKind::OtherInPlaceOp:
-    // view.mul_(s) is the scatter of view.mul(s); no rule row and verifier
-    // prove it yet (the reference runtime has no in-place arithmetic).
-    return noFix("in-place " + W.OpName.str() +
-                 " through a view has no verified rewrite yet");
+    return planViewArithmetic();
   }
   return noFix("this write form has no rule");
 }

@@ -66,6 +66,51 @@ Tensor Tensor::mul(const Tensor &other) const {
   return out;
 }
 
+// In place: the value computed as the out-of-place op computes it, written
+// into this tensor (a view writes through to its base), recorded as one
+// in-place node (CopySlices on a view's base).
+static Tensor &arith_inplace(Tensor &self, BinaryOp op, const char *name,
+                             const Tensor &other) {
+  check_inplace(self);
+  detail::check_no_internal_overlap(self);
+  Shape shape = detail::broadcast_shapes(self.sizes(), other.sizes());
+  TT_CHECK(shape == self.sizes(), "output with shape ",
+           detail::to_string(self.sizes()),
+           " doesn't match the broadcast shape ", detail::to_string(shape));
+  DType dtype = result_dtype(self, other);
+  auto category = [](DType t) {
+    return t == DType::Bool ? 0 : is_floating(t) ? 2 : 1;
+  };
+  TT_CHECK(category(dtype) <= category(self.dtype()), "result type ",
+           runtime::name(dtype), " can't be cast to the desired output type ",
+           runtime::name(self.dtype()));
+  Tensor old = op == BinaryOp::Mul ? self.detach().clone() : Tensor();
+  Tensor value = binary(op, name, self.detach(), other.detach());
+  backend_of(self).copy(self.ref(), detail::broadcast_ref(value, shape));
+  SavedTensor other_saved(other), old_saved(old);
+  record_inplace(self, name, {other}, [=](const Tensor &grad) {
+    if (op == BinaryOp::Add)
+      return std::vector<Tensor>{grad, grad};
+    if (op == BinaryOp::Sub)
+      return std::vector<Tensor>{grad, zeros_like(grad).sub(grad)};
+    return std::vector<Tensor>{grad.mul(other_saved.unpack()),
+                               grad.mul(old_saved.unpack())};
+  });
+  return self;
+}
+
+Tensor &Tensor::add_(const Tensor &other) {
+  return arith_inplace(*this, BinaryOp::Add, "AddBackward", other);
+}
+
+Tensor &Tensor::sub_(const Tensor &other) {
+  return arith_inplace(*this, BinaryOp::Sub, "SubBackward", other);
+}
+
+Tensor &Tensor::mul_(const Tensor &other) {
+  return arith_inplace(*this, BinaryOp::Mul, "MulBackward", other);
+}
+
 Tensor Tensor::sum() const {
   Shape all(dim());
   for (std::int64_t d = 0; d < dim(); ++d)

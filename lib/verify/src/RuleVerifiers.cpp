@@ -331,6 +331,83 @@ Instance scatter_nested(Random &r) {
   return scatter_steps(r, {first, kind()});
 }
 
+// In-place add_, sub_ or mul_ through one or two select/slice/narrow steps
+// (each select possibly spelled as lib/rewrite folds it), rewritten as the
+// scatter of the view's out-of-place result: t = t.slice_scatter(
+// t.narrow(d, a, n).mul(v), d, a, a + n). The value broadcasts to the view,
+// so the result has the view's shape and no draw may throw (but the narrow
+// edge the scatter forms share).
+Instance scatter_inplace_arith(Random &r) {
+  Draw g(r);
+  int count = r.chance(0.6) ? 1 : 2;
+  g.target(count, 4);
+  std::vector<ViewStep> steps;
+  std::vector<ViewStep> chain; // as written
+  Tensor probe = probe_target(g.inst);
+  for (int k = 0; k < count; ++k) {
+    std::int64_t n = probe.dim();
+    std::int64_t d = r.uniform(-n, n - 1);
+    std::int64_t size = probe.sizes()[std::size_t(wrap_dim(d, n))];
+    int kind = int(r.uniform(0, 2));
+    ViewStep step;
+    if (kind == 0) {
+      if (size == 0)
+        throw rt::Error("no element to select"); // drawn again
+      step = {ViewKind::Select, {d, r.uniform(-size, size - 1)}};
+    } else if (kind == 1) {
+      step = draw_slice(r, d, size);
+    } else {
+      step = draw_narrow(r, d, size, /*negative_start=*/true);
+    }
+    steps.push_back(step);
+    std::vector<ViewStep> spelled = spelling(r, step, n, size);
+    chain.insert(chain.end(), spelled.begin(), spelled.end());
+    probe = apply_view(probe, step);
+  }
+  Shape written = probe.sizes();
+  Shape vs = r.chance(0.6) ? written : g.broadcastable(written, false);
+  int v = g.value("v", vs, g.float_dtype());
+  int op = int(r.uniform(0, 2));
+  static const char *const names[] = {"add", "sub", "mul"};
+  g.inst.may_throw = std::any_of(steps.begin(), steps.end(), [](auto &s) {
+    return s.kind == ViewKind::Narrow && s.ints[1] < 0 &&
+           s.ints[1] + s.ints[2] == 0;
+  });
+  auto apply = [op](Tensor &view, const Tensor &value) -> Tensor {
+    return op == 0   ? view.add(value)
+           : op == 1 ? view.sub(value)
+                     : view.mul(value);
+  };
+  g.inst.original = [=](Tensor &t, const std::vector<Tensor> &in) {
+    Tensor view = apply_views(t, chain);
+    if (op == 0)
+      view.add_(in[v]);
+    else if (op == 1)
+      view.sub_(in[v]);
+    else
+      view.mul_(in[v]);
+    return t;
+  };
+  g.inst.rewrite = [=](Tensor &t, const std::vector<Tensor> &in) {
+    Tensor view = apply_views(t, steps);
+    Tensor value = apply(view, in[v]);
+    std::function<Tensor(const Tensor &, std::size_t)> scatter =
+        [&](const Tensor &base, std::size_t k) -> Tensor {
+      const ViewStep &s = steps[k];
+      Tensor src =
+          k + 1 == steps.size() ? value : scatter(apply_view(base, s), k + 1);
+      const std::vector<std::int64_t> &a = s.ints;
+      if (s.kind == ViewKind::Select)
+        return base.select_scatter(src, a[0], a[1]);
+      if (s.kind == ViewKind::Narrow)
+        return base.slice_scatter(src, a[0], a[1], a[1] + a[2]);
+      return base.slice_scatter(src, a[0], a[1], a[2], a[3]);
+    };
+    return scatter(t, 0);
+  };
+  return g.finish("t" + view_text(chain) + "." + names[op] + "_(v)");
+}
+
 Instance index_copy(Random &r) {
   Draw g(r);
   g.target(1, 4);
@@ -595,6 +672,12 @@ std::vector<RuleVerifier> make_verifiers() {
        pattern(R"(\1\.(select|slice)_scatter\(\1.*\.(select|slice)_scatter\()"
                R"(.*\))"),
        scatter_nested},
+      {"scatter-inplace-arith",
+       "add_, sub_ and mul_ through one or two select, slice and narrow "
+       "steps (selects spelled as folded); values broadcast to the view, "
+       "float32 and float64",
+       pattern(R"(\1\.(select|slice)_scatter\(.*\.(add|sub|mul)\(.*\))"),
+       scatter_inplace_arith},
       {"index-copy", "negative dims, empty and permuted indices",
        pattern(R"(\1\.index_copy\(.*\))"), index_copy},
       {"masked-scatter", "masks broadcast to the target, larger sources",

@@ -73,3 +73,14 @@ rules(const at::Tensor &v, const at::Tensor &rows, const at::Tensor &cols,
   // CHECK-FIXES: {{^}}  m = m.index_fill(0, idx, v);{{$}}
   return m;
 }
+
+// In-place arithmetic through a view gets its scatter form in every style
+// (index_put would need the view's positions).
+TORCH_TIDY_COMPILED at::Tensor arithmetic(const at::Tensor &v) {
+  auto m = torch::zeros({4, 3});
+  m.narrow(0, 1, 2).mul_(v);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: in-place mul_ into 'm'
+  // CHECK-MESSAGES: :[[@LINE-2]]:3: note: rule: scatter-inplace-arith
+  // CHECK-FIXES: {{^}}  m = m.slice_scatter(m.narrow(0, 1, 2).mul(v), 0, 1, 3);{{$}}
+  return m;
+}
