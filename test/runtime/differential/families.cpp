@@ -41,8 +41,12 @@ Case CaseGenerator::views() {
 
 Case CaseGenerator::view_writes() {
   Array self = array(shape(1, 4), chance(0.7) ? float_dtype() : any_dtype());
-  Case c = in_place_base("view_writes", chance(0.8) ? "copy_" : "fill_",
-                         std::move(self));
+  // copy_ and fill_, and the in-place arithmetic issue 39's rewrites prove.
+  static const char *const arithmetic[] = {"add_", "sub_", "mul_"};
+  const char *op = chance(0.6)   ? "copy_"
+                   : chance(0.4) ? "fill_"
+                                 : arithmetic[uniform(0, 2)];
+  Case c = in_place_base("view_writes", op, std::move(self));
   if (c.write_into != WriteInto::ViewOfClone) {
     c.write_into = WriteInto::ViewOfClone;
     c.views = view_chain(c.inputs[0].shape, int(uniform(1, 2)));
@@ -50,7 +54,8 @@ Case CaseGenerator::view_writes() {
   Shape target = target_shape(c);
   c.scalar = double(uniform(-6, 6)) / 2;
   DType src_dtype = chance(0.8) ? c.inputs[0].dtype : any_dtype();
-  bool differentiable = runtime::is_floating(c.inputs[0].dtype);
+  bool differentiable = runtime::is_floating(c.inputs[0].dtype) &&
+                        runtime::is_floating(src_dtype);
   c.inputs.push_back(array(chance(0.8) ? target : broadcastable_to(target),
                            src_dtype, differentiable));
   return c;

@@ -60,6 +60,12 @@ typename Api::Tensor run_op(const Case &c,
     return in_place([&](T &t) { t.copy_(arg(1)); });
   if (op == "fill_")
     return in_place([&](T &t) { t.fill_(c.scalar); });
+  if (op == "add_")
+    return in_place([&](T &t) { t.add_(arg(1)); });
+  if (op == "sub_")
+    return in_place([&](T &t) { t.sub_(arg(1)); });
+  if (op == "mul_")
+    return in_place([&](T &t) { t.mul_(arg(1)); });
   if (op == "index")
     return self().index(Api::indices(c.indices));
   if (op == "index_put_")
