@@ -188,6 +188,8 @@ private:
     const Expr *Index;
   };
   std::optional<FoldedSelect> foldedSelect(const Expr *E) const;
+  Obstacle scatterFormObstacle(llvm::ArrayRef<ScatterStep> Steps) const;
+  std::string fromTarget(const std::string &Text) const;
   Obstacle scatterSteps(const Expr *Written,
                         std::vector<ScatterStep> &Steps) const;
   Obstacle indexSteps(llvm::ArrayRef<const Expr *> Elements,
@@ -979,6 +981,34 @@ std::string Planner::scatterCall(const std::string &Base,
          (S.Args.empty() ? "" : ", " + S.Args) + ")";
 }
 
+/// Why the scatter forms cannot write back through Steps, if they cannot.
+Planner::Obstacle
+Planner::scatterFormObstacle(llvm::ArrayRef<ScatterStep> Steps) const {
+  if (Steps.empty())
+    return std::string("the write covers all of '" + name() + "'");
+  for (const ScatterStep &S : Steps)
+    if (!targetHasMethod(S.Select ? "select_scatter" : "slice_scatter"))
+      return std::string("this LibTorch has no ") +
+             (S.Select ? "select_scatter" : "slice_scatter");
+  if (Steps.size() > 2)
+    return "the write goes through " + std::to_string(Steps.size()) +
+           " views; the scatter forms nest two at most";
+  return std::nullopt;
+}
+
+/// Text written from the accepted named view, spelled from the target
+/// instead: the view's declaration goes with the fix, so its name may not
+/// appear in the fix (`top` -> `buf.slice(0, 0, 1).squeeze(0)`).
+std::string Planner::fromTarget(const std::string &Text) const {
+  StringRef T(Text);
+  if (!Alias || !T.starts_with(Alias->getName()))
+    return Text;
+  StringRef Rest = T.drop_front(Alias->getName().size());
+  if (!Rest.empty() && (isAlphanumeric(Rest.front()) || Rest.front() == '_'))
+    return Text;
+  return name() + AliasPrefix + Rest.str();
+}
+
 /// `t = t.select_scatter(v, d, i);`, `t = t.slice_scatter(v, d, a, b, s);`,
 /// or two of them nested, `t = t.select_scatter(t[i].slice_scatter(v, 0, a,
 /// b), 0, i);`. The scatter forms cast the value as copy_ does, but take it
@@ -997,26 +1027,12 @@ Planner::planScatter(const Expr *Written,
   if (Elements)
     if (Obstacle Why = indexSteps(*Elements, Steps))
       return *Why;
-  if (Steps.empty())
-    return std::string("the write covers all of '" + name() + "'");
-  for (const ScatterStep &S : Steps)
-    if (!targetHasMethod(S.Select ? "select_scatter" : "slice_scatter"))
-      return std::string("this LibTorch has no ") +
-             (S.Select ? "select_scatter" : "slice_scatter");
-  if (Steps.size() > 2)
-    return "the write goes through " + std::to_string(Steps.size()) +
-           " views; the scatter forms nest two at most";
+  if (Obstacle Why = scatterFormObstacle(Steps))
+    return *Why;
   bool Fill = W.Kind == WriteKind::Fill;
   if (Fill && !libtorch::isTensorType(W.Source->getType()))
     return std::string("the fill value is not a tensor");
-  // The written view, spelled from the target: a named view's declaration
-  // goes with the fix, so its name may not appear in it.
-  std::string ViewText = WrittenText;
-  if (Alias && StringRef(ViewText).starts_with(Alias->getName())) {
-    StringRef Rest = StringRef(ViewText).drop_front(Alias->getName().size());
-    if (Rest.empty() || !(isAlphanumeric(Rest.front()) || Rest.front() == '_'))
-      ViewText = name() + AliasPrefix + Rest.str();
-  }
+  std::string ViewText = fromTarget(WrittenText);
   std::string Value = text(W.Source);
   std::vector<std::string> Notes;
   if (Strict)
@@ -1124,26 +1140,11 @@ FixPlan Planner::planViewArithmetic() {
   NarrowNotes.clear();
   if (Obstacle Why = scatterSteps(W.Receiver, Steps))
     return noFix(*Why);
-  if (Steps.empty())
-    return noFix("the write covers all of '" + name() + "'");
-  if (Steps.size() > 2)
-    return noFix("the write goes through " + std::to_string(Steps.size()) +
-                 " views; the scatter forms nest two at most");
-  for (const ScatterStep &S : Steps)
-    if (!targetHasMethod(S.Select ? "select_scatter" : "slice_scatter"))
-      return noFix(std::string("this LibTorch has no ") +
-                   (S.Select ? "select_scatter" : "slice_scatter"));
+  if (Obstacle Why = scatterFormObstacle(Steps))
+    return noFix(*Why);
   // The view spelled from the target (a named view's declaration goes).
-  std::string ViewText = text(W.Receiver);
-  if (Alias) {
-    std::optional<std::string> Suffix = chainSuffix(W.Receiver);
-    if (!Suffix)
-      return noFix("writes through a named view of '" + name() +
-                   "' are not rewritten");
-    ViewText = name() + *Suffix;
-  }
-  std::string Value =
-      ViewText + "." + Op.drop_back().str() + "(" + text(Call->getArg(0)) + ")";
+  std::string Value = fromTarget(text(W.Receiver)) + "." +
+                      Op.drop_back().str() + "(" + text(Call->getArg(0)) + ")";
   FixPlan Plan = fix("scatter-inplace-arith",
                      name() + " = " + scatterCall(name(), Steps, Value));
   llvm::append_range(Plan.Notes, NarrowNotes);

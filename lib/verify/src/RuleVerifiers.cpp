@@ -195,6 +195,31 @@ std::vector<ViewStep> spelling(Random &r, const ViewStep &step,
   return out;
 }
 
+/// The scatter forms' rewrite: value written back through steps (one
+/// select_scatter or slice_scatter per step, nested), as the fix spells it.
+Tensor scatter_back(const Tensor &base, const std::vector<ViewStep> &steps,
+                    const Tensor &value, std::size_t k = 0) {
+  const ViewStep &s = steps[k];
+  Tensor src = k + 1 == steps.size()
+                   ? value
+                   : scatter_back(apply_view(base, s), steps, value, k + 1);
+  const std::vector<std::int64_t> &a = s.ints;
+  if (s.kind == ViewKind::Select)
+    return base.select_scatter(src, a[0], a[1]);
+  if (s.kind == ViewKind::Narrow) // slice_scatter(v, d, a, a + n)
+    return base.slice_scatter(src, a[0], a[1], a[1] + a[2]);
+  return base.slice_scatter(src, a[0], a[1], a[2], a[3]);
+}
+
+/// narrow(d, a, n) is written slice(d, a, a + n): the same region unless
+/// a < 0 and a + n == 0, where slice_scatter throws (the note says so).
+bool has_narrow_edge(const std::vector<ViewStep> &steps) {
+  return std::any_of(steps.begin(), steps.end(), [](const ViewStep &s) {
+    return s.kind == ViewKind::Narrow && s.ints[1] < 0 &&
+           s.ints[1] + s.ints[2] == 0;
+  });
+}
+
 Instance scatter_steps(Random &r, std::vector<StepKind> kinds) {
   Draw g(r);
   g.target(int(kinds.size()), 4);
@@ -243,11 +268,7 @@ Instance scatter_steps(Random &r, std::vector<StepKind> kinds) {
   bool cast = strict && (dtype != g.inst.target_dtype || r.chance(0.5));
   // narrow(d, a, n) is written slice(d, a, a + n): the same region unless
   // a < 0 and a + n == 0, where slice_scatter throws (the note says so).
-  bool narrow_edge = std::any_of(steps.begin(), steps.end(), [](auto &s) {
-    return s.kind == ViewKind::Narrow && s.ints[1] < 0 &&
-           s.ints[1] + s.ints[2] == 0;
-  });
-  g.inst.may_throw = (!expand && vs != written) || narrow_edge;
+  g.inst.may_throw = (!expand && vs != written) || has_narrow_edge(steps);
   // The basic list that selects the last step's region, for setitem.
   const ViewStep &last = steps.back();
   std::vector<Idx> list;
@@ -289,19 +310,7 @@ Instance scatter_steps(Random &r, std::vector<StepKind> kinds) {
       value = to_options(value, t);
     if (expand)
       value = value.expand(apply_views(t, steps).sizes());
-    std::function<Tensor(const Tensor &, std::size_t)> scatter =
-        [&](const Tensor &base, std::size_t k) -> Tensor {
-      const ViewStep &s = steps[k];
-      Tensor src =
-          k + 1 == steps.size() ? value : scatter(apply_view(base, s), k + 1);
-      const std::vector<std::int64_t> &a = s.ints;
-      if (s.kind == ViewKind::Select)
-        return base.select_scatter(src, a[0], a[1]);
-      if (s.kind == ViewKind::Narrow) // slice_scatter(v, d, a, a + n)
-        return base.slice_scatter(src, a[0], a[1], a[1] + a[2]);
-      return base.slice_scatter(src, a[0], a[1], a[2], a[3]);
-    };
-    return scatter(t, 0);
+    return scatter_back(t, steps, value);
   };
   std::string lhs = "t" + view_text(head_chain);
   const char *forms[] = {".copy_(v)", ".fill_(v)", " = v"};
@@ -369,10 +378,7 @@ Instance scatter_inplace_arith(Random &r) {
   int v = g.value("v", vs, g.float_dtype());
   int op = int(r.uniform(0, 2));
   static const char *const names[] = {"add", "sub", "mul"};
-  g.inst.may_throw = std::any_of(steps.begin(), steps.end(), [](auto &s) {
-    return s.kind == ViewKind::Narrow && s.ints[1] < 0 &&
-           s.ints[1] + s.ints[2] == 0;
-  });
+  g.inst.may_throw = has_narrow_edge(steps);
   auto apply = [op](Tensor &view, const Tensor &value) -> Tensor {
     return op == 0   ? view.add(value)
            : op == 1 ? view.sub(value)
@@ -391,19 +397,7 @@ Instance scatter_inplace_arith(Random &r) {
   g.inst.rewrite = [=](Tensor &t, const std::vector<Tensor> &in) {
     Tensor view = apply_views(t, steps);
     Tensor value = apply(view, in[v]);
-    std::function<Tensor(const Tensor &, std::size_t)> scatter =
-        [&](const Tensor &base, std::size_t k) -> Tensor {
-      const ViewStep &s = steps[k];
-      Tensor src =
-          k + 1 == steps.size() ? value : scatter(apply_view(base, s), k + 1);
-      const std::vector<std::int64_t> &a = s.ints;
-      if (s.kind == ViewKind::Select)
-        return base.select_scatter(src, a[0], a[1]);
-      if (s.kind == ViewKind::Narrow)
-        return base.slice_scatter(src, a[0], a[1], a[1] + a[2]);
-      return base.slice_scatter(src, a[0], a[1], a[2], a[3]);
-    };
-    return scatter(t, 0);
+    return scatter_back(t, steps, value);
   };
   return g.finish("t" + view_text(chain) + "." + names[op] + "_(v)");
 }
