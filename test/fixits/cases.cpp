@@ -212,6 +212,30 @@ TORCH_TIDY_COMPILED at::Tensor row_add_col_sub(const at::Tensor &v, int64_t r) {
   return m;
 }
 
+// v: [C]; the compound assignments (operator+= is add_, -= sub_, *= mul_
+// in TensorBody.h) through a named narrow and a selected column.
+// RULE: scatter-inplace-arith
+TORCH_TIDY_COMPILED at::Tensor compound_assign(const at::Tensor &v, int64_t r) {
+  auto m = torch::ones({r, v.size(0)}, v.options());
+  auto top = m.narrow(0, 0, 1);
+  top += v;
+  m.select(1, 0) *= v.sum();
+  m[r - 1] -= v;
+  return m;
+}
+
+// v: [C]; div_ through a named select, clamp_ with a tensor min (which is
+// torch.maximum) and /= through narrows, on a target of twos.
+// RULE: scatter-inplace-arith
+TORCH_TIDY_COMPILED at::Tensor div_and_clamp(const at::Tensor &v, int64_t r) {
+  auto m = torch::full({r, v.size(0)}, 2.0, v.options());
+  auto last = m.select(0, r - 1);
+  last.div_(v);
+  m.narrow(0, 0, 1).clamp_(v);
+  m.narrow(1, 0, 1) /= v.narrow(0, 0, 1).exp();
+  return m;
+}
+
 // v: 0-dim; fill_ of a view with a tensor value.
 // RULE: index-put-positions-copy auto: select-scatter
 TORCH_TIDY_COMPILED at::Tensor view_fill(const at::Tensor &v, int64_t r,

@@ -288,6 +288,16 @@ const std::map<std::string, Driver> &drivers() {
          int64_t R = D.range(1, 5), C = D.range(1, 5);
          compare(BOTH(row_add_col_sub), D.value({C}), R);
        }},
+      {"compound_assign",
+       [](Draw &D) {
+         int64_t R = D.range(1, 5), C = D.range(1, 5);
+         compare(BOTH(compound_assign), D.value({C}), R);
+       }},
+      {"div_and_clamp",
+       [](Draw &D) {
+         int64_t R = D.range(1, 5), C = D.range(1, 5);
+         compare(BOTH(div_and_clamp), D.value({C}), R);
+       }},
       {"view_fill",
        [](Draw &D) {
          int64_t R = D.range(1, 5), C = D.range(1, 5);

@@ -238,12 +238,19 @@ def fix_lengths(cases, style, before, after):
         for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, a, b).get_opcodes():
             if tag != "replace":
                 continue
-            written = " ".join(x.strip() for x in a[i1:i2])
-            fixed = " ".join(x.strip() for x in b[j1:j2])
-            shape = STRIP.sub(r"\1", fixed)
-            by_rule.setdefault(rule, []).append(
-                (len(written), len(fixed), len(shape), shape != fixed,
-                 bool(CAST.search(fixed)), fixed))
+            # Consecutive writes fixed line for line count one by one; a
+            # block whose line count changed (a named view removed with its
+            # write) counts as one.
+            pairs = (list(zip(a[i1:i2], b[j1:j2])) if i2 - i1 == j2 - j1
+                     else [(a[i1:i2], b[j1:j2])])
+            for w, f in pairs:
+                w, f = ([w], [f]) if isinstance(w, str) else (w, f)
+                written = " ".join(x.strip() for x in w)
+                fixed = " ".join(x.strip() for x in f)
+                shape = STRIP.sub(r"\1", fixed)
+                by_rule.setdefault(rule, []).append(
+                    (len(written), len(fixed), len(shape), shape != fixed,
+                     bool(CAST.search(fixed)), fixed))
     lines = [f"fix length ({style}): rule, writes, median chars written -> fixed "
              f"(ratio), fixed without the leading-1s strip, fixes with a "
              f"strip, with a cast"]

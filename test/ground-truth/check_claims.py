@@ -21,6 +21,10 @@ docs/ground-truth.json and fails on any disagreement:
     the gradient through a loss on the written buffer (no branch) and
     opcheck's verdict are measured; where that gradient is lost even
     without a branch is printed;
+  - a compound assignment on a tensor (`t += v`) is the method
+    compoundAssignMethod names (lib/libtorch/src/LibTorchApi.cpp): read in
+    each TensorBody.h given with --tensor-body (the flagship judges `+=`
+    through a view by add_'s measurement);
   - schemas LibTorch infers for m.def(name, fn) declare nothing mutable;
   - each Consequence class (registrationRows in lib/operators/src/
     Consequence.cpp) measures, on its rows of
@@ -36,6 +40,10 @@ HEADER = os.path.join(ROOT, "lib/analysis/include/torch_tidy/analysis/GroundTrut
 SOURCE = os.path.join(ROOT, "lib/analysis/src/GroundTruth.cpp")
 TABLE = os.path.join(ROOT, "docs/ground-truth.json")
 CONSEQUENCE = os.path.join(ROOT, "lib/operators/src/Consequence.cpp")
+LIBTORCH_API = os.path.join(ROOT, "lib/libtorch/src/LibTorchApi.cpp")
+OPERATOR_SPELLING = {"PlusEqual": "+=", "MinusEqual": "-=", "StarEqual": "*=",
+                     "SlashEqual": "/=", "AmpEqual": "&=", "PipeEqual": "|=",
+                     "CaretEqual": "^="}
 FLAGSHIP = os.path.join(ROOT, "checks/CompileRequiresGradPropagationCheck.cpp")
 REGISTRATIONS = os.path.join(ROOT, "docs/ground-truth-registrations.json")
 BACKENDS = ["eager", "aot_eager", "inductor"]
@@ -214,7 +222,34 @@ def gradient_problems(key, path, rows, message):
     return checked, problems, notes
 
 
+def compound_problems(bodies):
+    """compoundAssignMethod's table against `Tensor& operator+=(const Tensor &
+    other) { return add_(other); }` in each TensorBody.h."""
+    api = open(LIBTORCH_API).read()
+    table = api[api.index("StringRef compoundAssignMethod"):]
+    table = table[:table.index("default:")]
+    ours = {OPERATOR_SPELLING[k]: m
+            for k, m in re.findall(r'case OO_(\w+):\s*return "(\w+)";', table)}
+    checked, problems = 0, []
+    if not bodies:
+        print("ground-truth-claims: no TensorBody.h given, compound assignments "
+              "not checked")
+    for path in bodies:
+        text = open(path).read()
+        theirs = dict(re.findall(r"Tensor\s*&\s*operator(\S{1,2}=)\(const Tensor\s*&"
+                                 r"\s*other\)\s*(?:const\s*)?\{\s*return (\w+)\(other\);",
+                                 text))
+        for op in sorted(set(ours) | set(theirs)):
+            checked += 1
+            if ours.get(op) != theirs.get(op):
+                problems.append(f"{path}: operator{op} calls {theirs.get(op)}, "
+                                f"compoundAssignMethod says {ours.get(op)}")
+    return checked, problems
+
+
 def main():
+    args = sys.argv[1:]
+    bodies = [args[i + 1] for i, a in enumerate(args) if a == "--tensor-body"]
     header, source = open(HEADER).read(), open(SOURCE).read()
     table = json.load(open(TABLE))
     problems = []
@@ -280,6 +315,8 @@ def main():
     arith = source[source.index("freshViewArithmeticMeasured"):]
     arith = arith[:arith.index("}")]
     ops = set(re.findall(r'OpName == "(\w+)"', arith))
+    if not ops:
+        problems.append("freshViewArithmeticMeasured: no op names read")
     arith_rows = [r for r in rows if r["path"] == "python_view_arith"]
     for op in sorted(ops):
         mine = [r for r in arith_rows if r["form"].endswith("_" + op)]
@@ -308,6 +345,9 @@ def main():
                                 f"annotated: {schema}")
 
     n, more = consequence_problems()
+    checked += n
+    problems += more
+    n, more = compound_problems(bodies)
     checked += n
     problems += more
 

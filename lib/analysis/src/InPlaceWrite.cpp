@@ -70,10 +70,9 @@ static std::pair<const Expr *, const Expr *> tensorOperands(const CallExpr *C,
 
 /// t.op_(..., v, ...) or at::op_(t, ..., v, ...) with a tensor operand: an
 /// in-place value op other than the sliced and indexed writes.
-static std::optional<InPlaceWrite> matchOtherInPlaceOp(const CallExpr *C,
-                                                       const Expr *Receiver,
-                                                       unsigned First,
-                                                       StringRef Name) {
+static std::optional<InPlaceWrite>
+matchOtherInPlaceOp(const CallExpr *C, const Expr *Receiver, unsigned First,
+                    StringRef Name, StringRef Method = "") {
   auto [A, B] = tensorOperands(C, First);
   if (!A)
     return std::nullopt;
@@ -81,6 +80,7 @@ static std::optional<InPlaceWrite> matchOtherInPlaceOp(const CallExpr *C,
   W.OtherSource = B;
   W.OnlyMutableTargets = true;
   W.OpName = Name;
+  W.Method = Method.empty() ? Name : Method;
   return W;
 }
 
@@ -208,8 +208,10 @@ std::optional<InPlaceWrite> matchInPlaceWrite(const Expr *E) {
     // t += v and kin: in-place arithmetic.
     if (libtorch::isCompoundAssignOnTensor(Op))
       return libtorch::isTensorType(Op->getArg(1)->getType())
-                 ? matchOtherInPlaceOp(Op, Op->getArg(0), 1,
-                                       getOperatorSpelling(Op->getOperator()))
+                 ? matchOtherInPlaceOp(
+                       Op, Op->getArg(0), 1,
+                       getOperatorSpelling(Op->getOperator()),
+                       libtorch::compoundAssignMethod(Op->getOperator()))
                  : std::nullopt;
     return matchAssignIntoTemporary(Op);
   }

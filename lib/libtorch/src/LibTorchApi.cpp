@@ -662,6 +662,27 @@ bool isCompoundAssignOnTensor(const CXXOperatorCallExpr *Op) {
   }
 }
 
+StringRef compoundAssignMethod(OverloadedOperatorKind Op) {
+  switch (Op) {
+  case OO_PlusEqual:
+    return "add_";
+  case OO_MinusEqual:
+    return "sub_";
+  case OO_StarEqual:
+    return "mul_";
+  case OO_SlashEqual:
+    return "div_";
+  case OO_AmpEqual:
+    return "bitwise_and_";
+  case OO_PipeEqual:
+    return "bitwise_or_";
+  case OO_CaretEqual:
+    return "bitwise_xor_";
+  default:
+    return "";
+  }
+}
+
 std::optional<bool> boolLiteral(const Expr *E) {
   for (int Depth = 0; E && Depth < 8; ++Depth) {
     E = E->IgnoreParenImpCasts();

@@ -1121,21 +1121,30 @@ std::optional<FixEdit> Planner::removeAliasDecl() const {
       "");
 }
 
-/// view.add_(v), view.sub_(v), view.mul_(v) through a view chain of t: the
-/// scatter of the view's out-of-place result, `t = t.slice_scatter(
-/// t.narrow(0, 4, 2).mul(v), 0, 4, 6);`. The value broadcasts to the view
-/// (else the original throws), so the result has the view's shape; the
-/// scatter casts it to t's dtype as the in-place op does.
+/// view.add_(v), view.sub_(v), view.mul_(v), view.div_(v), view.clamp_(min)
+/// (or view += v, -=, *=, /=) through a view chain of t: the scatter of the
+/// view's out-of-place result,
+/// `t = t.slice_scatter(t.narrow(0, 4, 2).mul(v), 0, 4, 6);`. The value
+/// broadcasts to the view (else the original throws), so the result has the
+/// view's shape; the scatter casts it to t's dtype as the in-place op does.
 FixPlan Planner::planViewArithmetic() {
-  StringRef Op = W.OpName;
-  if (Op != "add_" && Op != "sub_" && Op != "mul_")
-    return noFix("in-place " + Op.str() +
+  StringRef Op = W.Method;
+  if (Op != "add_" && Op != "sub_" && Op != "mul_" && Op != "div_" &&
+      Op != "clamp_")
+    return noFix("in-place " + W.OpName.str() +
                  " through a view has no verified rewrite yet");
-  const auto *Call = dyn_cast<CXXMemberCallExpr>(W.Write);
-  if (!Call || spelledArgs(Call).size() != 1)
+  // The one operand: view.op_(v), or view op= v (operator+= and kin call
+  // the method with it).
+  const Expr *Operand = nullptr;
+  if (const auto *Call = dyn_cast<CXXMemberCallExpr>(W.Write);
+      Call && spelledArgs(Call).size() == 1)
+    Operand = Call->getArg(0);
+  else if (const auto *Assign = dyn_cast<CXXOperatorCallExpr>(W.Write))
+    Operand = Assign->getArg(1);
+  if (!Operand)
     return noFix("only '" + Op.str() +
-                 "(other)' as a method call is rewritten (no alpha, no "
-                 "free function)");
+                 "(v)' with one operand is rewritten (not alpha, a rounding "
+                 "mode, a max, or the free function)");
   std::vector<ScatterStep> Steps;
   NarrowNotes.clear();
   if (Obstacle Why = scatterSteps(W.Receiver, Steps))
@@ -1144,7 +1153,7 @@ FixPlan Planner::planViewArithmetic() {
     return noFix(*Why);
   // The view spelled from the target (a named view's declaration goes).
   std::string Value = fromTarget(text(W.Receiver)) + "." +
-                      Op.drop_back().str() + "(" + text(Call->getArg(0)) + ")";
+                      Op.drop_back().str() + "(" + text(Operand) + ")";
   FixPlan Plan = fix("scatter-inplace-arith",
                      name() + " = " + scatterCall(name(), Steps, Value));
   llvm::append_range(Plan.Notes, NarrowNotes);

@@ -1,4 +1,5 @@
-// add, sub, mul (broadcasting, type promotion) and the sums.
+// add, sub, mul, div, clamp with a tensor min (broadcasting, type
+// promotion), their in-place forms, and the sums.
 #include "internal.h"
 
 #include <algorithm>
@@ -22,10 +23,17 @@ static DType result_dtype(const Tensor &a, const Tensor &b) {
                                                            : dims.dtype();
 }
 
+// True division computes in floating point: integral operands divide in
+// the default dtype (float32).
+static DType op_dtype(BinaryOp op, const Tensor &a, const Tensor &b) {
+  DType dtype = result_dtype(a, b);
+  return op == BinaryOp::Div && !is_floating(dtype) ? DType::Float32 : dtype;
+}
+
 static Tensor binary(BinaryOp op, const char *name, const Tensor &a,
                      const Tensor &b) {
   detail::check_same_device(a, b, name);
-  DType dtype = result_dtype(a, b);
+  DType dtype = op_dtype(op, a, b);
   TT_CHECK(!(op == BinaryOp::Sub &&
              (a.dtype() == DType::Bool || b.dtype() == DType::Bool)),
            "Subtraction, the `-` operator, with a bool tensor is not "
@@ -66,6 +74,51 @@ Tensor Tensor::mul(const Tensor &other) const {
   return out;
 }
 
+// PyTorch's div gradients: grad / other, -grad * ((self / other) / other).
+static std::vector<Tensor> div_grads(const Tensor &grad, const Tensor &self,
+                                     const Tensor &other) {
+  Tensor negated = zeros_like(grad).sub(grad);
+  return {grad.div(other), negated.mul(self.div(other).div(other))};
+}
+
+// where(a cmp b, grad, 0): grad where the comparison holds, 0 elsewhere (a
+// NaN compares false).
+static Tensor grad_where(BinaryOp cmp, const Tensor &grad, const Tensor &a,
+                         const Tensor &b) {
+  Tensor holds = binary(cmp, "clamp", a, b);
+  Tensor fails = full(holds.sizes(), 1.0, {holds.dtype(), holds.device()})
+                     .sub(holds)
+                     .to(DType::Bool);
+  return grad.masked_fill(fails, 0.0);
+}
+
+// PyTorch's clamp_backward_min_max with a min only: self gets the gradient
+// where self >= min, min where self < min, neither at a NaN.
+static std::vector<Tensor> clamp_grads(const Tensor &grad, const Tensor &self,
+                                       const Tensor &min) {
+  return {grad_where(BinaryOp::Ge, grad, self, min),
+          grad_where(BinaryOp::Lt, grad, self, min)};
+}
+
+Tensor Tensor::div(const Tensor &other) const {
+  Tensor out = binary(BinaryOp::Div, "div", *this, other);
+  SavedTensor self_saved(*this), other_saved(other);
+  record(out, "DivBackward", {*this, other}, [=](const Tensor &grad) {
+    return div_grads(grad, self_saved.unpack(), other_saved.unpack());
+  });
+  return out;
+}
+
+// torch.clamp(self, min) with a tensor min is torch.maximum(self, min).
+Tensor Tensor::clamp(const Tensor &min) const {
+  Tensor out = binary(BinaryOp::Max, "clamp", *this, min);
+  SavedTensor self_saved(*this), min_saved(min);
+  record(out, "ClampBackward", {*this, min}, [=](const Tensor &grad) {
+    return clamp_grads(grad, self_saved.unpack(), min_saved.unpack());
+  });
+  return out;
+}
+
 // In place: the value computed as the out-of-place op computes it, written
 // into this tensor (a view writes through to its base), recorded as one
 // in-place node (CopySlices on a view's base).
@@ -77,14 +130,16 @@ static Tensor &arith_inplace(Tensor &self, BinaryOp op, const char *name,
   TT_CHECK(shape == self.sizes(), "output with shape ",
            detail::to_string(self.sizes()),
            " doesn't match the broadcast shape ", detail::to_string(shape));
-  DType dtype = result_dtype(self, other);
+  DType dtype = op_dtype(op, self, other);
   auto category = [](DType t) {
     return t == DType::Bool ? 0 : is_floating(t) ? 2 : 1;
   };
   TT_CHECK(category(dtype) <= category(self.dtype()), "result type ",
            runtime::name(dtype), " can't be cast to the desired output type ",
            runtime::name(self.dtype()));
-  Tensor old = op == BinaryOp::Mul ? self.detach().clone() : Tensor();
+  // The gradients of mul, div and clamp read self as it was.
+  bool reads_self = op != BinaryOp::Add && op != BinaryOp::Sub;
+  Tensor old = reads_self ? self.detach().clone() : Tensor();
   Tensor value = binary(op, name, self.detach(), other.detach());
   backend_of(self).copy(self.ref(), detail::broadcast_ref(value, shape));
   SavedTensor other_saved(other), old_saved(old);
@@ -93,6 +148,10 @@ static Tensor &arith_inplace(Tensor &self, BinaryOp op, const char *name,
       return std::vector<Tensor>{grad, grad};
     if (op == BinaryOp::Sub)
       return std::vector<Tensor>{grad, zeros_like(grad).sub(grad)};
+    if (op == BinaryOp::Div)
+      return div_grads(grad, old_saved.unpack(), other_saved.unpack());
+    if (op == BinaryOp::Max)
+      return clamp_grads(grad, old_saved.unpack(), other_saved.unpack());
     return std::vector<Tensor>{grad.mul(other_saved.unpack()),
                                grad.mul(old_saved.unpack())};
   });
@@ -109,6 +168,14 @@ Tensor &Tensor::sub_(const Tensor &other) {
 
 Tensor &Tensor::mul_(const Tensor &other) {
   return arith_inplace(*this, BinaryOp::Mul, "MulBackward", other);
+}
+
+Tensor &Tensor::div_(const Tensor &other) {
+  return arith_inplace(*this, BinaryOp::Div, "DivBackward", other);
+}
+
+Tensor &Tensor::clamp_(const Tensor &min) {
+  return arith_inplace(*this, BinaryOp::Max, "ClampBackward", min);
 }
 
 Tensor Tensor::sum() const {

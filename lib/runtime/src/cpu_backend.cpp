@@ -113,17 +113,8 @@ public:
       T *o = typed<T>(out);
       const T *x = typed<T>(a);
       const T *y = typed<T>(b);
-      switch (op) {
-      case BinaryOp::Add:
-        for_each_offset(loop, [&](auto i) { o[i[0]] = T(x[i[1]] + y[i[2]]); });
-        break;
-      case BinaryOp::Sub:
-        for_each_offset(loop, [&](auto i) { o[i[0]] = T(x[i[1]] - y[i[2]]); });
-        break;
-      case BinaryOp::Mul:
-        for_each_offset(loop, [&](auto i) { o[i[0]] = T(x[i[1]] * y[i[2]]); });
-        break;
-      }
+      for_each_offset(
+          loop, [&](auto i) { o[i[0]] = apply_binary(op, x[i[1]], y[i[2]]); });
     });
   }
 

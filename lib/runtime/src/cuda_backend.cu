@@ -78,10 +78,7 @@ template <class T> struct BinaryOpKernel {
   T *out;
   const T *a, *b;
   __device__ void operator()(const std::int64_t *o) const {
-    T x = a[o[1]], y = b[o[2]];
-    out[o[0]] = op == BinaryOp::Add   ? T(x + y)
-                : op == BinaryOp::Sub ? T(x - y)
-                                      : T(x * y);
+    out[o[0]] = apply_binary(op, a[o[1]], b[o[2]]);
   }
 };
 

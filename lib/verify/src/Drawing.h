@@ -54,6 +54,10 @@ public:
     inst.target_shape = shape(min_dims, max_dims);
     inst.target_dtype = float_dtype();
   }
+  /// The target's values: small dyadic numbers instead of zeros.
+  void target_values() {
+    inst.target_values = dyadic(numel(inst.target_shape));
+  }
   const Shape &ts() const { return inst.target_shape; }
   std::int64_t tdim() const { return std::int64_t(inst.target_shape.size()); }
 
@@ -78,11 +82,15 @@ public:
   /// A value that requires grad: small dyadic numbers, exact in float32.
   int value(const std::string &name, const Shape &s, DType dtype,
             bool requires_grad = true) {
-    Input in{name, s, dtype, {}, requires_grad};
-    for (std::int64_t i = 0; i < numel(s); ++i)
-      in.values.push_back(double(r.uniform(1, 16)) / 4 *
-                          (r.chance(0.5) ? 1 : -1));
-    return add(in);
+    return add({name, s, dtype, dyadic(numel(s)), requires_grad});
+  }
+
+  /// Nonzero small dyadic numbers, exact in float32.
+  std::vector<double> dyadic(std::int64_t count) {
+    std::vector<double> values;
+    for (std::int64_t i = 0; i < count; ++i)
+      values.push_back(double(r.uniform(1, 16)) / 4 * (r.chance(0.5) ? 1 : -1));
+    return values;
   }
 
   /// An int64 index into a dim of `size`: distinct positions when unique,
@@ -114,7 +122,8 @@ public:
 
   std::string text(const std::string &code) const {
     std::ostringstream out;
-    out << "t = torch::zeros(" << shape_text(inst.target_shape) << ", "
+    out << "t = torch::" << (inst.target_values.empty() ? "zeros" : "values")
+        << "(" << shape_text(inst.target_shape) << ", "
         << rt::name(inst.target_dtype) << "); " << code;
     for (const std::string &n : notes)
       out << "; " << n;

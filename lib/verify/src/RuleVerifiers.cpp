@@ -340,16 +340,17 @@ Instance scatter_nested(Random &r) {
   return scatter_steps(r, {first, kind()});
 }
 
-// In-place add_, sub_ or mul_ through one or two select/slice/narrow steps
-// (each select possibly spelled as lib/rewrite folds it), rewritten as the
-// scatter of the view's out-of-place result: t = t.slice_scatter(
-// t.narrow(d, a, n).mul(v), d, a, a + n). The value broadcasts to the view,
-// so the result has the view's shape and no draw may throw (but the narrow
-// edge the scatter forms share).
+// In-place add_, sub_, mul_, div_ or clamp_ (a tensor min) through one or two
+// select/slice/narrow steps (each select possibly spelled as lib/rewrite folds
+// it), rewritten as the scatter of the view's out-of-place result: t =
+// t.slice_scatter( t.narrow(d, a, n).mul(v), d, a, a + n). The value broadcasts
+// to the view, so the result has the view's shape and no draw may throw (but
+// the narrow edge the scatter forms share).
 Instance scatter_inplace_arith(Random &r) {
   Draw g(r);
   int count = r.chance(0.6) ? 1 : 2;
   g.target(count, 4);
+  g.target_values(); // mul_, div_, clamp_ read them
   std::vector<ViewStep> steps;
   std::vector<ViewStep> chain; // as written
   Tensor probe = probe_target(g.inst);
@@ -376,22 +377,41 @@ Instance scatter_inplace_arith(Random &r) {
   Shape written = probe.sizes();
   Shape vs = r.chance(0.6) ? written : g.broadcastable(written, false);
   int v = g.value("v", vs, g.float_dtype());
-  int op = int(r.uniform(0, 2));
-  static const char *const names[] = {"add", "sub", "mul"};
+  int op = int(r.uniform(0, 4));
+  static const char *const names[] = {"add", "sub", "mul", "div", "clamp"};
   g.inst.may_throw = has_narrow_edge(steps);
   auto apply = [op](Tensor &view, const Tensor &value) -> Tensor {
-    return op == 0   ? view.add(value)
-           : op == 1 ? view.sub(value)
-                     : view.mul(value);
+    switch (op) {
+    case 0:
+      return view.add(value);
+    case 1:
+      return view.sub(value);
+    case 2:
+      return view.mul(value);
+    case 3:
+      return view.div(value);
+    default:
+      return view.clamp(value);
+    }
   };
   g.inst.original = [=](Tensor &t, const std::vector<Tensor> &in) {
     Tensor view = apply_views(t, chain);
-    if (op == 0)
+    switch (op) {
+    case 0:
       view.add_(in[v]);
-    else if (op == 1)
+      break;
+    case 1:
       view.sub_(in[v]);
-    else
+      break;
+    case 2:
       view.mul_(in[v]);
+      break;
+    case 3:
+      view.div_(in[v]);
+      break;
+    default:
+      view.clamp_(in[v]);
+    }
     return t;
   };
   g.inst.rewrite = [=](Tensor &t, const std::vector<Tensor> &in) {
@@ -667,10 +687,11 @@ std::vector<RuleVerifier> make_verifiers() {
                R"(.*\))"),
        scatter_nested},
       {"scatter-inplace-arith",
-       "add_, sub_ and mul_ through one or two select, slice and narrow "
-       "steps (selects spelled as folded); values broadcast to the view, "
-       "float32 and float64",
-       pattern(R"(\1\.(select|slice)_scatter\(.*\.(add|sub|mul)\(.*\))"),
+       "add_, sub_, mul_, div_ and clamp_ (a tensor min) through one or two "
+       "select, slice and narrow steps (selects spelled as folded); values "
+       "broadcast to the view, float32 and float64",
+       pattern(R"(\1\.(select|slice)_scatter\(.*\.(add|sub|mul|div|clamp)\()"
+               R"(.*\))"),
        scatter_inplace_arith},
       {"index-copy", "negative dims, empty and permuted indices",
        pattern(R"(\1\.index_copy\(.*\))"), index_copy},

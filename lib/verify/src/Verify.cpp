@@ -46,7 +46,10 @@ Run run_program(const Instance &inst, const Program &program, rt::Device device,
   Run run;
   try {
     rt::Tensor target =
-        rt::zeros(inst.target_shape, {inst.target_dtype, device});
+        inst.target_values.empty()
+            ? rt::zeros(inst.target_shape, {inst.target_dtype, device})
+            : rt::from_doubles(inst.target_values, inst.target_shape,
+                               {inst.target_dtype, device});
     std::vector<rt::Tensor> in, wrt;
     if (target_kind == TargetKind::GradLeaf) {
       target.set_requires_grad(true);

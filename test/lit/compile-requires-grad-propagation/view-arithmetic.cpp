@@ -5,9 +5,9 @@
 // requires_grad under torch.compile on torch 2.8.0 and 2.15.0 when they go
 // through narrow, select or a named view; into the whole tensor only on
 // 2.8.0, which (as a whole-tensor copy_) is not reported for a fresh local.
-// add_, sub_ and mul_ (one tensor operand, a method call) get the scatter of
-// the view's out-of-place result (rule scatter-inplace-arith); div_ and
-// clamp_ no fix yet (the reference runtime has neither).
+// add_, sub_, mul_, div_ and clamp_ (one tensor operand) get the scatter of
+// the view's out-of-place result (rule scatter-inplace-arith); with a
+// second operand (div_'s rounding mode, clamp_'s max) no fix.
 #include <torch/torch.h>
 #include <torch_tidy/compiled.h>
 
@@ -27,10 +27,38 @@ TORCH_TIDY_COMPILED at::Tensor through_views(const at::Tensor &y) {
   // CHECK-FIXES: {{^}}  buf = buf.select_scatter(buf[2].sub(y), 0, 2);{{$}}
   buf.slice(0, 0, 2).div_(y);
   // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: in-place div_ into 'buf'{{.*}}
-  // CHECK-MESSAGES: :[[@LINE-2]]:3: note: no fix: in-place div_ through a view has no verified rewrite yet
+  // CHECK-FIXES: {{^}}  buf = buf.slice_scatter(buf.slice(0, 0, 2).div(y), 0, 0, 2);{{$}}
   buf.narrow(1, 0, 1).clamp_(y);
   // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: in-place clamp_ into 'buf', which was created without gradient tracking, from 'y'{{.*}}
-  // CHECK-MESSAGES: :[[@LINE-2]]:3: note: no fix: in-place clamp_ through a view has no verified rewrite yet
+  // CHECK-FIXES: {{^}}  buf = buf.slice_scatter(buf.narrow(1, 0, 1).clamp(y), 1, 0, 1);{{$}}
+  buf.narrow(1, 1, 1).clamp_(y, y + 1);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: in-place clamp_ into 'buf'{{.*}}
+  // CHECK-MESSAGES: :[[@LINE-2]]:3: note: no fix: only 'clamp_(v)' with one operand is rewritten (not alpha, a rounding mode, a max, or the free function)
+  return buf;
+}
+
+// The compound assignments are the same ops: TensorBody.h defines
+// `operator+=` as `return add_(other);`, `-=` as sub_, `*=` as mul_, `/=`
+// as div_ (check_claims.py reads it in the installed header).
+TORCH_TIDY_COMPILED at::Tensor operator_forms(const at::Tensor &y) {
+  auto buf = torch::zeros({8, 4}, y.options());
+  auto mid = buf.narrow(0, 2, 2);
+  mid += y;
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: in-place += into 'buf', which was created without gradient tracking, from 'y', which may require grad{{.*}}
+  // CHECK-MESSAGES: :[[@LINE-2]]:3: note: rule: scatter-inplace-arith
+  // CHECK-FIXES: {{^}}  auto buf = torch::zeros({8, 4}, y.options());{{$}}
+  // CHECK-FIXES-NEXT: {{^}}  buf = buf.slice_scatter(buf.narrow(0, 2, 2).add(y), 0, 2, 4);{{$}}
+  buf[7] *= y * 2;
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: in-place *= into 'buf'{{.*}}
+  // CHECK-FIXES: {{^}}  buf = buf.select_scatter(buf[7].mul(y * 2), 0, 7);{{$}}
+  buf.select(1, 3) -= y.select(0, 0);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: in-place -= into 'buf'{{.*}}
+  // CHECK-FIXES: {{^}}  buf = buf.select_scatter(buf.select(1, 3).sub(y.select(0, 0)), 1, 3);{{$}}
+  buf.slice(0, 0, 2) /= y;
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: in-place /= into 'buf'{{.*}}
+  // CHECK-FIXES: {{^}}  buf = buf.slice_scatter(buf.slice(0, 0, 2).div(y), 0, 0, 2);{{$}}
+  buf += y;   // the whole tensor: kept on the newest torch
+  buf[0] += 1; // a scalar operand
   return buf;
 }
 

@@ -11,6 +11,8 @@ using programs::shape_text;
 namespace {
 
 bool close(double a, double b, DType dtype) {
+  if (a == b) // infinities of one sign too
+    return true;
   if (std::isnan(a) || std::isnan(b))
     return std::isnan(a) && std::isnan(b);
   if (dtype == DType::Float32)

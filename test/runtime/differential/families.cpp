@@ -42,10 +42,11 @@ Case CaseGenerator::views() {
 Case CaseGenerator::view_writes() {
   Array self = array(shape(1, 4), chance(0.7) ? float_dtype() : any_dtype());
   // copy_ and fill_, and the in-place arithmetic issue 39's rewrites prove.
-  static const char *const arithmetic[] = {"add_", "sub_", "mul_"};
+  static const char *const arithmetic[] = {"add_", "sub_", "mul_", "div_",
+                                           "clamp_"};
   const char *op = chance(0.6)   ? "copy_"
                    : chance(0.4) ? "fill_"
-                                 : arithmetic[uniform(0, 2)];
+                                 : arithmetic[uniform(0, 4)];
   Case c = in_place_base("view_writes", op, std::move(self));
   if (c.write_into != WriteInto::ViewOfClone) {
     c.write_into = WriteInto::ViewOfClone;
@@ -58,6 +59,8 @@ Case CaseGenerator::view_writes() {
                         runtime::is_floating(src_dtype);
   c.inputs.push_back(array(chance(0.8) ? target : broadcastable_to(target),
                            src_dtype, differentiable));
+  if (c.op == "div_")
+    divisor_values(c.inputs.back());
   return c;
 }
 
@@ -296,8 +299,8 @@ Case CaseGenerator::slice_select_scatter() {
 }
 
 Case CaseGenerator::arithmetic() {
-  static const char *ops[] = {"add", "sub", "mul"};
-  Case c{"arithmetic", ops[uniform(0, 2)], {}};
+  static const char *ops[] = {"add", "sub", "mul", "div", "clamp"};
+  Case c{"arithmetic", ops[uniform(0, 4)], {}};
   Shape a = shape(0, 3);
   Shape b = chance(0.6) ? broadcastable_to(a) : a;
   if (chance(0.5))
@@ -306,6 +309,8 @@ Case CaseGenerator::arithmetic() {
     b = shape(1, 3);
   c.inputs = {array(a, chance(0.6) ? float_dtype() : any_dtype()),
               array(b, chance(0.6) ? float_dtype() : any_dtype())};
+  if (c.op == "div")
+    divisor_values(c.inputs[1]);
   return c;
 }
 

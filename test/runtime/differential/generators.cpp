@@ -8,6 +8,7 @@
 #include "torch_tidy/runtime/runtime.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace torch_tidy::differential {
 
@@ -36,6 +37,16 @@ Array CaseGenerator::array(const Shape &s, DType dtype, bool may_require_grad) {
   a.requires_grad =
       runtime::is_floating(dtype) && may_require_grad && chance(0.7);
   return a;
+}
+
+void CaseGenerator::divisor_values(Array &a) {
+  if (a.dtype == DType::Bool)
+    return;
+  int lowest = runtime::is_floating(a.dtype) ? -2 : 0;
+  for (double &v : a.values) {
+    double magnitude = std::ldexp(1.0, int(uniform(lowest, 2)));
+    v = chance(0.05) ? 0.0 : chance(0.5) ? magnitude : -magnitude;
+  }
 }
 
 // Out-of-range positions (which both sides must reject) only where

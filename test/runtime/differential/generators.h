@@ -42,6 +42,11 @@ private:
   DType float_dtype();
   Shape shape(int min_dims, int max_dims);
   Array array(const Shape &shape, DType dtype, bool may_require_grad = true);
+  /// A divisor: powers of two (and a share of zeros), so quotients of the
+  /// dyadic values are exact and gradient sums do not depend on the order
+  /// either side adds in (a float32 gradient of a float64 input is compared
+  /// at float64's tolerance).
+  void divisor_values(Array &a);
   Array index_tensor(const Shape &shape, std::int64_t size, bool unique);
   Array mask(const Shape &shape);
   std::int64_t dim_of(std::int64_t ndim); // sometimes out of range

@@ -66,6 +66,10 @@ typename Api::Tensor run_op(const Case &c,
     return in_place([&](T &t) { t.sub_(arg(1)); });
   if (op == "mul_")
     return in_place([&](T &t) { t.mul_(arg(1)); });
+  if (op == "div_")
+    return in_place([&](T &t) { t.div_(arg(1)); });
+  if (op == "clamp_")
+    return in_place([&](T &t) { t.clamp_(arg(1)); });
   if (op == "index")
     return self().index(Api::indices(c.indices));
   if (op == "index_put_")
@@ -121,6 +125,10 @@ typename Api::Tensor run_op(const Case &c,
     return self().sub(arg(1));
   if (op == "mul")
     return self().mul(arg(1));
+  if (op == "div")
+    return self().div(arg(1));
+  if (op == "clamp")
+    return self().clamp(arg(1));
   if (op == "sum")
     return self().sum();
   if (op == "sum_dims")

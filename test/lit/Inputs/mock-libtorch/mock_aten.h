@@ -261,7 +261,11 @@ public:
   Tensor &operator+=(const Tensor &other) const;
   Tensor &operator+=(const Scalar &other) const;
   Tensor &operator-=(const Tensor &other) const;
+  Tensor &operator-=(const Scalar &other) const;
+  Tensor &operator*=(const Tensor &other) const;
   Tensor &operator*=(const Scalar &other) const;
+  Tensor &operator/=(const Tensor &other) const;
+  Tensor &operator/=(const Scalar &other) const;
   Tensor data() const;
   Tensor grad() const;
   Tensor &requires_grad_(bool requires_grad = true) const;
@@ -293,6 +297,10 @@ public:
   Tensor sum() const;
   Tensor mul(const Tensor &o) const;
   Tensor add(const Tensor &o) const;
+  Tensor sub(const Tensor &o) const;
+  Tensor div(const Tensor &o) const;
+  Tensor clamp(const std::optional<Tensor> &min,
+               const std::optional<Tensor> &max = {}) const;
   Tensor exp() const;
   Tensor gt(const Scalar &o) const;
   Tensor new_zeros(IntArrayRef size, TensorOptions o = {}) const;

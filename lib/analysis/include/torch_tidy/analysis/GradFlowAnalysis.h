@@ -97,7 +97,7 @@ struct ParamWrite {
   bool countsForFreshTarget() const {
     if (Write.Kind == WriteKind::OtherInPlaceOp)
       return ThroughView &&
-             ground_truth::freshViewArithmeticMeasured(Write.OpName);
+             ground_truth::freshViewArithmeticMeasured(Write.Method);
     return !Write.OnlyMutableTargets && (!Write.NeedsView || ThroughView);
   }
 };

@@ -54,8 +54,12 @@ struct InPlaceWrite {
   /// The write counts only when it lands in a mutable operator argument
   /// (OtherInPlaceOp).
   bool OnlyMutableTargets = false;
-  /// OtherInPlaceOp: the method or function name ("add_").
+  /// OtherInPlaceOp: the method or function name ("add_"), or the operator
+  /// ("+=").
   llvm::StringRef OpName;
+  /// OtherInPlaceOp: the Tensor method that runs ("add_" for "+=", which
+  /// TensorBody.h defines as `return add_(other);`).
+  llvm::StringRef Method;
 };
 
 /// The user-facing name of this write: the op's own name for

@@ -143,6 +143,12 @@ bool isInPlaceValueFunction(const clang::FunctionDecl *FD);
 /// Compound assignment operators on a tensor (t += x, ...): add_ and kin.
 bool isCompoundAssignOnTensor(const clang::CXXOperatorCallExpr *Op);
 
+/// The Tensor method a compound assignment calls (TensorBody.h defines
+/// `operator+=` as `return add_(other);`, and so on): "add_", "sub_",
+/// "mul_", "div_", "bitwise_and_", "bitwise_or_", "bitwise_xor_"; empty for
+/// any other operator.
+llvm::StringRef compoundAssignMethod(clang::OverloadedOperatorKind Op);
+
 /// The value of a bool literal, looking through conversions such as the
 /// std::optional<bool> that TensorOptions::requires_grad takes.
 std::optional<bool> boolLiteral(const clang::Expr *E);

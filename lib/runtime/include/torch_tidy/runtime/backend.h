@@ -6,11 +6,49 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 #include <utility>
 
 namespace torch_tidy::runtime {
 
-enum class BinaryOp : std::uint8_t { Add, Sub, Mul };
+/// Elementwise ops of two operands of one dtype. Div is true division (the
+/// ops compute it in a floating dtype); Max is torch.maximum (a NaN on
+/// either side gives NaN), clamp's op with a tensor min; Ge and Lt give 1
+/// where a >= b (a < b) holds and 0 elsewhere, NaN included.
+enum class BinaryOp : std::uint8_t { Add, Sub, Mul, Div, Max, Ge, Lt };
+
+#if defined(__CUDACC__)
+#define TORCH_TIDY_HOST_DEVICE __host__ __device__
+#else
+#define TORCH_TIDY_HOST_DEVICE
+#endif
+
+/// One element of a BinaryOp, the same on every backend.
+template <class T>
+TORCH_TIDY_HOST_DEVICE inline T apply_binary(BinaryOp op, T x, T y) {
+  switch (op) {
+  case BinaryOp::Add:
+    return T(x + y);
+  case BinaryOp::Sub:
+    return T(x - y);
+  case BinaryOp::Mul:
+    return T(x * y);
+  case BinaryOp::Div:
+    // The ops divide in a floating dtype; the integral instances only
+    // compile (and do not trap).
+    if constexpr (std::is_integral_v<T>)
+      return y == T(0) ? T(0) : T(x / y);
+    else
+      return T(x / y);
+  case BinaryOp::Max:
+    return x != x ? x : y != y ? y : x < y ? y : x;
+  case BinaryOp::Ge:
+    return T(x >= y);
+  case BinaryOp::Lt:
+    return T(x < y);
+  }
+  return T();
+}
 
 class Backend {
 public:

@@ -143,12 +143,18 @@ public:
   Tensor add(const Tensor &other) const;
   Tensor sub(const Tensor &other) const;
   Tensor mul(const Tensor &other) const;
+  /// True division: integral operands give float32.
+  Tensor div(const Tensor &other) const;
+  /// clamp(min) with a tensor bound: torch.maximum(self, min).
+  Tensor clamp(const Tensor &min) const;
   /// In place (issue 39's rewrites of in-place arithmetic through a view):
   /// other broadcasts to this tensor's shape, the result is cast to its
   /// dtype where PyTorch allows it (not floating into integer or bool).
   Tensor &add_(const Tensor &other);
   Tensor &sub_(const Tensor &other);
   Tensor &mul_(const Tensor &other);
+  Tensor &div_(const Tensor &other);
+  Tensor &clamp_(const Tensor &min);
   Tensor sum() const;
   Tensor sum(const Shape &dims, bool keepdim = false) const;
   /// Sums broadcast dimensions away so the result has `shape`.

@@ -59,6 +59,10 @@ struct Instance {
   std::string text; // the instance in LibTorch spelling, for reports
   rt::Shape target_shape;
   rt::DType target_dtype = rt::DType::Float32;
+  /// The target's values (created without gradient tracking); empty:
+  /// zeros. Rules whose result reads the old values (mul_, div_, clamp_
+  /// through a view) draw them, or zeros would hide a wrong op.
+  std::vector<double> target_values;
   std::vector<Input> inputs;
   Program original, rewrite;
   Expectation expect = Expectation::SameAsOriginal;
