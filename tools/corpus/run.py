@@ -697,7 +697,8 @@ def main():
     ap.add_argument("--module", default="",
                     help="the module to load (default BUILD/lib/TorchTidyModule.so)")
     ap.add_argument("--only", default="",
-                    help="a file of repo/path lines: lint only those files")
+                    help="a file of repo/path lines: lint only those files (their "
+                         "sources, whether or not --per-repo would pick them)")
     ap.add_argument("--cuda", default=os.environ.get("CUDA_HOME", "/usr/local/cuda"))
     ap.add_argument("--no-install", action="store_true",
                     help="do not apt-get the projects' Debian dependencies")
@@ -764,6 +765,12 @@ def main():
         if args.whole:
             paths, repo["index"] = whole_project_files(args, root)
             repo["root"] = root
+        elif only:
+            # The listed sources of this repository, picked or not.
+            prefix = repo["name"] + "/"
+            paths = sorted(os.path.join(root, entry[len(prefix):]) for entry in only
+                           if entry.startswith(prefix) and entry.endswith(SOURCE_EXT)
+                           and os.path.isfile(os.path.join(root, entry[len(prefix):])))
         else:
             paths = pick_files(root, repo["files"] or args.per_repo)
         for path in paths:

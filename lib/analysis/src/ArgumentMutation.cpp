@@ -87,11 +87,13 @@ bool isWritableMemoryType(QualType T) {
 /// takes at most one pointer to data, or takes some as pointers to const. A
 /// launcher declared `f(float *w, float *u, float *y)` (every pointer
 /// non-const, whatever it writes) says nothing by a missing `const`, so its
-/// non-const pointers are not guessed to be written.
-bool constTellsWrites(llvm::ArrayRef<QualType> Types) {
+/// non-const pointers are not guessed to be written. Decls: a function's
+/// parameters or a struct's fields.
+template <class Decls> bool constTellsWrites(const Decls &Ds) {
   unsigned Data = 0;
-  for (QualType T : Types) {
-    const auto *PT = T.getNonReferenceType()->getAs<PointerType>();
+  for (const auto *D : Ds) {
+    const auto *PT =
+        D->getType().getNonReferenceType()->template getAs<PointerType>();
     if (!PT || PT->getPointeeType()->isFunctionType())
       continue;
     if (PT->getPointeeType().isConstQualified())
@@ -106,6 +108,13 @@ bool constTellsWrites(llvm::ArrayRef<QualType> Types) {
 bool isPointerArray(QualType T) {
   const auto *PT = T.getNonReferenceType()->getAs<PointerType>();
   return PT && PT->getPointeeType()->isPointerType();
+}
+
+/// A pointer a wrapper struct's field or constructor parameter writes
+/// through: to non-const data, not an array of addresses (accessors aside).
+bool isWritablePointer(QualType T) {
+  return T.getNonReferenceType()->isPointerType() && isWritableMemoryType(T) &&
+         !isPointerArray(T);
 }
 
 /// Standard algorithms and C functions that write through one of their
@@ -426,10 +435,7 @@ public:
     // A function whose body is not here: a tensor's memory handed to a
     // parameter that is a non-const pointer (or an accessor) may be written,
     // where the declaration's `const` tells inputs from outputs.
-    llvm::SmallVector<QualType, 8> ParamTypes;
-    for (const ParmVarDecl *Param : Callee->parameters())
-      ParamTypes.push_back(Param->getType());
-    if (!constTellsWrites(ParamTypes)) {
+    if (!constTellsWrites(Callee->parameters())) {
       for (unsigned I = 0; I < Call->getNumArgs() && I < Callee->getNumParams();
            ++I)
         if (isWritableMemoryType(Callee->getParamDecl(I)->getType()) &&
@@ -656,39 +662,30 @@ private:
     const CXXRecordDecl *RD = E->getType()->getAsCXXRecordDecl();
     if (!RD || !isUserDecl(RD))
       return std::nullopt;
-    auto Writable = [](QualType T) {
-      return T->isPointerType() && !T->getPointeeType().isConstQualified() &&
-             !isPointerArray(T);
-    };
     // A struct of several pointers, none to const (`{void *sf; void *out;}`),
     // does not say which it writes through.
-    llvm::SmallVector<QualType, 8> FieldTypes;
-    for (const FieldDecl *Field : RD->fields())
-      FieldTypes.push_back(Field->getType());
     if (const auto *C = dyn_cast<CXXConstructExpr>(E)) {
       const CXXConstructorDecl *Ctor = C->getConstructor();
       if (Ctor->isCopyOrMoveConstructor() && C->getNumArgs() >= 1)
         return wrapperTarget(C->getArg(0), Depth + 1);
-      llvm::SmallVector<QualType, 8> CtorTypes;
-      for (const ParmVarDecl *Param : Ctor->parameters())
-        CtorTypes.push_back(Param->getType());
-      if (!constTellsWrites(CtorTypes) || !constTellsWrites(FieldTypes))
+      if (!constTellsWrites(Ctor->parameters()) ||
+          !constTellsWrites(RD->fields()))
         return std::nullopt;
       for (unsigned I = 0; I < C->getNumArgs() && I < Ctor->getNumParams(); ++I)
-        if (Writable(Ctor->getParamDecl(I)->getType()))
+        if (isWritablePointer(Ctor->getParamDecl(I)->getType()))
           if (std::optional<unsigned> P = rawTarget(C->getArg(I)))
             return P;
       return std::nullopt;
     }
     if (const auto *IL = dyn_cast<InitListExpr>(E)) {
-      if (!constTellsWrites(FieldTypes))
+      if (!constTellsWrites(RD->fields()))
         return std::nullopt;
       unsigned I = 0;
       for (const FieldDecl *Field : RD->fields()) {
         if (I >= IL->getNumInits())
           break;
         const Expr *Init = IL->getInit(I++);
-        if (Writable(Field->getType()))
+        if (isWritablePointer(Field->getType()))
           if (std::optional<unsigned> P = rawTarget(Init))
             return P;
       }

@@ -210,6 +210,14 @@ size_t closingParen(const std::vector<Token> &T, size_t Open) {
   return T.size();
 }
 
+/// The first comma in tokens [From, Close), or Close: where a registration
+/// call's first argument (its name or schema) ends.
+size_t firstComma(const std::vector<Token> &T, size_t From, size_t Close) {
+  while (From < Close && !T[From].is(clang::tok::comma))
+    ++From;
+  return From;
+}
+
 /// The dispatch key tokens [B, E) name: c10::DispatchKey::X (as
 /// torch::dispatch and impl(name, key, fn) take it) or a device type
 /// (torch::kCUDA, c10::DeviceType::CUDA).
@@ -304,9 +312,7 @@ void scanCxx(StringRef Path, StringRef Text, FileOperatorFacts &Out) {
     auto [Ns, Name] = operatorNameOf(Written);
     if (Name.empty())
       return;
-    size_t Args = At + 2;
-    while (Args < Close && !T[Args].is(clang::tok::comma))
-      ++Args;
+    size_t Args = firstComma(T, At + 2, Close);
     (To ? *To : Out.Kernels)
         .push_back({Ns.empty() ? BlockNs.str() : Ns, Name,
                     KernelSite{std::move(Key), std::move(How), Path.str(),
@@ -420,12 +426,7 @@ void scanCxx(StringRef Path, StringRef Text, FileOperatorFacts &Out) {
       auto Registered = [&](size_t At) {
         size_t Close = closingParen(T, At + 1);
         std::string Name = schemaAt(T, At + 2);
-        bool Function = false;
-        for (size_t C = At + 3; C < Close; ++C)
-          if (T[C].is(clang::tok::comma)) {
-            Function = C + 1 < Close;
-            break;
-          }
+        bool Function = firstComma(T, At + 2, Close) + 1 < Close;
         if (!Name.empty() && Function &&
             StringRef(Name)
                 .take_until([](char C) { return C == '('; })
