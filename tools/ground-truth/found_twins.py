@@ -49,7 +49,35 @@ BACKENDS = ["eager", "aot_eager", "inductor"]
 
 # id -> the twin: the project's schema (its name and arguments as the
 # project writes them), the arguments the project's kernel writes, the C++
-# kernel's parameters and body, and the Python inputs (t is torch).
+# kernel's parameters and body, and the Python inputs (t is torch). Every
+# key a twin may have (checked when the module loads):
+TWIN_KEYS = {
+    # required
+    "schema": "the schema as the project writes it (name and arguments)",
+    "writes": "the arguments the project's kernel writes",
+    "params": "the C++ kernel's parameter list",
+    "body": "the C++ kernel's statements, as a list of lines",
+    "inputs": "Python expressions of the inputs (t is torch, g a generator); one set or a list",
+    "project": "the project the bug is in, as docs/found.md names it",
+    # optional
+    "registers": "what the project registers (REGISTERS; default cpu)",
+    "returns": "the C++ return type (default void)",
+    "fixed": "the fixed schema, where declaring `writes` alone is not the fix",
+    "fixed_body": "the fixed kernel's statements, where they differ",
+    "fixed_returns": "the fixed kernel's return type, where it differs",
+    "fake": "a Python fake (register_fake) for the '+ fake' variants",
+    "fixed_fake": "the fake of the fixed variants, where it differs",
+    "ships_fake": "the project registers its fake itself: 'as shipped' registers it too",
+    "caller": "Python `def caller(op, ...)` calling the operator as the project does; "
+              "compiled instead of a bare call",
+    "claims": "{version: {variant: class}} where docs/found.md states a class other than "
+              "the default expectation",
+}
+_REQUIRED = ("schema", "writes", "params", "body", "inputs", "project")
+REGISTERS = {"cpu": "CPU kernel (the project: XPU/PrivateUse1 only)",
+             "cpu+autograd": "CPU kernel + C++ Autograd kernel (mark_dirty)",
+             "catchall": "catch-all kernel, m.def(name, fn), raw-pointer writes"}
+
 TWINS = {
     "moe_sum_reduce": {
         "schema": "moe_sum_reduce(Tensor input, Tensor output, float routed_scaling_factor) -> ()",
@@ -388,7 +416,15 @@ for _key in ("build_tree_kernel_efficient", "transfer_kv_dim_exchange",
 # `write` measure every twin).
 if os.environ.get("TT_FOUND_ONLY"):
     TWINS = {k: v for k, v in TWINS.items() if k in os.environ["TT_FOUND_ONLY"].split(",")}
-for _twin in TWINS.values():
+for _key, _twin in TWINS.items():
+    _unknown = set(_twin) - set(TWIN_KEYS)
+    _missing = [k for k in _REQUIRED if k not in _twin]
+    if _unknown or _missing:
+        raise SystemExit(f"found_twins.py: twin {_key}: unknown keys {sorted(_unknown)}, "
+                         f"missing {_missing} (TWIN_KEYS says what a twin holds)")
+    if _twin.get("registers", "cpu") not in REGISTERS:
+        raise SystemExit(f"found_twins.py: twin {_key}: registers "
+                         f"{_twin['registers']!r} is none of {sorted(REGISTERS)}")
     _twin.setdefault("registers", "cpu")
     if isinstance(_twin["inputs"], str):
         _twin["inputs"] = [_twin["inputs"]]
@@ -403,9 +439,6 @@ VARIANT_NAMES = {"tt_found": "as shipped", "tt_found_fake": "once a fake is adde
                  "tt_found_fixed": "fixed", "tt_found_fixed_fake": "fixed + fake"}
 MODES = ["default", "fullgraph"]
 CELLS = [f"{b}" for b in BACKENDS] + [f"{b} fullgraph" for b in BACKENDS]
-REGISTERS = {"cpu": "CPU kernel (the project: XPU/PrivateUse1 only)",
-             "cpu+autograd": "CPU kernel + C++ Autograd kernel (mark_dirty)",
-             "catchall": "catch-all kernel, m.def(name, fn), raw-pointer writes"}
 
 
 def fixed_schema(twin):
