@@ -81,6 +81,13 @@ matchOtherInPlaceOp(const CallExpr *C, const Expr *Receiver, unsigned First,
   W.OnlyMutableTargets = true;
   W.OpName = Name;
   W.Method = Method.empty() ? Name : Method;
+  // div_ with a rounding mode is another overload (aten::div_.Tensor_mode)
+  // than the one the ground truth measures through a view.
+  if (const FunctionDecl *FD = C->getDirectCallee())
+    if (llvm::any_of(FD->parameters(), [](const ParmVarDecl *P) {
+          return P->getIdentifier() && P->getName() == "rounding_mode";
+        }))
+      W.Method = "div_.Tensor_mode";
   return W;
 }
 

@@ -7,7 +7,9 @@
 // 2.8.0, which (as a whole-tensor copy_) is not reported for a fresh local.
 // add_, sub_, mul_, div_ and clamp_ (one tensor operand) get the scatter of
 // the view's out-of-place result (rule scatter-inplace-arith); with a
-// second operand (div_'s rounding mode, clamp_'s max) no fix.
+// second operand (add_'s alpha, clamp_'s max) no fix. div_ with a rounding
+// mode is another ATen overload (div_.Tensor_mode), not measured: not
+// reported.
 #include <torch/torch.h>
 #include <torch_tidy/compiled.h>
 
@@ -69,5 +71,6 @@ TORCH_TIDY_COMPILED at::Tensor not_reported(const at::Tensor &y) {
   auto other = torch::ones({8, 4});
   buf.narrow(0, 0, 2).add_(other); // no grad in the operand
   buf.narrow(0, 0, 2).mul_(2);     // a scalar operand
+  buf.narrow(0, 0, 2).div_(y, "floor"); // another overload, not measured
   return buf;
 }

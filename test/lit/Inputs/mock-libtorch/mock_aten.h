@@ -5,6 +5,7 @@
 #include <initializer_list>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -246,6 +247,8 @@ public:
   Tensor &mul_(const Scalar &other) const;
   Tensor &div_(const Scalar &other) const;
   Tensor &div_(const Tensor &other) const;
+  Tensor &div_(const Tensor &other,
+               std::optional<std::string_view> rounding_mode) const;
   Tensor &clamp_(std::optional<Scalar> min,
                  std::optional<Scalar> max = std::nullopt) const;
   Tensor &clamp_(const std::optional<Tensor> &min,

@@ -58,7 +58,9 @@ struct InPlaceWrite {
   /// ("+=").
   llvm::StringRef OpName;
   /// OtherInPlaceOp: the Tensor method that runs ("add_" for "+=", which
-  /// TensorBody.h defines as `return add_(other);`).
+  /// TensorBody.h defines as `return add_(other);`), or the ATen overload
+  /// where the name alone would say more than was measured
+  /// ("div_.Tensor_mode": div_ with a rounding mode).
   llvm::StringRef Method;
 };
 
