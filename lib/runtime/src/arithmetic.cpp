@@ -8,6 +8,11 @@ namespace torch_tidy::runtime {
 
 using detail::backend_of;
 
+// bool < integer < floating.
+static int category(DType t) {
+  return t == DType::Bool ? 0 : is_floating(t) ? 2 : 1;
+}
+
 // PyTorch's rule: a 0-dim operand only wins when it is of a higher category
 // (bool < integer < floating) than the dimensioned ones.
 static DType result_dtype(const Tensor &a, const Tensor &b) {
@@ -16,9 +21,6 @@ static DType result_dtype(const Tensor &a, const Tensor &b) {
     return promote(a.dtype(), b.dtype());
   const Tensor &dims = a_scalar ? b : a;
   const Tensor &scalar = a_scalar ? a : b;
-  auto category = [](DType t) {
-    return t == DType::Bool ? 0 : is_floating(t) ? 2 : 1;
-  };
   return category(scalar.dtype()) > category(dims.dtype()) ? scalar.dtype()
                                                            : dims.dtype();
 }
@@ -44,33 +46,6 @@ static Tensor binary(BinaryOp op, const char *name, const Tensor &a,
   Tensor x = a.to(dtype), y = b.to(dtype);
   backend_of(out).binary(op, out.ref(), detail::broadcast_ref(x, shape),
                          detail::broadcast_ref(y, shape));
-  return out;
-}
-
-// Broadcast and dtype differences are undone by the engine (sum_to, cast).
-Tensor Tensor::add(const Tensor &other) const {
-  Tensor out = binary(BinaryOp::Add, "add", *this, other);
-  record(out, "AddBackward", {*this, other},
-         [](const Tensor &grad) { return std::vector<Tensor>{grad, grad}; });
-  return out;
-}
-
-Tensor Tensor::sub(const Tensor &other) const {
-  Tensor out = binary(BinaryOp::Sub, "sub", *this, other);
-  record(out, "SubBackward", {*this, other}, [](const Tensor &grad) {
-    Tensor negated = zeros_like(grad).sub(grad);
-    return std::vector<Tensor>{grad, negated};
-  });
-  return out;
-}
-
-Tensor Tensor::mul(const Tensor &other) const {
-  Tensor out = binary(BinaryOp::Mul, "mul", *this, other);
-  SavedTensor self_saved(*this), other_saved(other);
-  record(out, "MulBackward", {*this, other}, [=](const Tensor &grad) {
-    return std::vector<Tensor>{grad.mul(other_saved.unpack()),
-                               grad.mul(self_saved.unpack())};
-  });
   return out;
 }
 
@@ -100,23 +75,66 @@ static std::vector<Tensor> clamp_grads(const Tensor &grad, const Tensor &self,
           grad_where(BinaryOp::Lt, grad, self, min)};
 }
 
-Tensor Tensor::div(const Tensor &other) const {
-  Tensor out = binary(BinaryOp::Div, "div", *this, other);
-  SavedTensor self_saved(*this), other_saved(other);
-  record(out, "DivBackward", {*this, other}, [=](const Tensor &grad) {
-    return div_grads(grad, self_saved.unpack(), other_saved.unpack());
+// Whether op's gradients read its operands (add's and sub's do not).
+static bool reads_operands(BinaryOp op) {
+  return op != BinaryOp::Add && op != BinaryOp::Sub;
+}
+
+// The gradients of (self, other) from the output's, out of place and in
+// place alike; self and other as the op read them (unused by add and sub).
+static std::vector<Tensor> binary_grads(BinaryOp op, const Tensor &grad,
+                                        const Tensor &self,
+                                        const Tensor &other) {
+  switch (op) {
+  case BinaryOp::Add:
+    return {grad, grad};
+  case BinaryOp::Sub:
+    return {grad, zeros_like(grad).sub(grad)};
+  case BinaryOp::Mul:
+    return {grad.mul(other), grad.mul(self)};
+  case BinaryOp::Div:
+    return div_grads(grad, self, other);
+  case BinaryOp::Max:
+    return clamp_grads(grad, self, other);
+  default:
+    TT_CHECK(false, "no gradient for this binary op");
+  }
+  return {};
+}
+
+// An out-of-place op and its history. Broadcast and dtype differences are
+// undone by the engine (sum_to, cast).
+static Tensor binary_op(BinaryOp op, const char *name, const char *node,
+                        const Tensor &self, const Tensor &other) {
+  Tensor out = binary(op, name, self, other);
+  bool reads = reads_operands(op);
+  SavedTensor self_saved(reads ? self : Tensor()),
+      other_saved(reads ? other : Tensor());
+  record(out, node, {self, other}, [=](const Tensor &grad) {
+    return binary_grads(op, grad, self_saved.unpack(), other_saved.unpack());
   });
   return out;
 }
 
+Tensor Tensor::add(const Tensor &other) const {
+  return binary_op(BinaryOp::Add, "add", "AddBackward", *this, other);
+}
+
+Tensor Tensor::sub(const Tensor &other) const {
+  return binary_op(BinaryOp::Sub, "sub", "SubBackward", *this, other);
+}
+
+Tensor Tensor::mul(const Tensor &other) const {
+  return binary_op(BinaryOp::Mul, "mul", "MulBackward", *this, other);
+}
+
+Tensor Tensor::div(const Tensor &other) const {
+  return binary_op(BinaryOp::Div, "div", "DivBackward", *this, other);
+}
+
 // torch.clamp(self, min) with a tensor min is torch.maximum(self, min).
 Tensor Tensor::clamp(const Tensor &min) const {
-  Tensor out = binary(BinaryOp::Max, "clamp", *this, min);
-  SavedTensor self_saved(*this), min_saved(min);
-  record(out, "ClampBackward", {*this, min}, [=](const Tensor &grad) {
-    return clamp_grads(grad, self_saved.unpack(), min_saved.unpack());
-  });
-  return out;
+  return binary_op(BinaryOp::Max, "clamp", "ClampBackward", *this, min);
 }
 
 // In place: the value computed as the out-of-place op computes it, written
@@ -131,29 +149,16 @@ static Tensor &arith_inplace(Tensor &self, BinaryOp op, const char *name,
            detail::to_string(self.sizes()),
            " doesn't match the broadcast shape ", detail::to_string(shape));
   DType dtype = op_dtype(op, self, other);
-  auto category = [](DType t) {
-    return t == DType::Bool ? 0 : is_floating(t) ? 2 : 1;
-  };
   TT_CHECK(category(dtype) <= category(self.dtype()), "result type ",
            runtime::name(dtype), " can't be cast to the desired output type ",
            runtime::name(self.dtype()));
   // The gradients of mul, div and clamp read self as it was.
-  bool reads_self = op != BinaryOp::Add && op != BinaryOp::Sub;
-  Tensor old = reads_self ? self.detach().clone() : Tensor();
+  Tensor old = reads_operands(op) ? self.detach().clone() : Tensor();
   Tensor value = binary(op, name, self.detach(), other.detach());
   backend_of(self).copy(self.ref(), detail::broadcast_ref(value, shape));
   SavedTensor other_saved(other), old_saved(old);
   record_inplace(self, name, {other}, [=](const Tensor &grad) {
-    if (op == BinaryOp::Add)
-      return std::vector<Tensor>{grad, grad};
-    if (op == BinaryOp::Sub)
-      return std::vector<Tensor>{grad, zeros_like(grad).sub(grad)};
-    if (op == BinaryOp::Div)
-      return div_grads(grad, old_saved.unpack(), other_saved.unpack());
-    if (op == BinaryOp::Max)
-      return clamp_grads(grad, old_saved.unpack(), other_saved.unpack());
-    return std::vector<Tensor>{grad.mul(other_saved.unpack()),
-                               grad.mul(old_saved.unpack())};
+    return binary_grads(op, grad, old_saved.unpack(), other_saved.unpack());
   });
   return self;
 }

@@ -379,44 +379,24 @@ Instance scatter_inplace_arith(Random &r) {
   int v = g.value("v", vs, g.float_dtype());
   int op = int(r.uniform(0, 4));
   static const char *const names[] = {"add", "sub", "mul", "div", "clamp"};
+  // The in-place op the original calls and the out-of-place one the fix
+  // scatters back, per name.
+  using InPlace = Tensor &(Tensor::*)(const Tensor &);
+  using OutOfPlace = Tensor (Tensor::*)(const Tensor &) const;
+  static const InPlace in_place[] = {&Tensor::add_, &Tensor::sub_,
+                                     &Tensor::mul_, &Tensor::div_,
+                                     &Tensor::clamp_};
+  static const OutOfPlace out_of_place[] = {
+      &Tensor::add, &Tensor::sub, &Tensor::mul, &Tensor::div, &Tensor::clamp};
   g.inst.may_throw = has_narrow_edge(steps);
-  auto apply = [op](Tensor &view, const Tensor &value) -> Tensor {
-    switch (op) {
-    case 0:
-      return view.add(value);
-    case 1:
-      return view.sub(value);
-    case 2:
-      return view.mul(value);
-    case 3:
-      return view.div(value);
-    default:
-      return view.clamp(value);
-    }
-  };
   g.inst.original = [=](Tensor &t, const std::vector<Tensor> &in) {
     Tensor view = apply_views(t, chain);
-    switch (op) {
-    case 0:
-      view.add_(in[v]);
-      break;
-    case 1:
-      view.sub_(in[v]);
-      break;
-    case 2:
-      view.mul_(in[v]);
-      break;
-    case 3:
-      view.div_(in[v]);
-      break;
-    default:
-      view.clamp_(in[v]);
-    }
+    (view.*in_place[op])(in[v]);
     return t;
   };
   g.inst.rewrite = [=](Tensor &t, const std::vector<Tensor> &in) {
     Tensor view = apply_views(t, steps);
-    Tensor value = apply(view, in[v]);
+    Tensor value = (view.*out_of_place[op])(in[v]);
     return scatter_back(t, steps, value);
   };
   return g.finish("t" + view_text(chain) + "." + names[op] + "_(v)");
