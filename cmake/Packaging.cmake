@@ -13,6 +13,10 @@ if(EXISTS ${CMAKE_SOURCE_DIR}/tools/torch-tidy/torch-tidy-cdb)
   install(PROGRAMS ${CMAKE_SOURCE_DIR}/tools/torch-tidy/torch-tidy-cdb
                    ${CMAKE_SOURCE_DIR}/tools/torch-tidy/torch-tidy-project
           DESTINATION ${CMAKE_INSTALL_BINDIR})
+  # Their package: the scripts look for it beside them, then here.
+  install(DIRECTORY ${CMAKE_SOURCE_DIR}/tools/torch-tidy/torch_tidy_project
+          DESTINATION ${CMAKE_INSTALL_DATADIR}/torch-tidy/python
+          FILES_MATCHING PATTERN "*.py")
 endif()
 
 set(CPACK_GENERATOR DEB)

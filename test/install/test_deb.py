@@ -109,7 +109,9 @@ def main():
             "usr/bin/torch-tidy-sarif", "usr/bin/torch-tidy-hook", "usr/bin/torch-tidy-cdb",
             "usr/bin/torch-tidy-project", "usr/lib/TorchTidyModule.so",
             "usr/lib/libTorchTidyChecks.so", "usr/include/torch_tidy/compiled.h",
-            "usr/share/doc/torch-tidy/README.md"]
+            "usr/share/doc/torch-tidy/README.md",
+            "usr/share/torch-tidy/python/torch_tidy_project/cli.py",
+            "usr/share/torch-tidy/python/torch_tidy_project/cdb.py"]
     for f in want:
         if not os.path.exists(os.path.join(root, f)):
             bad += 1
@@ -204,6 +206,25 @@ def main():
         bad += 1
         print(rct.stdout[-3000:])
         print("FAIL: run-clang-tidy with the installed torch-tidy found no warning")
+    # The installed scripts find their package in share/torch-tidy/python.
+    for script, words in (("torch-tidy-project", "--min-coverage"),
+                          ("torch-tidy-cdb", "--setup-py")):
+        res = run([os.path.join(root, "usr/bin", script), "--help"], env=env)
+        if res.returncode != 0 or words not in res.stdout:
+            bad += 1
+            print(res.stdout[-2000:])
+            print(f"FAIL: the installed {script} --help (its package in "
+                  f"share/torch-tidy/python)")
+    # The hook and run-clang-tidy's project had a database there: the whole
+    # project in one command, the installed torch-tidy beside the script.
+    whole = run([os.path.join(root, "usr/bin/torch-tidy-project"), "-p",
+                 project, "--json", os.path.join(work, "project.json")],
+                env=env, cwd=project)
+    if whole.returncode != 1 or "FAIL (warnings)" not in whole.stdout:
+        bad += 1
+        print(whole.stdout[-3000:])
+        print("FAIL: the installed torch-tidy-project did not report the "
+              "example's warning")
     if bad:
         print(f"FAIL: {bad} problem(s) with the installed package")
         return 1

@@ -427,12 +427,20 @@ def case_extension(c):
           "[2/2]" in out,
           f"torch-tidy-project: one command, progress, summary, exit 1 on "
           f"warnings (exit {rc}): {out.strip()[-400:]}")
-    rc, out = run([project, "--torch-tidy", f"{c.bin}/torch-tidy",
-                   "--fail-on", "never", "ops_cuda"], cwd=one)
+    check(not os.path.exists(os.path.join(one, "compile_commands.json")) and
+          os.path.isfile(os.path.join(one, ".torch-tidy",
+                                      "compile_commands.json")),
+          "the database it made is in .torch-tidy/, not the project's root")
+    rc, out = run([project, "--python", py, "--torch-tidy",
+                   f"{c.bin}/torch-tidy", "--fail-on", "never", "ops_cuda"],
+                  cwd=one)
     check(rc == 0 and "torch-tidy-project: 1 files, 0 did not parse, "
-          "2 warnings" in out,
-          f"torch-tidy-project FILE_REGEX --fail-on never: the existing "
-          f"database, one file, exit 0 (exit {rc}): {out.strip()[-300:]}")
+          "2 warnings" in out and "using the project's" not in out and
+          out.strip().splitlines()[-1].startswith(
+              "torch-tidy-project: done (--fail-on never): 2 warnings"),
+          f"torch-tidy-project FILE_REGEX --fail-on never: the database made "
+          f"again (not taken for the project's own), one file, exit 0 "
+          f"(exit {rc}): {out.strip()[-300:]}")
     empty = os.path.join(c.out, "extension-empty")
     os.makedirs(empty, exist_ok=True)
     rc, out = run([project, "--torch-tidy", f"{c.bin}/torch-tidy"], cwd=empty)
@@ -527,12 +535,12 @@ def case_cmake_projects(c):
     check(rc == 1 and "setup.py drives CMake" in out,
           f"setup.py driving CMake: one command, exit 1 on its warnings "
           f"(exit {rc}): {out.strip()[-600:]}")
-    check("CMake options from setup.py: -DTIDY_LIB_FLAVOUR=workflow "
+    check("the options its build_ext computed: -DTIDY_LIB_FLAVOUR=workflow "
           "-DTIDY_LIB_WITH_ZLIB=ON" in out,
-          "setup.py's literal -D options reach CMake (its f-string ones, "
-          "paths of the machine, do not)")
+          "the -D options setup.py's build_ext computes reach CMake (run "
+          "with cmake recording; the paths it computes are torch-tidy's own)")
     db = s.get("database", {})
-    check(db.get("origin") == "CMake configure" and
+    check(db.get("how") == "cmake" and
           list(db.get("libtorch", {})) == ["2.8.0"] and
           os.path.realpath(db["libtorch"]["2.8.0"]) == torch_headers,
           f"the database names the torch of --python, not Debian's 1.13 "
@@ -568,6 +576,11 @@ def case_cmake_projects(c):
           "linted" in out,
           f"linting the schemas alone: the 3 operators' kernels unseen, "
           f"by cause ({unseen})")
+    check(rc == 3 and out.strip().splitlines()[-1].startswith(
+              "torch-tidy-project: FAIL (coverage)") and
+          "left out by FILE_REGEX" in out,
+          f"... and the run is not green: exit 3, the last line says "
+          f"coverage (exit {rc}): {out.strip().splitlines()[-1][:300]}")
     check(s.get("torch_tidy", {}).get("path") == os.path.realpath(tidy) and
           f"torch-tidy is {os.path.realpath(tidy)} (torch-tidy " in out and
           s["torch_tidy"].get("version") and s["torch_tidy"].get("llvm"),
@@ -642,11 +655,236 @@ def case_cmake_projects(c):
           f"(exit {rc}): {out.strip()[-400:]}")
 
 
+def git_snapshot(d):
+    """A fresh git repository of d, committed: what a user's checkout is."""
+    for cmd in (["git", "init", "-q"], ["git", "add", "-A"],
+                ["git", "-c", "user.email=t@example.com", "-c", "user.name=t",
+                 "commit", "-qm", "import"]):
+        run(cmd, cwd=d)
+
+
+def git_added(d):
+    """What git status shows, ignored files included, beyond the commit."""
+    return run(["git", "status", "--porcelain", "--ignored"], cwd=d)[1] \
+        .splitlines()
+
+
+def cuda_toolkit():
+    cuda = os.environ.get("CUDA_HOME", "/usr/local/cuda")
+    return cuda if os.path.isfile(os.path.join(cuda, "include", "cuda.h")) \
+        else None
+
+
+def load_json(path):
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        return {}
+
+
+def validate(c, document, what):
+    """document against docs/torch-tidy-project.schema.json, with the
+    jsonschema package of the tools venv (an independent validator)."""
+    py = c.args.tools_python
+    if not py or run([py, "-c", "import jsonschema"])[0] != 0:
+        print(f"SKIPPED schema validation of {what}: no tools venv with "
+              f"jsonschema (tools/bootstrap)")
+        return
+    schema = os.path.join(c.src, "docs", "torch-tidy-project.schema.json")
+    rc, out = run([py, "-c",
+                   "import json, sys, jsonschema\n"
+                   "schema = json.load(open(sys.argv[1]))\n"
+                   "jsonschema.Draft202012Validator.check_schema(schema)\n"
+                   "jsonschema.validate(json.load(open(sys.argv[2])), schema,"
+                   " cls=jsonschema.Draft202012Validator)\n"
+                   "print('valid')", schema, document])
+    check(rc == 0 and "valid" in out,
+          f"{what} is valid against docs/torch-tidy-project.schema.json "
+          f"(jsonschema): {out.strip()[-400:]}")
+
+
+def last_line(out):
+    lines = out.strip().splitlines()
+    return lines[-1] if lines else ""
+
+
+def case_env_switched(c):
+    """Issue 46: extensions switched on by environment variables only, and
+    a coverage gate that is never falsely green."""
+    py = c.args.torch_python
+    if not py:
+        print("SKIPPED workflow-env-switched: no torch 2.8.0 venv "
+              "(tools/bootstrap)")
+        return 77
+    if not cuda_toolkit():
+        print("SKIPPED workflow-env-switched: its CUDAExtension needs a CUDA "
+              "toolkit (no include/cuda.h under $CUDA_HOME or "
+              "/usr/local/cuda)")
+        return 77
+    project = os.path.join(c.bin, "torch-tidy-project")
+    d = os.path.join(c.out, "env-switched")
+    shutil.rmtree(d, ignore_errors=True)
+    shutil.copytree(os.path.join(c.src, "test", "workflows", "env-switched"),
+                    d)
+    git_snapshot(d)
+    kernels_cu = os.path.join(d, "csrc", "cuda", "kernels.cu")
+
+    # No variables: setup.py defines no extension at all.
+    rc, out = run([project, "--python", py, "-j", "2"], cwd=d)
+    check(rc == 2 and "defines no extension sources" in out and
+          "ENVX_BUILD_CPU, ENVX_BUILD_CUDA" in out and "--env" in out and
+          "csrc/ops.cpp (envx::scale" in out and "csrc/cuda/kernels.cu" in out,
+          f"without its variables: exit 2, naming the variables setup.py "
+          f"reads and the files that register operators no database entry "
+          f"covers (exit {rc}): {out.strip()[-700:]}")
+
+    # The CPU extension alone: most kernels are left out.
+    rc, out = run([project, "--python", py, "-j", "2", "--env",
+                   "ENVX_BUILD_CPU=1", "--json", "../env-cpu.json"], cwd=d)
+    s = load_json(os.path.join(c.out, "env-cpu.json"))
+    cov = s.get("coverage", {})
+    last = last_line(out)
+    check(rc == 3 and last.startswith("torch-tidy-project: FAIL (coverage): "
+                                      "0 warnings") and
+          "below 90% (--min-coverage)" in last and
+          all(op in last for op in ("envx::clip_", "envx::count",
+                                    "envx::fill_rows_", "envx::normalize",
+                                    "envx::scale")) and
+          "envx::shift" not in last and "--env ENVX_BUILD_CUDA=1" in last,
+          f"the CPU variable alone: 0 warnings but exit 3; the last line "
+          f"names the 5 operators whose CUDA kernels were not seen and the "
+          f"variable that brings them in (exit {rc}): {last}")
+    clip = cov.get("by_operator", {}).get("envx::clip_", {})
+    check(s.get("files_linted") == 2 and cov.get("passed") is False and
+          cov.get("kernels") == {"total": 7, "analysed": 2} and
+          clip.get("status") == "not analysed" and
+          clip.get("kernels", [{}])[0].get("why") ==
+          "left out by the build's configuration" and
+          cov["by_operator"]["envx::scale"]["status"] == "partly analysed" and
+          cov["by_operator"]["envx::shift"]["status"] == "analysed" and
+          "ENVX_BUILD_CUDA" in (s.get("build") or {}).get("variables_read",
+                                                          []),
+          f"--json: coverage per operator and kernel, with why ({cov.get('kernels')}, "
+          f"{clip})")
+    validate(c, os.path.join(c.out, "env-cpu.json"),
+             "the CPU-only run's --json")
+
+    # Both: every file that registers or defines a kernel is linted.
+    rc, out = run([project, "--python", py, "-j", "2", "--env",
+                   "ENVX_BUILD_CPU=1", "--env", "ENVX_BUILD_CUDA=1", "--json",
+                   "../env-full.json"], cwd=d)
+    s = load_json(os.path.join(c.out, "env-full.json"))
+    cov = s.get("coverage", {})
+    linted = sorted(os.path.relpath(e["file"], d) for e in load_json(
+        os.path.join(d, ".torch-tidy", "compile_commands.json")) or [])
+    check(rc == 1 and s.get("files_linted") == 3 and
+          linted == ["csrc/cpu/kernels.cpp", "csrc/cuda/kernels.cu",
+                     "csrc/ops.cpp"] and s.get("did_not_parse") == {} and
+          cov.get("share") == 1.0 and cov.get("passed") is True and
+          last_line(out).startswith("torch-tidy-project: FAIL (warnings): "
+                                    "1 warning; coverage 100%"),
+          f"--env ENVX_BUILD_CPU=1 --env ENVX_BUILD_CUDA=1: the 3 files that "
+          f"register or define kernels, all parsed, coverage 100%, exit 1 on "
+          f"the planted warning (exit {rc}, {linted}): {last_line(out)}")
+    found = [(f["file"], f["line"], f["check"], f["class"])
+             for f in s.get("findings", [])]
+    check(found == [("csrc/cuda/kernels.cu",
+                     line_of(kernels_cu, "x.div_(x.norm());"),
+                     "torch-op-undeclared-mutation", "graph break")],
+          f"the planted write in the CUDA kernel, graph break (no fake is "
+          f"registered): {found}")
+    added = git_added(d)
+    check(added == ["!! .torch-tidy/"],
+          f"nothing but .torch-tidy/ is added to the project's tree (git "
+          f"status --ignored): {added}")
+
+
+def case_skbuild(c):
+    """Issue 46: a scikit-build-core project, CMake sources in source/,
+    its own backend computing the options, .cu kernels, Python fakes at the
+    root: one command at the root."""
+    py = c.args.torch_python
+    if not py:
+        print("SKIPPED workflow-skbuild: no torch 2.8.0 venv (tools/bootstrap)")
+        return 77
+    if run([py, "-c", "import scikit_build_core"])[0] != 0:
+        print("SKIPPED workflow-skbuild: the torch 2.8.0 venv has no "
+              "scikit-build-core (tools/bootstrap adds it)")
+        return 77
+    if not cuda_toolkit():
+        print("SKIPPED workflow-skbuild: its .cu kernels need a CUDA toolkit")
+        return 77
+    project = os.path.join(c.bin, "torch-tidy-project")
+    d = os.path.join(c.out, "skbuild")
+    shutil.rmtree(d, ignore_errors=True)
+    shutil.copytree(os.path.join(c.src, "test", "workflows", "skbuild"), d)
+    git_snapshot(d)
+    site = run([py, "-c", "import torch, os; "
+                "print(os.path.dirname(torch.__file__))"])[1].strip()
+    cu = os.path.join(d, "source", "cuda_kernels.cu")
+
+    rc, out = run([project, "--python", py, "-j", "2", "--json",
+                   "../skbuild-first.json"], cwd=d)
+    s = load_json(os.path.join(c.out, "skbuild-first.json"))
+    db = s.get("database", {})
+    check(rc == 1 and "backend skbx_backend drives CMake" in out and
+          "-DSKBX_FLAVOUR=workflow -DSKBX_WITH_CPU=ON -DSKBX_WITH_CUDA=ON"
+          in out and db.get("how") == "cmake" and
+          db.get("cmake_source") == "source" and
+          db.get("nvcc_entries_translated") == 1,
+          f"one command at the root: the backend's computed options reach "
+          f"CMake, the .cu's nvcc entry becomes a clang one (exit {rc}): "
+          f"{out.strip()[-900:]}")
+    entries = load_json(os.path.join(d, ".torch-tidy",
+                                     "compile_commands.json")) or []
+    cu_args = next((e.get("arguments", []) for e in entries
+                    if e["file"].endswith("cuda_kernels.cu")), [])
+    torch_dirs = [a for a in cu_args if "torch/include" in a]
+    check(cu_args[:1] == ["clang++"] and "--cuda-host-only" in cu_args and
+          torch_dirs and all(os.path.realpath(a).startswith(
+              os.path.realpath(site)) for a in torch_dirs) and
+          not any(a.startswith(("-gencode", "-Xcudafe", "--expt"))
+                  for a in cu_args),
+          f"the .cu entry is clang's, with the project's torch "
+          f"({torch_dirs[:1]}), nvcc's own options dropped")
+    check(s.get("files_linted") == 3 and s.get("did_not_parse") == {} and
+          list(db.get("libtorch", {})) == ["2.8.0"] and
+          os.path.realpath(s.get("root", "")) == os.path.realpath(d),
+          f"every file parsed, with torch 2.8.0 only; the root is the "
+          f"repository's ({s.get('did_not_parse')}, {db.get('libtorch')}, "
+          f"{s.get('root')})")
+    found = [f for f in s.get("findings", [])
+             if f["check"] == "torch-op-undeclared-mutation"]
+    write = line_of(cu, "x.mul_(s);")
+    check(len(found) == 1 and found[0]["file"] == "source/cuda_kernels.cu"
+          and found[0]["line"] == write and found[0]["class"] == "silent" and
+          any("skbx/fakes.py:" in n["message"] for n in found[0]["notes"]),
+          f"the planted write, read from --json: class silent, the fake in "
+          f"skbx/fakes.py at the root named in a note ({found})")
+    validate(c, os.path.join(c.out, "skbuild-first.json"),
+             "the scikit-build-core run's --json")
+
+    rc2, out2 = run([project, "--python", py, "-j", "2", "--json",
+                     "../skbuild-second.json"], cwd=d)
+    s2 = load_json(os.path.join(c.out, "skbuild-second.json"))
+    check(rc2 == rc and s2.get("database", {}).get("path") == db.get("path")
+          and s2.get("database", {}).get("origin") == db.get("origin") and
+          s2.get("findings") == s.get("findings") and s.get("findings"),
+          f"a second run: the same database and the same findings (exit "
+          f"{rc2})")
+    added = git_added(d)
+    check(added == ["!! .torch-tidy/"],
+          f"nothing but .torch-tidy/ is added to the project's tree (git "
+          f"status --ignored): {added}")
+
+
 CASES = {"torch-tidy": case_torch_tidy, "pre-commit": case_pre_commit,
          "sarif": case_sarif, "ci-diff": case_ci_diff,
          "ci-project": case_ci_project, "ci-build": case_ci_build,
          "ci-fix-verify": case_ci_fix_verify, "extension": case_extension,
-         "cmake-projects": case_cmake_projects}
+         "cmake-projects": case_cmake_projects,
+         "env-switched": case_env_switched, "skbuild": case_skbuild}
 
 
 def main():

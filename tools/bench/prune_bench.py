@@ -40,6 +40,13 @@ def run(script, python, jobs, project, extra, out):
     return seconds, summary
 
 
+def where(finding):
+    """A finding's place and check: what two runs' findings are compared by
+    when they differ."""
+    return f"{finding['file']}:{finding['line']}:{finding['column']}: " \
+        f"[{finding['check']}]"
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("projects", nargs="+")
@@ -66,7 +73,8 @@ def main():
         rows.append((name, s_all["files_linted"], s_pruned["files_linted"],
                      t_all, t_pruned, len(s_all.get("findings", [])), same))
         if not same:
-            a, b = set(s_all["findings"]), set(s_pruned["findings"])
+            a, b = set(map(where, s_all["findings"])), \
+                set(map(where, s_pruned["findings"]))
             print(f"{name}: only with --all-files: {sorted(a - b)[:10]}; "
                   f"only pruned: {sorted(b - a)[:10]}")
     print(f"{'project':24} {'files all':>9} {'pruned':>6} {'all s':>7} "

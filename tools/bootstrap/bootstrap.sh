@@ -75,9 +75,19 @@ make_venv() {
     rm -rf "$dir"
   fi
 }
+# add_to_venv NAME MODULE SPEC: a package added to a venv made earlier (CI's
+# cached venvs keep their stamp), installed once, idempotently.
+add_to_venv() {
+  local dir="$CACHE_DIR/$1" module="$2" spec="$3"
+  [ -x "$dir/bin/python" ] || return 0
+  "$dir/bin/python" -c "import $module" >/dev/null 2>&1 && return 0
+  log "adding $spec to $dir"
+  "$dir/bin/pip" install -q "$spec" >>"$CACHE_DIR/pip.log" 2>&1 ||
+    log "WARNING: could not install $spec into $dir (see $CACHE_DIR/pip.log); the tests needing it will print a skip line"
+}
 # The tools venv: independent consumers and hosts of our outputs (a SARIF
-# 2.1.0 model and reader, pre-commit), pinned.
-TOOLS_SPEC=(sarif-pydantic==0.6.2 sarif-tools==3.0.5 pre-commit==4.0.1)
+# 2.1.0 model and reader, pre-commit, a JSON Schema validator), pinned.
+TOOLS_SPEC=(sarif-pydantic==0.6.2 sarif-tools==3.0.5 pre-commit==4.0.1 jsonschema==4.23.0)
 make_tools_venv() {
   local dir="$CACHE_DIR/venv-tools"
   if [ -f "$dir/.torch-tidy-ok" ] && "$dir/bin/python" -c 'import sarif_pydantic, sarif' >/dev/null 2>&1 &&
@@ -97,7 +107,11 @@ make_tools_venv() {
 }
 if [ "$MODE" = full ] && [ "${TORCH_TIDY_NO_PYPI:-0}" != 1 ]; then
   make_venv venv-torch-2.8.0 torch==2.8.0
+  # The build backend of the scikit-build-core operator library the
+  # workflow tests lint (torch-tidy-project runs it with cmake recording).
+  add_to_venv venv-torch-2.8.0 scikit_build_core scikit-build-core==0.11.6
   make_venv venv-torch-latest torch
   make_tools_venv
+  add_to_venv venv-tools jsonschema jsonschema==4.23.0
 fi
 exit 0

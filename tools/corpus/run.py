@@ -50,8 +50,6 @@ class). Exit 1 on any crash, timeout or failed fix.
 import argparse
 import concurrent.futures
 import hashlib
-import importlib.machinery
-import importlib.util
 import json
 import os
 import re
@@ -237,13 +235,13 @@ def whole_project_files(args, root):
     warn in, as torch-tidy-project picks them (the project index's schema
     and registration files, files defining a registered kernel), and the
     index itself."""
-    index_json = PROJECT.project_index_json(args.torch_tidy, root)
+    index_json = INDEX.load(args.torch_tidy, root)
     sources = []
     for d, dirs, files in os.walk(root):
         dirs[:] = sorted(x for x in dirs if not x.startswith("."))
         sources += [os.path.join(d, f) for f in sorted(files)
                     if f.endswith(SOURCE_EXT) and not f.startswith(".tt-fix-")]
-    return sorted(PROJECT.operator_files(index_json, sources)), index_json
+    return sorted(INDEX.operator_files(index_json, sources)), index_json
 
 
 # --- flags -----------------------------------------------------------------
@@ -337,20 +335,13 @@ def install_dependencies():
                   f"them will not parse", flush=True)
 
 
-def load_script(name):
-    """One of tools/torch-tidy's scripts as a module."""
-    path = os.path.join(ROOT, "tools", "torch-tidy", name)
-    loader = importlib.machinery.SourceFileLoader(name.replace("-", "_"), path)
-    spec = importlib.util.spec_from_loader(name.replace("-", "_"), loader)
-    module = importlib.util.module_from_spec(spec)
-    loader.exec_module(module)
-    return module
-
-
-# torch-tidy-cdb: the runner parses .cu files as it does; torch-tidy-project:
-# the files of a whole project the operator checks can warn in (--whole).
-CDB = load_script("torch-tidy-cdb")
-PROJECT = load_script("torch-tidy-project")
+# torch-tidy-project's package (tools/torch-tidy/torch_tidy_project): the
+# runner parses .cu files as torch-tidy-cdb does, and --whole lints the files
+# of a project the operator checks can warn in, as torch-tidy-project picks
+# them.
+sys.path.insert(0, os.path.join(ROOT, "tools", "torch-tidy"))
+from torch_tidy_project import cdb as CDB  # noqa: E402
+from torch_tidy_project import index as INDEX  # noqa: E402
 
 
 def library_flags():
@@ -749,7 +740,8 @@ def main():
     # What a file parses depends on the headers installed: part of the cache key.
     args.dependencies = ",".join(installed_dependencies())
     base_flags = torch_flags(python) + library_flags()
-    args.cuda_flags = CDB.cuda_flags_for(args.cuda, args.out)
+    args.cuda_flags = CDB.cuda_flags_for(
+        args.cuda, os.path.join(args.out, ".torch-tidy", "cuda-shim"))
     if not args.cuda_flags:
         print(f"corpus: no CUDA toolkit at {args.cuda}: .cu files are parsed as C++")
 
@@ -814,7 +806,7 @@ def whole_project_summary(repos, entries):
         linted = {os.path.realpath(os.path.join(repo["root"], e["path"])) for e in mine}
         unparsed = {os.path.realpath(os.path.join(repo["root"], e["path"]))
                     for e in mine if first_run(e)["errors"]}
-        summary = PROJECT.project_index(repo.get("index"), linted, unparsed) or {}
+        summary = INDEX.project_index(repo.get("index"), linted, unparsed) or {}
         row = {"repo": repo["name"], "files": len(mine), "did_not_parse": len(unparsed),
                "warnings": sum(len(x["warnings"]) for e in mine
                                for c, x in e["runs"].items() if c == "default"),

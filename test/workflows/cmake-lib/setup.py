@@ -1,7 +1,7 @@
 # An operator library whose setup.py drives CMake, as many public ones do: no
 # CppExtension for torch-tidy-cdb to read; `pip install .` runs CMake from
-# build_ext. torch-tidy-project configures CMake itself with the torch of
-# --python and the -D options below (the literal ones).
+# build_ext. torch-tidy-project runs that build_ext with cmake recording, and
+# configures CMake itself with the torch of --python and the -D options below.
 import os
 import subprocess
 import sys

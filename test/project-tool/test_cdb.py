@@ -1,0 +1,335 @@
+#!/usr/bin/env python3
+"""Unit tests of torch_tidy_project.cdb: compile commands for cpp_extension
+sources (torch-tidy-cdb), with a fake torch and a fake CUDA toolkit."""
+import io
+import json
+import os
+import sys
+import tempfile
+import unittest
+from contextlib import redirect_stderr
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "..", "tools", "torch-tidy"))
+
+from torch_tidy_project import cdb  # noqa: E402
+from torch_tidy_project.common import ProjectError  # noqa: E402
+
+
+def write(path, text=""):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w") as f:
+        f.write(text)
+    return path
+
+
+def fake_torch(d, version="2.8.0"):
+    return {"version": version, "cxx11_abi": 1,
+            "include_paths": [os.path.join(d, "torch", "include"),
+                              os.path.join(d, "torch", "include", "api")],
+            "python_include": os.path.join(d, "py", "include")}
+
+
+def ext(name, sources, **kw):
+    e = {"name": name, "sources": sources, "include_dirs": [],
+         "define_macros": [], "undef_macros": [], "cxx": [], "nvcc": []}
+    e.update(kw)
+    return e
+
+
+def fake_toolkit(d, *headers):
+    tk = os.path.join(d, "cuda")
+    write(os.path.join(tk, "include", "cuda.h"))
+    for h in headers:
+        write(os.path.join(tk, "include", h))
+    return tk
+
+
+class CompileFlagsTest(unittest.TestCase):
+    ARGS = ["-O3", "-DX=1", "-I", "inc", "-std=c++17", "--std=c++20",
+            "-isystem", "/s", "-Wall", "-include", "pre.h", "-U", "Y",
+            "-Ijoined", "-D", "Z", "-UW", "-gencode", "arch=compute_80"]
+
+    def test_host_flags(self):
+        self.assertEqual(cdb.compile_flags(self.ARGS, False),
+                         ["-DX=1", "-I", "inc", "-std=c++17", "-isystem",
+                          "/s", "-include", "pre.h", "-U", "Y", "-Ijoined",
+                          "-D", "Z", "-UW"])
+
+    def test_nvcc_double_dash_std(self):
+        out = cdb.compile_flags(self.ARGS, True)
+        self.assertIn("-std=c++20", out)
+        self.assertNotIn("--std=c++20", out)
+        self.assertNotIn("-gencode", out)
+
+
+class CudaFlagsTest(unittest.TestCase):
+    def test_none_without_cuda_h(self):
+        with tempfile.TemporaryDirectory() as d:
+            os.makedirs(os.path.join(d, "cuda", "include"))
+            self.assertIsNone(cdb.cuda_flags_for(os.path.join(d, "cuda"),
+                                                 os.path.join(d, "shim")))
+            self.assertFalse(os.path.exists(os.path.join(d, "shim")))
+
+    def test_flags_and_shim_headers_written_when_missing(self):
+        with tempfile.TemporaryDirectory() as d:
+            tk = fake_toolkit(d, "texture_fetch_functions.h")
+            shim = os.path.join(d, "shim")
+            common, cu = cdb.cuda_flags_for(tk, shim)
+            self.assertEqual(common, ["-isystem", os.path.join(tk, "include")])
+            self.assertEqual(cu[:5], ["-x", "cuda", "--cuda-host-only",
+                                      f"--cuda-path={tk}",
+                                      "-Wno-unknown-cuda-version"])
+            self.assertEqual(cu[5:7], ["-isystem", shim])
+            self.assertEqual(cu[-len(cdb.NVCC_DEFINES):], cdb.NVCC_DEFINES)
+            self.assertEqual(sorted(os.listdir(shim)),
+                             ["surface_indirect_functions.h",
+                              "texture_indirect_functions.h"])
+            with open(os.path.join(shim, "texture_indirect_functions.h")) as f:
+                self.assertIn("#pragma once", f.read())
+
+    def test_no_shim_when_nothing_is_missing(self):
+        with tempfile.TemporaryDirectory() as d:
+            tk = fake_toolkit(d, *cdb.CUDA_SHIM_HEADERS)
+            shim = os.path.join(d, "shim")
+            common, cu = cdb.cuda_flags_for(tk, shim)
+            self.assertNotIn(shim, cu)
+            self.assertFalse(os.path.exists(shim))
+
+    def test_cccl_for_cuda_13(self):
+        with tempfile.TemporaryDirectory() as d:
+            tk = fake_toolkit(d)
+            os.makedirs(os.path.join(tk, "include", "cccl"))
+            common, _ = cdb.cuda_flags_for(tk, os.path.join(d, "shim"))
+            self.assertEqual(common, ["-isystem", os.path.join(tk, "include"),
+                                      "-isystem",
+                                      os.path.join(tk, "include", "cccl")])
+
+    def test_cuda_toolkit_order(self):
+        torch = {"cuda_home": "/from/torch"}
+        self.assertEqual(cdb.cuda_toolkit("/explicit", torch), "/explicit")
+        old = os.environ.pop("CUDA_HOME", None)
+        try:
+            self.assertEqual(cdb.cuda_toolkit(None, torch), "/from/torch")
+            self.assertEqual(cdb.cuda_toolkit(None, {}), "/usr/local/cuda")
+            os.environ["CUDA_HOME"] = "/from/env"
+            self.assertEqual(cdb.cuda_toolkit(None, torch), "/from/env")
+        finally:
+            os.environ.pop("CUDA_HOME", None)
+            if old is not None:
+                os.environ["CUDA_HOME"] = old
+
+
+class ShimDirForTest(unittest.TestCase):
+    def test_beside_or_in_torch_tidy_folder(self):
+        self.assertEqual(cdb.shim_dir_for("/p/.torch-tidy/compile_commands"
+                                          ".json"), "/p/.torch-tidy/cuda-shim")
+        self.assertEqual(cdb.shim_dir_for("/p/out/cc.json"),
+                         "/p/out/.torch-tidy/cuda-shim")
+
+
+class SetupEntriesTest(unittest.TestCase):
+    def test_richest_flags_per_source_and_nvcc_only_for_cu(self):
+        with tempfile.TemporaryDirectory() as d:
+            torch = fake_torch(d)
+            tk = fake_toolkit(d)
+            cuda = cdb.cuda_flags_for(tk, os.path.join(d, "shim"))
+            base = cdb.base_flags(torch)
+            a, k = os.path.join(d, "a.cpp"), os.path.join(d, "k.cu")
+            exts = [ext("pkg._cpu", [a], cxx=["-DCPU_ONLY"]),
+                    ext("pkg._cuda", [a, k],
+                        include_dirs=[os.path.join(d, "inc"),
+                                      torch["include_paths"][0],
+                                      os.path.join(tk, "include")],
+                        define_macros=[["WITH_CUDA", None], ["N", "2"]],
+                        undef_macros=["NDEBUG"],
+                        cxx=["-O2", "-DCXX_FLAG"],
+                        nvcc=["-DNVCC_FLAG", "--use_fast_math",
+                              "--std=c++17"])]
+            best = cdb.setup_entries(exts, base, cuda)
+        self.assertEqual(set(best), {a, k})
+        fa, fk = best[a], best[k]
+        # a.cpp: the CUDA extension's richer flags, no nvcc flags, no CUDA
+        # mode.
+        self.assertIn("-DTORCH_EXTENSION_NAME=_cuda", fa)
+        self.assertIn("-DWITH_CUDA", fa)
+        self.assertIn("-DN=2", fa)
+        self.assertIn("-UNDEBUG", fa)
+        self.assertIn("-DCXX_FLAG", fa)
+        self.assertNotIn("-DNVCC_FLAG", fa)
+        self.assertNotIn("--cuda-host-only", fa)
+        self.assertIn(f"-I{os.path.join(d, 'inc')}", fa)
+        # torch's and CUDA's include dirs stay system directories.
+        self.assertNotIn(f"-I{torch['include_paths'][0]}", fa)
+        self.assertNotIn(f"-I{os.path.join(tk, 'include')}", fa)
+        # k.cu: CUDA mode first, cxx and nvcc flags, nvcc's standard last.
+        self.assertEqual(fk[:3], ["-x", "cuda", "--cuda-host-only"])
+        self.assertIn("-DNVCC_FLAG", fk)
+        self.assertIn("-DCXX_FLAG", fk)
+        self.assertIn("-D__CUDA_NO_HALF_OPERATORS__", fk)
+        self.assertNotIn("--use_fast_math", fk)
+        self.assertEqual([f for f in fk if f.startswith("-std=")][-1],
+                         "-std=c++17")
+
+    def test_cpu_only_extension(self):
+        base = ["-std=c++17"]
+        best = cdb.setup_entries([ext("x", ["/s/a.cpp"])], base, None)
+        self.assertEqual(best["/s/a.cpp"],
+                         ["-std=c++17", "-DTORCH_EXTENSION_NAME=x"])
+
+
+class FindSourcesTest(unittest.TestCase):
+    def test_recursion_hidden_and_order(self):
+        with tempfile.TemporaryDirectory() as d:
+            for rel in ("src/b.cpp", "src/a.cc", "src/sub/c.cxx",
+                        "src/sub/k.cu", "src/.hidden/h.cpp", "src/x.h",
+                        "src/y.py"):
+                write(os.path.join(d, rel))
+            src = os.path.join(d, "src")
+            found = cdb.find_sources([src, os.path.join(src, "b.cpp")])
+        self.assertEqual(found, [os.path.join(src, "a.cc"),
+                                 os.path.join(src, "b.cpp"),
+                                 os.path.join(src, "sub", "c.cxx"),
+                                 os.path.join(src, "sub", "k.cu")])
+
+    def test_errors(self):
+        with tempfile.TemporaryDirectory() as d:
+            txt = write(os.path.join(d, "notes.txt"))
+            with self.assertRaises(ProjectError) as c:
+                cdb.find_sources([txt])
+            self.assertIn("not a C++ or CUDA source", str(c.exception))
+            with self.assertRaises(ProjectError) as c:
+                cdb.find_sources([os.path.join(d, "gone.cpp")])
+            self.assertIn("no such file", str(c.exception))
+
+    def test_relative_paths_made_absolute(self):
+        with tempfile.TemporaryDirectory() as d:
+            write(os.path.join(d, "a.cpp"))
+            cwd = os.getcwd()
+            os.chdir(d)
+            try:
+                found = cdb.find_sources(["a.cpp"])
+            finally:
+                os.chdir(cwd)
+        self.assertEqual(found, [os.path.join(os.path.realpath(d), "a.cpp")])
+
+
+class ForSourcesTest(unittest.TestCase):
+    def test_cpu_sources(self):
+        with tempfile.TemporaryDirectory() as d:
+            torch = fake_torch(d)
+            a = write(os.path.join(d, "a.cpp"))
+            items = cdb.for_sources([a], torch, d, os.path.join(d, "shim"),
+                                    "myext", includes=["inc"],
+                                    defines=["FOO", "N=3"])
+        self.assertEqual(len(items), 1)
+        e = items[0]
+        self.assertEqual(e["file"], a)
+        self.assertEqual(e["directory"], d)
+        args = e["arguments"]
+        self.assertEqual(args[0], "clang++")
+        self.assertEqual(args[-2:], ["-c", a])
+        for flag in ("-std=c++17", "-DTORCH_API_INCLUDE_EXTENSION_H",
+                     "-D_GLIBCXX_USE_CXX11_ABI=1", "-DFOO", "-DN=3",
+                     "-DTORCH_EXTENSION_NAME=myext",
+                     f"-I{os.path.abspath('inc')}"):
+            self.assertIn(flag, args)
+        for inc in torch["include_paths"] + [torch["python_include"]]:
+            i = args.index(inc)
+            self.assertEqual(args[i - 1], "-isystem")
+        self.assertNotIn("-x", args)
+
+    def test_std_from_version_and_override(self):
+        with tempfile.TemporaryDirectory() as d:
+            a = write(os.path.join(d, "a.cpp"))
+            new = cdb.for_sources([a], fake_torch(d, "2.10.0"), d, d, "n")
+            given = cdb.for_sources([a], fake_torch(d), d, d, "n",
+                                    std="c++20")
+        self.assertIn("-std=c++20", new[0]["arguments"])
+        self.assertIn("-std=c++20", given[0]["arguments"])
+        self.assertNotIn("-std=c++17", given[0]["arguments"])
+
+    def test_cuda_sources(self):
+        with tempfile.TemporaryDirectory() as d:
+            tk = fake_toolkit(d)
+            a = write(os.path.join(d, "a.cpp"))
+            k = write(os.path.join(d, "k.cu"))
+            items = cdb.for_sources([a, k], fake_torch(d), d,
+                                    os.path.join(d, "shim"), "n",
+                                    cuda_path=tk)
+        fa, fk = items[0]["arguments"], items[1]["arguments"]
+        self.assertNotIn("--cuda-host-only", fa)
+        self.assertIn(os.path.join(tk, "include"), fa)
+        self.assertEqual(fk[1:4], ["-x", "cuda", "--cuda-host-only"])
+        self.assertIn("-D__CUDA_NO_BFLOAT16_CONVERSIONS__", fk)
+        self.assertIn(os.path.join(tk, "include"), fk)
+
+    def test_cuda_source_without_toolkit(self):
+        with tempfile.TemporaryDirectory() as d:
+            k = write(os.path.join(d, "k.cu"))
+            with self.assertRaises(ProjectError) as c:
+                cdb.for_sources([k], fake_torch(d), d, d, "n",
+                                cuda_path=os.path.join(d, "nocuda"))
+        self.assertIn("no CUDA toolkit", str(c.exception))
+
+
+class ForExtensionsTest(unittest.TestCase):
+    def test_missing_source(self):
+        with tempfile.TemporaryDirectory() as d:
+            with self.assertRaises(ProjectError) as c:
+                cdb.for_extensions([ext("x", [os.path.join(d, "gone.cpp")])],
+                                   fake_torch(d), d, d)
+        self.assertIn("gone.cpp", str(c.exception))
+
+    def test_one_entry_per_source(self):
+        with tempfile.TemporaryDirectory() as d:
+            a = write(os.path.join(d, "a.cpp"))
+            b = write(os.path.join(d, "b.cpp"))
+            items = cdb.for_extensions([ext("p.one", [a]),
+                                        ext("p.two", [a, b],
+                                            define_macros=[["X", "1"]])],
+                                       fake_torch(d), d, d)
+        self.assertEqual([e["file"] for e in items], [a, b])
+        self.assertIn("-DTORCH_EXTENSION_NAME=two", items[0]["arguments"])
+
+
+class WriteAndSummaryTest(unittest.TestCase):
+    def test_write_and_summary_line(self):
+        with tempfile.TemporaryDirectory() as d:
+            out = os.path.join(d, "deep", "compile_commands.json")
+            items = [{"directory": d, "file": "a.cu",
+                      "arguments": ["clang++", "-std=c++17", "-c", "a.cu"]},
+                     {"directory": d, "file": "b.cpp",
+                      "arguments": ["clang++", "-c", "b.cpp"]}]
+            cdb.write(out, items)
+            with open(out) as f:
+                self.assertEqual(json.load(f), items)
+            line = cdb.summary_line(out, items, {"version": "2.8.0"}, d)
+        self.assertEqual(line, "wrote deep/compile_commands.json: 2 entries "
+                               "(1 CUDA), torch 2.8.0, -std=c++17")
+
+
+class MainTest(unittest.TestCase):
+    def test_setup_py_and_sources_refused(self):
+        with redirect_stderr(io.StringIO()):
+            with self.assertRaises(SystemExit) as c:
+                cdb.main(["--setup-py", "setup.py", "a.cpp"])
+        self.assertEqual(c.exception.code, 2)
+
+    def test_nothing_given_refused(self):
+        with redirect_stderr(io.StringIO()):
+            with self.assertRaises(SystemExit):
+                cdb.main([])
+
+    def test_missing_source_exit_2(self):
+        err = io.StringIO()
+        with tempfile.TemporaryDirectory() as d:
+            with redirect_stderr(err):
+                code = cdb.main([os.path.join(d, "gone.cpp"), "-o",
+                                 os.path.join(d, "cc.json")])
+        self.assertEqual(code, 2)
+        self.assertIn("no such file", err.getvalue())
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,421 @@
+#!/usr/bin/env python3
+"""Unit tests of torch_tidy_project.cmake: versions, the cmake to use, why a
+configure failed, torch-tidy's stand-in for torch's CMake package, a
+configure that needs it (with a real cmake, where there is one) and the
+database made from a CMake project's sources."""
+import os
+import shutil
+import stat
+import sys
+import tempfile
+import textwrap
+import unittest
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "..", "tools", "torch-tidy"))
+
+from torch_tidy_project import cmake  # noqa: E402
+from torch_tidy_project.common import ProjectError  # noqa: E402
+
+REAL_CMAKE = shutil.which("cmake")
+CXX = shutil.which("c++") or shutil.which("g++") or shutil.which("clang++")
+
+
+def write(path, text="", mode=None):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w") as f:
+        f.write(textwrap.dedent(text))
+    if mode:
+        os.chmod(path, mode)
+    return path
+
+
+def fake_torch(d):
+    """A torch dict as torchenv.query gives it, for a torch under d whose
+    CMake package is d/prefix/Torch."""
+    inc = [os.path.join(d, "torch", "include"),
+           os.path.join(d, "torch", "include", "torch", "csrc", "api",
+                        "include")]
+    for i in inc:
+        os.makedirs(i, exist_ok=True)
+    return {"version": "2.8.0+cpu", "release": "2.8.0",
+            "cmake_prefix_path": os.path.join(d, "prefix"),
+            "torch_dir": os.path.join(d, "torch"),
+            "executable": sys.executable, "include_paths": inc,
+            "python_include": os.path.join(d, "py", "include"),
+            "cxx11_abi": 1, "cuda_home": None}
+
+
+class VersionTest(unittest.TestCase):
+    def test_parse_version(self):
+        self.assertEqual(cmake.parse_version("3.25.2"), (3, 25, 2))
+        self.assertEqual(cmake.parse_version("3.18"), (3, 18, 0))
+        self.assertEqual(cmake.parse_version(" 4"), (4, 0, 0))
+        self.assertEqual(cmake.parse_version("3.18...3.27"), (3, 18, 0))
+        self.assertIsNone(cmake.parse_version("x3"))
+        self.assertIsNone(cmake.parse_version(""))
+        self.assertIsNone(cmake.parse_version(None))
+        self.assertEqual(cmake.show((3, 18, 0)), "3.18.0")
+
+    def test_required_version(self):
+        with tempfile.TemporaryDirectory() as d:
+            self.assertIsNone(cmake.required_version(d))
+            self.assertIsNone(cmake.required_version(d, "==3.20"))
+            write(os.path.join(d, "CMakeLists.txt"),
+                  "CMAKE_MINIMUM_REQUIRED( VERSION 3.18...3.30)\n"
+                  "project(x)\n")
+            v, where = cmake.required_version(d)
+            self.assertEqual(v, (3, 18, 0))
+            self.assertIn("cmake_minimum_required", where)
+            v, where = cmake.required_version(d, ">=3.25.2")
+            self.assertEqual(v, (3, 25, 2))
+            self.assertEqual(where, "pyproject.toml (cmake.version >=3.25.2)")
+            v, where = cmake.required_version(d, ">=3.10")
+            self.assertEqual(v, (3, 18, 0))
+            self.assertIn("CMakeLists.txt", where)
+
+    def test_version_of(self):
+        with tempfile.TemporaryDirectory() as d:
+            fake = write(os.path.join(d, "cmake"),
+                         "#!/bin/sh\necho 'cmake version 3.10.0'\n",
+                         stat.S_IRWXU)
+            silent = write(os.path.join(d, "silent"), "#!/bin/sh\n",
+                           stat.S_IRWXU)
+            self.assertEqual(cmake.version_of(fake), (3, 10, 0))
+            self.assertIsNone(cmake.version_of(silent))
+            self.assertIsNone(cmake.version_of(os.path.join(d, "none")))
+
+
+class FindCmakeTest(unittest.TestCase):
+    def test_too_old_explicit_cmake(self):
+        with tempfile.TemporaryDirectory() as d:
+            fake = write(os.path.join(d, "cmake"),
+                         "#!/bin/sh\necho 'cmake version 3.10.0'\n",
+                         stat.S_IRWXU)
+            with self.assertRaises(ProjectError) as c:
+                cmake.find_cmake(fake, None, ((3, 18, 0),
+                                              "CMakeLists.txt "
+                                              "(cmake_minimum_required)"))
+            said = str(c.exception)
+            self.assertIn("3.18", said)
+            self.assertIn("3.10.0", said)
+            self.assertIn("--cmake", said)
+            self.assertIn("CMakeLists.txt (cmake_minimum_required)", said)
+            self.assertEqual(cmake.find_cmake(fake, None, ((3, 5, 0), "x")),
+                             (fake, (3, 10, 0)))
+            self.assertEqual(cmake.find_cmake(fake, None, None),
+                             (fake, (3, 10, 0)))
+
+    def test_explicit_that_does_not_run(self):
+        with tempfile.TemporaryDirectory() as d:
+            plain = write(os.path.join(d, "cmake"), "not a program")
+            with self.assertRaises(ProjectError) as c:
+                cmake.find_cmake(plain, None, None)
+        self.assertIn("--cmake", str(c.exception))
+        self.assertIn("not a cmake that runs", str(c.exception))
+
+    def test_cmake_beside_the_python(self):
+        with tempfile.TemporaryDirectory() as d:
+            python = write(os.path.join(d, "bin", "python"), "#!/bin/sh\n",
+                           stat.S_IRWXU)
+            beside = write(os.path.join(d, "bin", "cmake"),
+                           "#!/bin/sh\necho 'cmake version 99.1.0'\n",
+                           stat.S_IRWXU)
+            path, version = cmake.find_cmake(None, python, ((99, 0, 0), "x"))
+        self.assertEqual((path, version), (beside, (99, 1, 0)))
+
+
+MISSING_CONFIG = """\
+-- The CXX compiler identification is GNU 12.2.0
+CMake Error at CMakeLists.txt:5 (find_package):
+  By not providing "FindFFmpeg.cmake" in CMAKE_MODULE_PATH this project has
+  asked CMake to find a package configuration file provided by "FFmpeg", but
+  CMake did not find one.
+
+  Could not find a package configuration file provided by "FFmpeg" with any
+  of the following names:
+
+    FFmpegConfig.cmake
+    ffmpeg-config.cmake
+
+-- Configuring incomplete, errors occurred!
+"""
+
+MISSING_MODULE = """\
+CMake Error at /usr/share/cmake-3.25/Modules/FindPackageHandleStandardArgs.cmake:230 (message):
+  Could NOT find ZLIB (missing: ZLIB_LIBRARY ZLIB_INCLUDE_DIR)
+Call Stack (most recent call first):
+  CMakeLists.txt:4 (find_package)
+"""
+
+MISSING_PKGCONFIG = """\
+-- Checking for modules 'libavcodec;libavformat'
+--   No package 'libavcodec' found
+--   No package 'libavformat' found
+CMake Error at /usr/share/cmake-3.25/Modules/FindPkgConfig.cmake:607 (message):
+  A required package was not found
+"""
+
+ERROR_AT = """\
+-- The CXX compiler identification is GNU 12.2.0
+CMake Error at src/CMakeLists.txt:12 (message):
+  Something went wrong here
+  on two lines
+
+
+-- Configuring incomplete, errors occurred!
+"""
+
+SUBMODULE = """\
+CMake Error at CMakeLists.txt:20 (add_subdirectory):
+  The source directory
+
+    {project}/third_party/cutlass
+
+  does not contain a CMakeLists.txt file.
+
+
+-- Configuring incomplete, errors occurred!
+"""
+
+
+class ConfigureFailureTest(unittest.TestCase):
+    def test_missing_config_package_with_debian_name(self):
+        kind, said = cmake.configure_failure(MISSING_CONFIG)
+        self.assertEqual(kind, "package")
+        self.assertIn("a package is missing: FFmpeg", said)
+        self.assertIn("apt-get install libavcodec-dev", said)
+
+    def test_missing_find_module_package(self):
+        kind, said = cmake.configure_failure(MISSING_MODULE)
+        self.assertEqual(kind, "package")
+        self.assertEqual(said, "a package is missing: ZLIB (Debian: apt-get "
+                               "install zlib1g-dev)")
+
+    def test_missing_pkg_config_modules(self):
+        kind, said = cmake.configure_failure(MISSING_PKGCONFIG)
+        self.assertEqual(kind, "package")
+        self.assertIn("packages are missing: libavcodec, libavformat", said)
+        self.assertIn("libavcodec-dev libavformat-dev", said)
+
+    def test_unknown_package_named_as_cmake_names_it(self):
+        kind, said = cmake.configure_failure(
+            'Could not find a package configuration file provided by '
+            '"NoSuchThing" with any')
+        self.assertEqual((kind, said),
+                         ("package", "a package is missing: NoSuchThing"))
+
+    def test_cmake_error_at_file_line(self):
+        kind, said = cmake.configure_failure(ERROR_AT)
+        self.assertEqual(kind, "other")
+        self.assertEqual(said, "CMake error at src/CMakeLists.txt:12: "
+                               "Something went wrong here on two lines")
+
+    def test_empty_git_submodule(self):
+        with tempfile.TemporaryDirectory() as project:
+            write(os.path.join(project, ".gitmodules"),
+                  '[submodule "cutlass"]\n'
+                  '\tpath = third_party/cutlass\n'
+                  '\turl = https://example.invalid/cutlass.git\n')
+            os.makedirs(os.path.join(project, "third_party", "cutlass"))
+            log = SUBMODULE.format(project=project)
+            kind, said = cmake.configure_failure(log, project)
+            self.assertEqual(kind, "submodule")
+            self.assertIn("third_party/cutlass is an empty git submodule",
+                          said)
+            self.assertIn("git submodule update --init", said)
+            # Without the project, or with the submodule checked out, it is
+            # an ordinary error.
+            self.assertEqual(cmake.configure_failure(log)[0], "other")
+            write(os.path.join(project, "third_party", "cutlass",
+                               "CMakeLists.txt"))
+            self.assertEqual(cmake.configure_failure(log, project)[0],
+                             "other")
+
+    def test_no_error_block(self):
+        self.assertEqual(cmake.configure_failure("a\nlast words\n\n"),
+                         ("other", "last words"))
+        self.assertEqual(cmake.configure_failure(""), ("other", "no output"))
+
+
+class TorchStandInTest(unittest.TestCase):
+    def test_contents(self):
+        with tempfile.TemporaryDirectory() as d:
+            torch = fake_torch(d)
+            out = cmake.torch_stand_in(os.path.join(d, "stand-in"), torch)
+            self.assertEqual(out, os.path.join(d, "stand-in"))
+            with open(os.path.join(out, "TorchConfig.cmake")) as f:
+                config = f.read()
+            with open(os.path.join(out, "TorchConfigVersion.cmake")) as f:
+                version = f.read()
+        self.assertIn("torch 2.8.0+cpu", config)
+        self.assertIn(f'set(TORCH_INSTALL_PREFIX "{torch["torch_dir"]}")',
+                      config)
+        self.assertIn('set(TORCH_INCLUDE_DIRS "' +
+                      ";".join(torch["include_paths"]) + '")', config)
+        self.assertIn('set(TORCH_CXX_FLAGS "-D_GLIBCXX_USE_CXX11_ABI=1")',
+                      config)
+        self.assertIn("add_library(${_t} INTERFACE IMPORTED)", config)
+        self.assertIn("set(Torch_FOUND TRUE)", config)
+        self.assertNotIn("{{", config)
+        self.assertIn('set(PACKAGE_VERSION "2.8.0")', version)
+        self.assertIn("PACKAGE_VERSION_COMPATIBLE TRUE", version)
+
+
+@unittest.skipIf(not REAL_CMAKE, "no cmake on PATH")
+class ConfigureTest(unittest.TestCase):
+    def setUp(self):
+        self._tmp = tempfile.TemporaryDirectory()
+        self.d = os.path.realpath(self._tmp.name)
+        self.torch = fake_torch(self.d)
+        write(os.path.join(self.torch["cmake_prefix_path"], "Torch",
+                           "TorchConfig.cmake"),
+              'message(FATAL_ERROR "Your installed Caffe2 version uses CUDA '
+              'but I cannot find the CUDA libraries. Please set the proper '
+              'CUDA prefixes and / or install CUDA.")\n')
+        self.source = os.path.join(self.d, "proj")
+        self.build = os.path.join(self.source, ".torch-tidy", "cmake-build")
+
+    def tearDown(self):
+        self._tmp.cleanup()
+
+    def configure(self, defines=None):
+        return cmake.configure(REAL_CMAKE, self.source, self.build,
+                               self.torch, defines or {}, [],
+                               dict(os.environ), self.source)
+
+    @unittest.skipIf(not CXX, "no C++ compiler")
+    def test_stand_in_when_torch_package_fails(self):
+        write(os.path.join(self.source, "CMakeLists.txt"), """\
+            cmake_minimum_required(VERSION 3.18)
+            project(tiny CXX)
+            find_package(Torch REQUIRED)
+            add_library(tiny STATIC src/a.cpp)
+            target_link_libraries(tiny PRIVATE ${TORCH_LIBRARIES})
+            target_compile_definitions(tiny PRIVATE MODE=${MODE})
+            """)
+        write(os.path.join(self.source, "src", "a.cpp"), "int a() { return 1; }\n")
+        done = self.configure({"MODE": "fast", "Torch_DIR": "/elsewhere"})
+        self.assertIsNotNone(done.directory, done.notes)
+        self.assertEqual(done.directory, self.build)
+        self.assertIn("stand-in", done.how)
+        db = os.path.join(self.build, "compile_commands.json")
+        self.assertTrue(os.path.isfile(db))
+        with open(db) as f:
+            text = f.read()
+        self.assertIn("a.cpp", text)
+        self.assertIn("-DMODE=fast", text)
+        self.assertIn("-D_GLIBCXX_USE_CXX11_ABI=1", text)
+        self.assertIn(self.torch["include_paths"][0], text)
+        self.assertTrue(any("Caffe2" in n for n in done.notes), done.notes)
+        self.assertTrue(any("stand-in" in n for n in done.notes), done.notes)
+        self.assertTrue(os.path.isfile(os.path.join(
+            self.source, ".torch-tidy", "torch-stand-in",
+            "TorchConfig.cmake")))
+        self.assertTrue(os.path.isfile(os.path.join(
+            self.build, "torch-tidy-configure.log")))
+
+    def test_missing_package_is_an_error(self):
+        write(os.path.join(self.source, "CMakeLists.txt"), """\
+            cmake_minimum_required(VERSION 3.18)
+            project(tiny NONE)
+            find_package(NoSuchPackageXyz REQUIRED)
+            """)
+        with self.assertRaises(ProjectError) as c:
+            self.configure()
+        self.assertIn("a package is missing: NoSuchPackageXyz",
+                      str(c.exception))
+
+    def test_failure_both_ways_leaves_it_to_the_caller(self):
+        write(os.path.join(self.source, "CMakeLists.txt"), """\
+            cmake_minimum_required(VERSION 3.18)
+            project(tiny NONE)
+            message(FATAL_ERROR "this project never configures")
+            """)
+        done = self.configure()
+        self.assertIsNone(done.directory)
+        self.assertIsNone(done.how)
+        self.assertEqual(len(done.notes), 2)
+        self.assertIn("this project never configures", done.notes[1])
+
+
+class SourcesDatabaseTest(unittest.TestCase):
+    def test_sources_includes_and_definitions(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            d = os.path.realpath(tmp)
+            torch = fake_torch(d)
+            source = os.path.join(d, "proj")
+            write(os.path.join(source, "CMakeLists.txt"), """\
+                cmake_minimum_required(VERSION 3.18)
+                project(mylib CXX)
+                include_directories(${CMAKE_CURRENT_SOURCE_DIR}/inc)
+                add_definitions(-DFOO)
+                add_compile_definitions(LEVEL=2 $<$<CONFIG:Debug>:DBG>)
+                add_subdirectory(third_party/dep)
+                add_subdirectory(src)
+                """)
+            write(os.path.join(source, "src", "CMakeLists.txt"), """\
+                set(GEN_DIR ${CMAKE_CURRENT_SOURCE_DIR}/gen)
+                add_library(mylib a.cpp b.cc)
+                target_include_directories(mylib PRIVATE ${GEN_DIR})
+                target_compile_definitions(mylib PUBLIC WITH_B)
+                """)
+            write(os.path.join(source, "inc", "mylib.h"))
+            write(os.path.join(source, "src", "gen", "g.h"))
+            write(os.path.join(source, "src", "a.cpp"))
+            write(os.path.join(source, "src", "b.cc"))
+            write(os.path.join(source, "third_party", "dep",
+                               "CMakeLists.txt"), "add_definitions(-DDEP)\n"
+                  "include_directories(${CMAKE_CURRENT_SOURCE_DIR})\n")
+            write(os.path.join(source, "third_party", "dep", "x.cpp"))
+            write(os.path.join(source, "tests", "t.cpp"))
+            write(os.path.join(source, "build", "gen.cpp"))
+            out = os.path.join(source, ".torch-tidy", "compile_commands.json")
+            items, said = cmake.sources_database(
+                source, torch, out, os.path.join(d, "shim"))
+            self.assertTrue(os.path.isfile(out))
+        files = [e["file"] for e in items]
+        self.assertEqual(files, [os.path.join(source, "src", "a.cpp"),
+                                 os.path.join(source, "src", "b.cc")])
+        args = items[0]["arguments"]
+        self.assertIn(f"-I{source}", args)
+        self.assertIn(f"-I{os.path.join(source, 'inc')}", args)
+        self.assertIn(f"-I{os.path.join(source, 'src', 'gen')}", args)
+        self.assertNotIn(f"-I{os.path.join(source, 'third_party', 'dep')}",
+                         args)
+        for define in ("-DFOO", "-DLEVEL=2", "-DWITH_B",
+                       "-DTORCH_EXTENSION_NAME=mylib"):
+            self.assertIn(define, args)
+        self.assertNotIn("-DDEP", args)
+        self.assertFalse(any("CONFIG" in a for a in args))
+        self.assertIn("2 files", said)
+        self.assertIn("3 include directories", said)
+        self.assertIn("3 definitions", said)
+        self.assertIn("2 CMakeLists.txt files", said)
+
+    def test_cu_files_left_out_without_toolkit(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            d = os.path.realpath(tmp)
+            source = os.path.join(d, "proj")
+            write(os.path.join(source, "CMakeLists.txt"), "project(p)\n")
+            write(os.path.join(source, "a.cpp"))
+            write(os.path.join(source, "k.cu"))
+            items, said = cmake.sources_database(
+                source, fake_torch(d), os.path.join(d, "cc.json"),
+                os.path.join(d, "shim"), cuda_path=os.path.join(d, "nocuda"))
+        self.assertEqual([os.path.basename(e["file"]) for e in items],
+                         ["a.cpp"])
+        self.assertIn("1 .cu files left out (no CUDA toolkit)", said)
+
+    def test_cmake_directories_leave_out_third_party(self):
+        with tempfile.TemporaryDirectory() as d:
+            for sub in ("", "lib", "third_party/x", "3rdparty/y", "external",
+                        "tests", "build-release", ".git", "examples"):
+                write(os.path.join(d, sub, "CMakeLists.txt"), sub)
+            found = cmake.cmake_directories(d)
+        self.assertEqual(sorted(os.path.relpath(p, d) for p in found),
+                         ["CMakeLists.txt", "lib/CMakeLists.txt"])
+
+
+if __name__ == "__main__":
+    unittest.main()

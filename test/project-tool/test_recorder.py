@@ -1,0 +1,384 @@
+#!/usr/bin/env python3
+"""Unit tests of torch_tidy_project.recorder: the environment, the
+variables a build script names, recorded CMake calls read back, and real
+recordings of small setup.py files and an in-tree PEP 517 backend (nothing
+is built; cmake is stood in for)."""
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import textwrap
+import unittest
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "..", "tools", "torch-tidy"))
+
+from torch_tidy_project import recorder  # noqa: E402
+
+
+def write(path, text=""):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w") as f:
+        f.write(textwrap.dedent(text))
+    return path
+
+
+def has_setuptools(python):
+    try:
+        return subprocess.run([python, "-c", "import setuptools"],
+                              capture_output=True, timeout=120
+                              ).returncode == 0
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+
+
+def python_with_setuptools():
+    """sys.executable where it has setuptools, else $TORCH_TIDY_PYTHON_28,
+    else the torch 2.8.0 venv of tools/bootstrap; None where none has it."""
+    try:
+        import setuptools  # noqa: F401
+        return sys.executable
+    except ImportError:
+        pass
+    for p in (os.environ.get("TORCH_TIDY_PYTHON_28"),
+              "/root/.cache/torch-tidy/venv-torch-2.8.0/bin/python"):
+        if p and os.path.isfile(p) and has_setuptools(p):
+            return p
+    return None
+
+
+PYTHON = python_with_setuptools()
+
+
+def needs_setuptools(test):
+    if PYTHON is None:
+        def skipped(self):
+            print(f"SKIPPED {test.__name__}: no Python with setuptools",
+                  flush=True)
+            self.skipTest("no Python with setuptools")
+        skipped.__name__ = test.__name__
+        return skipped
+    return test
+
+
+def listing(root):
+    found = []
+    for d, dirs, files in os.walk(root):
+        dirs.sort()
+        found += [os.path.relpath(os.path.join(d, x), root)
+                  for x in dirs + sorted(files)]
+    return sorted(found)
+
+
+class EnvironmentTest(unittest.TestCase):
+    def test_pairs_applied_to_a_copy(self):
+        base = {"A": "1", "PATH": "/bin"}
+        env = recorder.environment(["B=2", "A=3", "C=x=y", "D="], base)
+        self.assertEqual(env, {"A": "3", "B": "2", "C": "x=y", "D": "",
+                               "PATH": "/bin"})
+        self.assertEqual(base, {"A": "1", "PATH": "/bin"})
+
+    def test_default_base_is_os_environ(self):
+        env = recorder.environment(["TT_RECORDER_TEST=1"])
+        self.assertEqual(env["TT_RECORDER_TEST"], "1")
+        self.assertNotIn("TT_RECORDER_TEST", os.environ)
+        self.assertEqual(env.get("PATH"), os.environ.get("PATH"))
+
+    def test_bad_pairs(self):
+        for bad in ("NOEQUALS", "=value", "1X=2", "A-B=1", "A B=1"):
+            with self.assertRaises(ValueError, msg=bad) as c:
+                recorder.environment([bad], {})
+            self.assertIn("VAR=VALUE", str(c.exception))
+
+
+class VariablesInTextTest(unittest.TestCase):
+    def test_reads_by_name(self):
+        text = textwrap.dedent('''
+            import os
+            from os import environ, getenv
+            a = os.environ.get("TT_A", "0")
+            b = os.getenv('TT_B')
+            c = os.environ["TT_C"]
+            d = environ.get("TT_D")
+            e = getenv("TT_E")
+            f = check_env_flag("TT_F")
+            g = _get_env_bool('TT_G', False)
+            again = os.environ.get("TT_A")
+            other = dict.get("NOT_ENV")
+            print("NOT_ENV_EITHER")
+            ''')
+        self.assertEqual(recorder.variables_in_text(text),
+                         ["TT_A", "TT_B", "TT_C", "TT_D", "TT_E", "TT_F",
+                          "TT_G"])
+
+    def test_nothing(self):
+        self.assertEqual(recorder.variables_in_text("x = 1\n"), [])
+
+
+class ParseCmakeCallTest(unittest.TestCase):
+    def test_positional_source_and_defines(self):
+        with tempfile.TemporaryDirectory() as d:
+            src = os.path.join(d, "native")
+            write(os.path.join(src, "CMakeLists.txt"), "project(x)\n")
+            build = os.path.join(d, "build")
+            os.makedirs(build)
+            init = os.path.join(build, "init.cmake")
+            call = {"cwd": build,
+                    "args": [".", "../native", "-DWITH_X:BOOL=ON",
+                             "-D", "PLAIN=1", "-DNOVALUE", "-G", "Ninja",
+                             "-UOLD", "-C", "init.cmake",
+                             "-DCMAKE_BUILD_TYPE=Release", "-Wno-dev"],
+                    "init_caches": {init: "/scratch/init-cache-0-0.cmake"},
+                    "env_changes": {"CC": "clang"}}
+            p = recorder.parse_cmake_call(call)
+        self.assertEqual(p["source"], src)
+        self.assertEqual(p["defines"], {"WITH_X": "ON", "PLAIN": "1",
+                                        "CMAKE_BUILD_TYPE": "Release"})
+        self.assertEqual(p["init_caches"], ["/scratch/init-cache-0-0.cmake"])
+        self.assertEqual(p["env"], {"CC": "clang"})
+        self.assertTrue(p["command"].startswith("cmake . ../native "))
+
+    def test_s_and_b_forms(self):
+        for args in (["-S", "../src", "-B", "out"], ["-S../src", "-Bout"]):
+            call = {"cwd": "/w/build", "args": args + ["-DA=b"],
+                    "init_caches": {}}
+            p = recorder.parse_cmake_call(call)
+            self.assertEqual(p["source"], "/w/src", args)
+            self.assertEqual(p["defines"], {"A": "b"})
+            self.assertEqual(p["env"], {})
+
+    def test_absolute_source_and_unknown_cache_file(self):
+        call = {"cwd": "/w", "args": ["-S", "/abs/src", "-C", "/w/c.cmake",
+                                      "--preset=dev"],
+                "init_caches": {}}
+        p = recorder.parse_cmake_call(call)
+        self.assertEqual(p["source"], "/abs/src")
+        self.assertEqual(p["init_caches"], ["/w/c.cmake"])
+
+    def test_no_source(self):
+        call = {"cwd": "/nonexistent-dir", "args": ["foo", "-DX=1"],
+                "init_caches": {}}
+        self.assertIsNone(recorder.parse_cmake_call(call)["source"])
+
+
+class BuildRecordTest(unittest.TestCase):
+    def test_failed_and_texts(self):
+        rec = recorder.BuildRecord("setup.py", "/s/setup-py.log")
+        self.assertFalse(rec.failed())
+        rec.error = "boom"
+        self.assertTrue(rec.failed())
+        rec.output = "a\nb\nlast"
+        self.assertIn("setup.py failed: boom", rec.failure())
+        self.assertIn("/s/setup-py.log", rec.failure())
+        rec.cmake_calls = [{}]
+        self.assertFalse(rec.failed())
+        rec.variables = ["A"]
+        rec.variables_in_text = ["B", "A"]
+        self.assertEqual(rec.all_variables(), ["A", "B"])
+        self.assertIn("it reads A, B", rec.no_sources_text())
+        self.assertIn("--env VAR=VALUE", rec.no_sources_text())
+
+
+SETUP_ENV = '''
+import os
+from setuptools import setup, Extension
+
+exts = []
+if os.environ.get("TT_BUILD_FOO"):
+    exts.append(Extension(
+        "pkg._foo", sources=["csrc/foo.cpp"], include_dirs=["inc"],
+        define_macros=[("FOO", "1"), ("BARE", None)],
+        undef_macros=["NDEBUG"],
+        extra_compile_args={"cxx": ["-O2", "-DCXX"], "nvcc": ["-DNV"]}))
+setup(name="pkg", ext_modules=exts)
+'''
+
+SETUP_CMAKE = '''
+import os
+import subprocess
+import sys
+from setuptools import setup, Extension
+from setuptools.command.build_ext import build_ext
+
+
+class CMakeExtension(Extension):
+    def __init__(self, name, src_dir):
+        super().__init__(name, sources=[])
+        self.src_dir = os.path.abspath(src_dir)
+
+
+class CMakeBuild(build_ext):
+    def build_extension(self, ext):
+        computed = "ON" if sys.version_info >= (3,) else "OFF"
+        os.makedirs(self.build_temp, exist_ok=True)
+        subprocess.check_call(["cmake", ext.src_dir, f"-DWITH_X={computed}"],
+                              cwd=self.build_temp)
+
+
+setup(name="cm", ext_modules=[CMakeExtension("cm._native", "native")],
+      cmdclass={"build_ext": CMakeBuild})
+'''
+
+BACKEND = '''
+import os
+import subprocess
+
+
+def build_wheel(wheel_directory, config_settings=None,
+                metadata_directory=None):
+    from cmake import CMAKE_BIN_DIR
+    flavour = os.environ.get("TT_BACKEND_FLAVOUR", "plain")
+    init = os.path.join(wheel_directory, "init.cmake")
+    with open(init, "w") as f:
+        f.write('set(FROM_INIT "yes" CACHE STRING "")\\n')
+    build = (config_settings or {}).get("build-dir", "build")
+    try:
+        subprocess.check_call([os.path.join(CMAKE_BIN_DIR, "cmake"),
+                               "-S", os.path.abspath("src"), "-B", build,
+                               f"-DFLAVOUR:STRING={flavour}", "-C", init])
+    finally:
+        os.remove(init)
+    return "never.whl"
+'''
+
+
+class RecordSetupPyTest(unittest.TestCase):
+    def setUp(self):
+        self._tmp = tempfile.TemporaryDirectory()
+        self.d = os.path.realpath(self._tmp.name)
+        self.project = os.path.join(self.d, "proj")
+        self.scratch = os.path.join(self.d, "scratch")
+
+    def tearDown(self):
+        self._tmp.cleanup()
+
+    @needs_setuptools
+    def test_extensions_switched_on_by_environment(self):
+        setup_py = write(os.path.join(self.project, "setup.py"), SETUP_ENV)
+        write(os.path.join(self.project, "csrc", "foo.cpp"))
+        env = recorder.environment([])
+        env.pop("TT_BUILD_FOO", None)
+        rec = recorder.record_setup_py(PYTHON, setup_py, env, self.scratch)
+        self.assertIsNone(rec.error, rec.output)
+        self.assertEqual(rec.extensions, [])
+        self.assertIn("TT_BUILD_FOO", rec.variables)
+        self.assertIn("TT_BUILD_FOO", rec.variables_in_text)
+        self.assertEqual(rec.cmake_calls, [])
+        self.assertTrue(os.path.isfile(rec.log))
+
+        env = recorder.environment(["TT_BUILD_FOO=1"], env)
+        rec = recorder.record_setup_py(PYTHON, setup_py, env, self.scratch)
+        self.assertIsNone(rec.error, rec.output)
+        self.assertEqual(len(rec.extensions), 1)
+        e = rec.extensions[0]
+        self.assertEqual(e["name"], "pkg._foo")
+        self.assertEqual(e["sources"],
+                         [os.path.join(self.project, "csrc", "foo.cpp")])
+        self.assertEqual(e["include_dirs"], [os.path.join(self.project,
+                                                          "inc")])
+        self.assertEqual(e["define_macros"], [["FOO", "1"], ["BARE", None]])
+        self.assertEqual(e["undef_macros"], ["NDEBUG"])
+        self.assertEqual(e["cxx"], ["-O2", "-DCXX"])
+        self.assertEqual(e["nvcc"], ["-DNV"])
+
+    @needs_setuptools
+    def test_setup_py_that_fails(self):
+        setup_py = write(os.path.join(self.project, "setup.py"),
+                         "raise RuntimeError('no way')\n")
+        rec = recorder.record_setup_py(PYTHON, setup_py,
+                                       recorder.environment([]), self.scratch)
+        self.assertTrue(rec.failed())
+        self.assertIn("RuntimeError: no way", rec.error)
+
+    @needs_setuptools
+    def test_setup_py_without_setup_call(self):
+        setup_py = write(os.path.join(self.project, "setup.py"), "x = 1\n")
+        rec = recorder.record_setup_py(PYTHON, setup_py,
+                                       recorder.environment([]), self.scratch)
+        self.assertEqual(rec.error, "setup.py did not call setup()")
+
+    @needs_setuptools
+    def test_build_ext_driving_cmake(self):
+        setup_py = write(os.path.join(self.project, "setup.py"), SETUP_CMAKE)
+        src = os.path.join(self.project, "native")
+        write(os.path.join(src, "CMakeLists.txt"),
+              "cmake_minimum_required(VERSION 3.18)\nproject(n CXX)\n")
+        before = listing(self.project)
+        rec = recorder.record_setup_py(PYTHON, setup_py,
+                                       recorder.environment([]), self.scratch,
+                                       real_cmake=shutil.which("cmake"))
+        self.assertFalse(rec.failed(), rec.output)
+        self.assertEqual(len(rec.cmake_calls), 1, rec.output)
+        self.assertEqual([e["sources"] for e in rec.extensions], [[]])
+        call = rec.cmake_calls[0]
+        self.assertTrue(call["cwd"].startswith(self.scratch + os.sep))
+        p = recorder.parse_cmake_call(call)
+        self.assertEqual(p["source"], src)
+        self.assertEqual(p["defines"].get("WITH_X"), "ON")
+        self.assertEqual(listing(self.project), before)
+
+
+class RecordBackendTest(unittest.TestCase):
+    @needs_setuptools
+    def test_in_tree_backend_with_pypi_cmake(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            d = os.path.realpath(tmp)
+            project = os.path.join(d, "proj")
+            scratch = os.path.join(d, "scratch")
+            write(os.path.join(project, "_build", "mybackend.py"), BACKEND)
+            write(os.path.join(project, "src", "CMakeLists.txt"),
+                  "cmake_minimum_required(VERSION 3.18)\nproject(b CXX)\n")
+            before = listing(project)
+            env = recorder.environment(["TT_BACKEND_FLAVOUR=fancy"])
+            rec = recorder.record_backend(
+                PYTHON, project, "mybackend", ["_build"], env, scratch,
+                {"build-dir": os.path.join(scratch, "build")},
+                real_cmake=shutil.which("cmake"))
+            self.assertTrue(rec.imported, rec.output)
+            self.assertFalse(rec.failed(), rec.output)
+            self.assertEqual(len(rec.cmake_calls), 1, rec.output)
+            self.assertIn("TT_BACKEND_FLAVOUR", rec.variables)
+            self.assertIn("TT_BACKEND_FLAVOUR", rec.variables_in_text)
+            p = recorder.parse_cmake_call(rec.cmake_calls[0])
+            self.assertEqual(p["source"], os.path.join(project, "src"))
+            self.assertEqual(p["defines"], {"FLAVOUR": "fancy"})
+            self.assertEqual(len(p["init_caches"]), 1)
+            copy = p["init_caches"][0]
+            self.assertTrue(copy.startswith(scratch + os.sep), copy)
+            self.assertTrue(os.path.isfile(copy))
+            with open(copy) as f:
+                self.assertIn('set(FROM_INIT "yes"', f.read())
+            # The backend deleted its own file: only the copy is left.
+            self.assertFalse(os.path.exists(os.path.join(scratch, "wheel",
+                                                         "init.cmake")))
+            self.assertEqual(listing(project), before)
+
+    def record_missing_backend(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            d = os.path.realpath(tmp)
+            os.makedirs(os.path.join(d, "proj"))
+            return recorder.record_backend(PYTHON, os.path.join(d, "proj"),
+                                           "no_such_backend_xyz", [],
+                                           recorder.environment([]),
+                                           os.path.join(d, "scratch"))
+
+    @needs_setuptools
+    def test_backend_that_does_not_import_fails(self):
+        rec = self.record_missing_backend()
+        self.assertTrue(rec.failed())
+        self.assertIn("no_such_backend_xyz", rec.error)
+        self.assertEqual(rec.cmake_calls, [])
+
+    # BUG (recorder.DRIVER_BACKEND / _run): BuildRecord.imported says
+    # "whether it imported", but the driver only ever sets "imported" to True
+    # and _run defaults a missing value to True, so a backend whose import
+    # failed is recorded as imported.
+    @unittest.expectedFailure
+    @needs_setuptools
+    def test_backend_that_does_not_import_is_not_imported(self):
+        self.assertFalse(self.record_missing_backend().imported)
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,338 @@
+"""torch-tidy-project: lint every file of a LibTorch operator library in one
+command, and say what happened, including what it did not see."""
+import argparse
+import json
+import os
+import re
+import sys
+import time
+from collections import Counter
+
+from . import coverage as cov
+from . import database, index, pruning, recorder, report, running, torchenv
+from .common import ProjectError, log, rel, scratch_dir
+
+DESCRIPTION = """\
+The compile database, in this order:
+  - --database PATH, as it is;
+  - the project's own compile_commands.json (in DIR or DIR/build), as it is,
+    named with its age; one that torch-tidy-cdb wrote there is named and not
+    used (--database make skips both);
+  - made from the project's build, into DIR/.torch-tidy/ (the only place
+    this tool writes to in the project's tree):
+    a pyproject.toml whose backend drives CMake (scikit-build-core, or a
+      project's own): its build_wheel runs with `cmake` recording the
+      configure it computes (cmake.source-dir, cmake.args, cmake.define and
+      whatever the backend adds); CMake then configures with those options;
+    a setup.py: run with setup() recording its extensions (CppExtension /
+      CUDAExtension sources and flags), and, for extensions it builds with
+      CMake, its build_ext with `cmake` recording the options it computes;
+    a CMakeLists.txt alone: configured.
+    CMake configures for the compile database only (nothing is built), with
+    the torch of --python; where torch's CMake package fails (a CUDA
+    toolchain the project does not need), with torch-tidy's stand-in for it
+    (torch's headers and flags only); where configure still fails, from the
+    project's CMake sources and include directories (said so).
+  --env VAR=VALUE reaches setup.py, the build backend and CMake; their
+  output is kept in DIR/.torch-tidy/.
+nvcc entries become clang CUDA entries (host side). Every database is
+checked for the LibTorch its include paths name; with --python, one made
+for another torch is refused unless --allow-torch-mismatch.
+
+The project root (--root; default: DIR where it holds .git, setup.py or
+pyproject.toml, else the nearest parent up to the git repository's top that
+holds setup.py or pyproject.toml, else DIR) is where the checks and the
+summary alike read schemas, kernels and fakes.
+
+Only the files where an enabled check can warn are linted (--all-files:
+every file). The summary says, per operator, whether its C++ kernels were
+analysed, and if not why (no C++ kernel; kernel file not in the database;
+left out by the build's configuration; not parsed; not linted) and what
+would bring them in. Coverage is the share of C++ kernels analysed and of
+linted files that parsed, the lower of the two.
+
+Exit status: 0 when nothing is reported; 1 when a check warned (or, with
+--fail-on errors, a file did not parse); 3 when coverage is below
+--min-coverage (default 0.9), whatever the checks said; 2 when the project
+cannot be linted. --fail-on lists what fails a run (default:
+warnings,coverage; 'errors' adds files that did not parse; 'never' always
+exits 0 after a complete run). The last line says the result and why.
+"""
+
+
+def find_root(project):
+    """The project root: the project directory where it holds .git,
+    setup.py or pyproject.toml; else the nearest parent, up to the git
+    repository's top, that holds setup.py or pyproject.toml (a CMake folder
+    of a Python package); else the project directory."""
+    markers = (".git", "setup.py", "pyproject.toml")
+    if any(os.path.exists(os.path.join(project, m)) for m in markers):
+        return project
+    d = project
+    while True:
+        parent = os.path.dirname(d)
+        if parent == d:
+            return project
+        d = parent
+        if any(os.path.exists(os.path.join(d, m))
+               for m in ("setup.py", "pyproject.toml")):
+            return d
+        if os.path.exists(os.path.join(d, ".git")):
+            return project
+
+
+def parse_args(argv):
+    p = argparse.ArgumentParser(
+        prog="torch-tidy-project", description=DESCRIPTION,
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("file_regex", nargs="?", default="",
+                   help="lint only the entries whose path matches")
+    p.add_argument("-p", dest="project", default=".",
+                   help="the project directory (default: .)")
+    p.add_argument("--root", help="the project root, where schemas, kernels "
+                   "and fakes are read (default: the project directory, or "
+                   "the Python package a CMake folder is part of)")
+    p.add_argument("--python", default=None,
+                   help="the Python whose torch builds the project (default: "
+                   "python3, not checked)")
+    p.add_argument("--env", action="append", default=[], metavar="VAR=VALUE",
+                   help="an environment variable for setup.py, the build "
+                   "backend and CMake (repeatable)")
+    p.add_argument("-D", dest="define", action="append", default=[],
+                   metavar="VAR=VALUE",
+                   help="a CMake cache entry for the configure step "
+                   "(repeatable)")
+    p.add_argument("--cmake", help="the cmake to configure with (default: "
+                   "PATH's, else the project's Python environment's, the "
+                   "first new enough)")
+    p.add_argument("--database", default="auto", metavar="PATH|make",
+                   help="the compile database to lint with, or 'make' to "
+                   "make one from the build even where the project has one")
+    p.add_argument("--cuda-path", help="the CUDA toolkit for .cu sources "
+                   "of a setup.py's extensions")
+    p.add_argument("-j", dest="jobs", type=int, default=os.cpu_count() or 1)
+    p.add_argument("--checks", default="-*,torch-*",
+                   help="the checks (default: -*,torch-*)")
+    p.add_argument("--fail-on", default="warnings,coverage",
+                   help="what fails the run, comma-separated: warnings, "
+                   "errors (implies warnings), coverage; or never (default: "
+                   "warnings,coverage)")
+    p.add_argument("--min-coverage", type=float, default=0.9,
+                   help="the share of C++ kernels analysed and linted files "
+                   "parsed below which the run fails (default: 0.9; 0 turns "
+                   "it off)")
+    p.add_argument("--allow-torch-mismatch", action="store_true",
+                   help="lint a database made for another torch than "
+                   "--python's")
+    p.add_argument("--json", metavar="FILE",
+                   help="also write the result as JSON to FILE "
+                   "(docs/torch-tidy-project.schema.json)")
+    p.add_argument("--all-files", action="store_true",
+                   help="lint every file of the database, also those where "
+                   "no enabled check can warn")
+    p.add_argument("--torch-tidy", help="the torch-tidy binary")
+    args = p.parse_args(argv)
+    if args.jobs < 1:
+        p.error("-j must be at least 1")
+    if not 0 <= args.min_coverage <= 1:
+        p.error("--min-coverage must be a share between 0 and 1")
+    try:
+        args.pattern = re.compile(args.file_regex)
+    except re.error as e:
+        p.error(f"bad FILE_REGEX: {e}")
+    fail_on = {x.strip() for x in args.fail_on.split(",") if x.strip()}
+    bad = fail_on - {"warnings", "errors", "coverage", "never"}
+    if bad or not fail_on or ("never" in fail_on and len(fail_on) > 1):
+        p.error(f"--fail-on {args.fail_on}: expected a comma-separated list "
+                f"of warnings, errors, coverage, or never")
+    if "errors" in fail_on:
+        fail_on.add("warnings")
+    args.fail_on = fail_on
+    args.defines = {}
+    for d in args.define:
+        name, eq, value = d.partition("=")
+        name = name.split(":")[0]
+        if not eq or not re.match(r"^[A-Za-z_][\w]*$", name):
+            p.error(f"-D {d}: expected VAR=VALUE")
+        args.defines[name] = value
+    try:
+        args.environ = recorder.environment(args.env)
+    except ValueError as e:
+        p.error(str(e))
+    return args
+
+
+def main(argv=None, here=None):
+    args = parse_args(argv)
+    try:
+        return run(args, here or os.path.dirname(os.path.abspath(__file__)))
+    except ProjectError as e:
+        print(f"torch-tidy-project: {e}", file=sys.stderr, flush=True)
+        return 2
+
+
+def run(args, here):
+    project = os.path.abspath(args.project)
+    if not os.path.isdir(project):
+        raise ProjectError(f"{args.project}: not a directory")
+    root = os.path.abspath(args.root) if args.root else find_root(project)
+    if not os.path.isdir(root):
+        raise ProjectError(f"--root {args.root}: not a directory")
+    tidy = running.find_torch_tidy(args.torch_tidy, here)
+    if not running.has_torch_checks(tidy):
+        raise ProjectError(f"{tidy} has no torch-tidy checks (a plain "
+                           f"clang-tidy?); pass --torch-tidy with "
+                           f"torch-tidy's path")
+    own_version, llvm_version = running.tidy_version(tidy)
+    log(f"torch-tidy is {tidy} (torch-tidy {own_version or 'unknown'}, LLVM "
+        f"{llvm_version or 'unknown'}); project root {root}")
+    try:
+        torch_info = torchenv.query(args.python or "python3", args.environ)
+    except torchenv.TorchNotFound as e:
+        if args.python:
+            raise ProjectError(f"--python {args.python}: cannot import torch "
+                               f"with it ({e})")
+        torch_info = None
+    start = time.time()
+    index_json = index.load(tidy, root)
+
+    ctx = argparse.Namespace(
+        project=project, root=root, python=args.python, env=args.environ,
+        defines=args.defines, cmake=args.cmake, database=args.database,
+        cuda_path=args.cuda_path, torch=torch_info,
+        operator_files=index.registering_files(index_json))
+    db = database.obtain(ctx)
+    db_torch, _ = database.torch_includes(db.entries)
+    if args.python and torch_info:
+        other = {v: d for v, d in db_torch.items()
+                 if v != torch_info["release"]}
+        if other and not args.allow_torch_mismatch:
+            names = ", ".join(f"{v} (headers in {d})"
+                              for v, d in sorted(other.items()))
+            raise ProjectError(
+                f"{rel(db.source or db.path, project)} names LibTorch "
+                f"{names}, but --python's torch is {torch_info['version']} "
+                f"({torch_info['cmake_prefix_path']}): make the database "
+                f"with that torch (CMake: -DTorch_DIR=<its "
+                f"share/cmake/Torch>; or --database make), or pass "
+                f"--allow-torch-mismatch")
+    torch_line = (", ".join(f"{v} (headers in {d})"
+                            for v, d in sorted(db_torch.items()))
+                  or "none found in the database's include paths")
+    log(f"the database ({rel(db.path, project)}: {db.origin}) names LibTorch "
+        f"{torch_line}")
+
+    files, skipped, regex_skipped = [], Counter(), set()
+    for e in db.entries:
+        f = os.path.normpath(os.path.join(e.get("directory", "."),
+                                          e["file"]))
+        if f in files:
+            skipped["the same file again"] += 1
+        elif not os.path.isfile(f):
+            skipped["no such file"] += 1
+        elif not args.pattern.search(f):
+            skipped["not matching FILE_REGEX"] += 1
+            regex_skipped.add(os.path.realpath(f))
+        else:
+            files.append(f)
+    database_files = {os.path.realpath(os.path.normpath(os.path.join(
+        e.get("directory", "."), e["file"]))) for e in db.entries}
+    if not files:
+        raise ProjectError("no file to lint" + (
+            f" matches '{args.file_regex}'" if args.file_regex else
+            " in the database"))
+
+    tidy_env = dict(args.environ, TORCH_TIDY_PROJECT_ROOT=root)
+    if not args.all_files:
+        names, options = pruning.enabled_checks(tidy, args.checks, project,
+                                                files[0], tidy_env)
+        pruned, reason = pruning.files_that_matter(names, options, project,
+                                                   files, index_json)
+        if pruned is None:
+            log(f"every file is linted ({reason})")
+        else:
+            files, cannot = pruned
+            skipped.update(cannot)
+            if cannot:
+                log(f"{sum(cannot.values())} files skipped: no enabled check "
+                    f"can warn there (the project index and their text say; "
+                    f"--all-files lints them)")
+            if not files:
+                log("no file where an enabled check can warn")
+    scratch = scratch_dir(root, "run")
+    results = running.lint(tidy, files, args.checks, os.path.dirname(db.path),
+                           args.jobs, tidy_env, scratch, project)
+    sarif = running.find_sarif(tidy)
+    warnings, unparsed, findings, cache = Counter(), {}, [], {}
+    unparsed_causes = {}
+    for f in files:
+        r = results[f]
+        shown = [l for l in r.output.splitlines()
+                 if not re.search(r"warnings? generated", l)
+                 and not l.startswith("Error while processing")]
+        if any(running.DIAGNOSTIC.match(l) for l in shown):
+            print("\n".join(shown))
+        fixes = running.fixes(sarif, r, scratch)
+        for d in running.diagnostics(r.output):
+            warnings[d["check"]] += 1
+            key = (d["check"], os.path.realpath(d["file"]), d["line"],
+                   d["column"])
+            findings.append(report.finding(d, root, fixes.get(key), cache))
+        cause = running.parse_failure(r)
+        if cause:
+            unparsed.setdefault(cause, []).append(rel(f, project))
+            unparsed_causes[os.path.realpath(f)] = cause
+    seconds = time.time() - start
+
+    linted = {os.path.realpath(f) for f in files}
+    switches = []
+    if db.build:
+        switches += [cov.Switch(v, "env") for v in db.build.all_variables()]
+    switches += [cov.Switch(k, "cmake", v)
+                 for k, v in db.cmake_options.items()]
+    c = cov.measure(index_json, root, database_files, linted,
+                    set(unparsed_causes), switches, unparsed_causes,
+                    regex_skipped)
+    c["minimum"] = args.min_coverage
+    c["passed"] = cov.gate(c, args.min_coverage)
+    c["unseen"] = [op for op, _, _ in cov.unseen(c)]
+    c["bring_in"] = cov.bring_in(c)
+    n_unparsed = sum(len(v) for v in unparsed.values())
+    code, reasons, last = report.verdict(args.fail_on, warnings, n_unparsed,
+                                         c, args.min_coverage)
+    summary = {
+        "schema": report.SCHEMA,
+        "result": {"exit_status": code, "failed_on": reasons,
+                   "last_line": last},
+        "project": project,
+        "root": root,
+        "files_linted": len(files),
+        "files_skipped": dict(skipped),
+        "did_not_parse": unparsed,
+        "warnings": dict(sorted(warnings.items())),
+        "findings": sorted(findings, key=lambda x: (x["file"], x["line"],
+                                                    x["column"], x["check"])),
+        "coverage": c,
+        "seconds": round(seconds, 1),
+        "index": index.project_index(index_json, linted,
+                                     set(unparsed_causes)),
+        "database": dict(db.to_json(project), libtorch=db_torch),
+        "build": db.build and {
+            "what": db.build.what, "log": db.build.log,
+            "variables_read": db.build.all_variables(),
+            "env": dict(e.split("=", 1) for e in args.env)},
+        "python_torch": torch_info["version"]
+        if args.python and torch_info else None,
+        "torch_tidy": {"path": tidy, "version": own_version,
+                       "llvm": llvm_version},
+    }
+    report.print_summary(summary, project)
+    if args.json:
+        try:
+            with open(args.json, "w") as f:
+                json.dump(summary, f, indent=2)
+                f.write("\n")
+        except OSError as e:
+            raise ProjectError(f"--json {args.json}: {e}")
+    print(last, flush=True)
+    return code

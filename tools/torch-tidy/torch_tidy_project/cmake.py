@@ -1,0 +1,423 @@
+"""Configuring a CMake project for its compile database alone (nothing is
+built), with the torch of the project's Python, in a way that survives the
+toolchain: torch's own CMake package first; where that fails (a CUDA the
+project does not need, a CMake too old for the toolkit), a stand-in for it
+that gives torch's headers and flags only; where configure still fails, a
+database from the project's CMake sources and include directories."""
+import os
+import re
+import shlex
+import shutil
+import subprocess
+
+from . import cdb
+from .common import ProjectError, last_lines, read_text, rel
+
+# CMake variables torch-tidy sets itself: a build's values for them (paths
+# of the machine that wrote it) are not taken.
+OWN_CMAKE_VARS = {"Torch_DIR", "Python_EXECUTABLE", "Python3_EXECUTABLE",
+                  "PYTHON_EXECUTABLE", "CMAKE_EXPORT_COMPILE_COMMANDS"}
+# Set for every configure, where the build does not set them: torch's CMake
+# package otherwise compiles and runs a CUDA program to pick GPU
+# architectures (which fails without a GPU, or where CMake does not know the
+# toolkit's dialects), and include paths are kept in the database rather
+# than in response files.
+DATABASE_DEFAULTS = {"TORCH_CUDA_ARCH_LIST": "8.0",
+                     "CMAKE_CUDA_USE_RESPONSE_FILE_FOR_INCLUDES": "OFF",
+                     "CMAKE_CXX_USE_RESPONSE_FILE_FOR_INCLUDES": "OFF"}
+# A package CMake could not find, and the Debian package that provides it
+# (find_package names and pkg-config modules); a package not listed is named
+# as CMake names it.
+DEBIAN_PACKAGES = {
+    "ffmpeg": "libavcodec-dev libavformat-dev libavutil-dev "
+              "libswscale-dev libswresample-dev libavdevice-dev "
+              "libavfilter-dev",
+    "libavcodec": "libavcodec-dev", "libavformat": "libavformat-dev",
+    "libavutil": "libavutil-dev", "libswscale": "libswscale-dev",
+    "libswresample": "libswresample-dev", "libavdevice": "libavdevice-dev",
+    "libavfilter": "libavfilter-dev",
+    "zlib": "zlib1g-dev", "png": "libpng-dev", "jpeg": "libjpeg-dev",
+    "libpng": "libpng-dev", "libjpeg": "libjpeg-dev",
+    "opencv": "libopencv-dev", "opencv4": "libopencv-dev",
+    "eigen3": "libeigen3-dev", "boost": "libboost-all-dev",
+    "pybind11": "pybind11-dev", "openmp": "libomp-dev",
+    "fmt": "libfmt-dev", "spdlog": "libspdlog-dev",
+    "nlohmann_json": "nlohmann-json3-dev", "yaml-cpp": "libyaml-cpp-dev",
+    "gtest": "libgtest-dev", "protobuf": "libprotobuf-dev protobuf-compiler",
+    "openssl": "libssl-dev", "curl": "libcurl4-openssl-dev",
+    "blas": "libopenblas-dev", "lapack": "liblapack-dev",
+    "tbb": "libtbb-dev", "glog": "libgoogle-glog-dev",
+    "gflags": "libgflags-dev", "sox": "libsox-dev",
+    "sndfile": "libsndfile1-dev", "libsndfile": "libsndfile1-dev",
+    "cuda": "nvidia-cuda-toolkit", "cudatoolkit": "nvidia-cuda-toolkit",
+    "python": "python3-dev", "python3": "python3-dev",
+    "pythonlibs": "python3-dev", "pkgconfig": "pkgconf",
+    "threads": "libc6-dev", "glm": "libglm-dev", "lz4": "liblz4-dev",
+    "zstd": "libzstd-dev", "bzip2": "libbz2-dev", "lzma": "liblzma-dev",
+    "libzip": "libzip-dev", "jsoncpp": "libjsoncpp-dev",
+}
+
+
+def version_of(cmake):
+    """(major, minor, patch) of a cmake binary, or None."""
+    try:
+        res = subprocess.run([cmake, "--version"], capture_output=True,
+                             text=True, timeout=60)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    m = re.search(r"version (\d+)\.(\d+)\.?(\d*)", res.stdout)
+    return tuple(int(x or 0) for x in m.groups()) if m else None
+
+
+def parse_version(text):
+    m = re.match(r"\s*(\d+)(?:\.(\d+))?(?:\.(\d+))?", text or "")
+    return tuple(int(x or 0) for x in m.groups()) if m else None
+
+
+def show(version):
+    return ".".join(map(str, version))
+
+
+def required_version(source, specifier=None):
+    """(version, where) the project requires of CMake, the highest of
+    cmake_minimum_required in source/CMakeLists.txt and a '>=X' specifier
+    (scikit-build-core's cmake.version); None when neither says."""
+    found = []
+    top = os.path.join(source, "CMakeLists.txt")
+    m = re.search(r"cmake_minimum_required\s*\(\s*VERSION\s+([\d.]+)",
+                  read_text(top), re.I)
+    if m and parse_version(m.group(1)):
+        found.append((parse_version(m.group(1)),
+                      f"{rel(top, os.getcwd())} (cmake_minimum_required)"))
+    if specifier:
+        m = re.search(r">=\s*([\d.]+)", specifier)
+        if m and parse_version(m.group(1)):
+            found.append((parse_version(m.group(1)),
+                          f"pyproject.toml (cmake.version {specifier})"))
+    return max(found) if found else None
+
+
+def find_cmake(explicit, python, requirement):
+    """The cmake to configure with: --cmake, else the first of PATH's and
+    the project's Python environment's (PyPI's cmake) that is new enough.
+    ProjectError naming what would do where none is."""
+    candidates = []
+    if explicit:
+        candidates = [explicit]
+    else:
+        candidates = [shutil.which("cmake")]
+        if python:
+            beside = os.path.join(os.path.dirname(
+                os.path.abspath(shutil.which(python) or python)), "cmake")
+            candidates.append(beside)
+    seen = []
+    for c in candidates:
+        if not c or not os.path.isfile(c) or not os.access(c, os.X_OK):
+            continue
+        v = version_of(c)
+        if v is None:
+            continue
+        seen.append((c, v))
+        if requirement is None or v >= requirement[0]:
+            return c, v
+    if not seen:
+        raise ProjectError(
+            ("--cmake " + explicit + ": not a cmake that runs") if explicit
+            else "this is a CMake project and there is no cmake on PATH "
+                 "(Debian: apt-get install cmake; or pip install cmake into "
+                 "the project's environment)")
+    have = ", ".join(f"{show(v)} ({c})" for c, v in seen)
+    need = show(requirement[0])
+    raise ProjectError(
+        f"CMake {have} is older than {need}, which {requirement[1]} "
+        f"requires: a CMake >= {need} would do (pip install 'cmake>={need}' "
+        f"into the project's environment is found there by itself, or pass "
+        f"--cmake PATH)")
+
+
+def torch_stand_in(directory, torch):
+    """A CMake package named Torch that gives the torch of the project's
+    Python as headers and compile flags only: no libraries, no CUDA. Enough
+    for a compile database; written to directory."""
+    os.makedirs(directory, exist_ok=True)
+    abi = f"-D_GLIBCXX_USE_CXX11_ABI={torch['cxx11_abi']}"
+    includes = ";".join(torch["include_paths"])
+    with open(os.path.join(directory, "TorchConfig.cmake"), "w") as f:
+        f.write(f"""# Written by torch-tidy: a stand-in for torch {torch['version']}'s
+# CMake package, for a compile database only (its headers and flags; no
+# libraries, no CUDA). See docs/extensions.md.
+set(TORCH_INSTALL_PREFIX "{torch['torch_dir']}")
+set(TORCH_INCLUDE_DIRS "{includes}")
+set(TORCH_CXX_FLAGS "{abi}")
+set(TORCH_LIBRARIES torch)
+foreach(_t torch torch_library torch_cpu torch_cuda c10 c10_cuda torch_python)
+  if(NOT TARGET ${{_t}})
+    add_library(${{_t}} INTERFACE IMPORTED)
+  endif()
+endforeach()
+set_target_properties(torch PROPERTIES
+  INTERFACE_INCLUDE_DIRECTORIES "${{TORCH_INCLUDE_DIRS}}"
+  INTERFACE_COMPILE_OPTIONS "{abi}")
+foreach(_t torch_library torch_cpu torch_cuda c10 c10_cuda torch_python)
+  set_target_properties(${{_t}} PROPERTIES INTERFACE_LINK_LIBRARIES torch)
+endforeach()
+set(Torch_FOUND TRUE)
+set(TORCH_FOUND TRUE)
+""")
+    with open(os.path.join(directory, "TorchConfigVersion.cmake"), "w") as f:
+        f.write(f"""set(PACKAGE_VERSION "{torch['release']}")
+set(PACKAGE_VERSION_COMPATIBLE TRUE)
+if(PACKAGE_FIND_VERSION STREQUAL PACKAGE_VERSION)
+  set(PACKAGE_VERSION_EXACT TRUE)
+endif()
+""")
+    return directory
+
+
+def configure_failure(log, project=None):
+    """(kind, one line): why CMake could not configure. kind is 'package'
+    (a package is missing), 'submodule' (a path in an empty git submodule)
+    or 'other'."""
+    m = re.search(r'Could not find a package configuration file provided by'
+                  r'\s+"([^"]+)"', log)
+    if not m:
+        m = re.search(r"Could NOT find (\S+)", log)
+    pkgconfig = re.findall(r"(?:^\s+-\s+(\S+)\s*$|None of the required "
+                           r"'([^']+)'|Package '([^']+)',? required by .*?"
+                           r"not found|No package '([^']+)' found)", log, re.M)
+    missing = [m.group(1)] if m else []
+    if not missing and pkgconfig:
+        missing = sorted({next(x for x in g if x) for g in pkgconfig})
+    if missing:
+        names = [re.split(r"[<>=\s]", pkg)[0] for pkg in missing]
+        debs = []
+        for name in names:
+            for deb in DEBIAN_PACKAGES.get(name.lower(), "").split():
+                if deb not in debs:
+                    debs.append(deb)
+        said = (("a package is" if len(names) == 1 else "packages are") +
+                " missing: " + ", ".join(names))
+        return "package", said + (f" (Debian: apt-get install "
+                                  f"{' '.join(debs)})" if debs else "")
+    m = re.search(r"CMake Error(?: at ([^:\n]+:\d+))?[^\n]*:\n"
+                  r"((?:[ \t]+\S.*\n|[ \t]*\n(?=[ \t]+\S))+)", log)
+    if m:
+        where = f" at {m.group(1)}" if m.group(1) else ""
+        text = " ".join(m.group(2).split())
+        said = f"CMake error{where}: {text[:240]}"
+        if project:
+            # A path in an empty git submodule: say so.
+            modules = read_text(os.path.join(project, ".gitmodules"))
+            for path in re.findall(r"^\s*path\s*=\s*(\S+)", modules, re.M):
+                full = os.path.join(project, path)
+                if path in text and (not os.path.isdir(full) or
+                                     not os.listdir(full)):
+                    return "submodule", said + (
+                        f" ({path} is an empty git submodule: git submodule "
+                        f"update --init, or give torch-tidy-cdb the sources "
+                        f"and -I flags)")
+        return "other", said
+    lines = [l for l in log.splitlines() if l.strip()]
+    return "other", lines[-1][:200] if lines else "no output"
+
+
+class Configured:
+    """The outcome of configure(): the database's directory, how it was
+    made (one line) and what the reader should know (lines)."""
+
+    def __init__(self, directory, how, notes):
+        self.directory, self.how, self.notes = directory, how, notes
+
+
+def configure(cmake, source, build, torch, defines, init_caches, env,
+              project):
+    """Configures source into build for its compile database. Tries torch's
+    own CMake package, then torch-tidy's stand-in for it; returns
+    Configured, or raises ProjectError for a failure that a database from
+    the sources would not mend (a missing package, an empty submodule), or
+    returns None where the caller should fall back to the sources."""
+    plan = {}
+    prefix = torch["cmake_prefix_path"]
+    plan["Torch_DIR"] = os.path.join(prefix, "Torch")
+    theirs = defines.get("CMAKE_PREFIX_PATH", "")
+    plan["CMAKE_PREFIX_PATH"] = ";".join(
+        [prefix] + [p for p in theirs.split(";") if p and p != prefix])
+    for var in ("Python_EXECUTABLE", "Python3_EXECUTABLE",
+                "PYTHON_EXECUTABLE"):
+        plan[var] = torch["executable"]
+    for k, v in defines.items():
+        if k not in OWN_CMAKE_VARS and k != "CMAKE_PREFIX_PATH":
+            plan[k] = v
+    for k, v in DATABASE_DEFAULTS.items():
+        if k not in plan and k not in env:
+            plan[k] = v
+    plan["CMAKE_EXPORT_COMPILE_COMMANDS"] = "ON"
+    notes = []
+    first = _configure(cmake, source, build, plan, init_caches, env)
+    if first[0]:
+        return Configured(build, "CMake configure", notes)
+    kind, why = configure_failure(first[1], project)
+    if kind in ("package", "submodule"):
+        raise ProjectError(f"CMake could not configure {source}: {why} "
+                           f"(log: {first[2]}; -D VAR=VALUE passes options)")
+    stand_in = torch_stand_in(os.path.join(os.path.dirname(build),
+                                           "torch-stand-in"), torch)
+    second = _configure(cmake, source, build,
+                        dict(plan, Torch_DIR=stand_in), init_caches, env,
+                        log_name="torch-tidy-configure-stand-in.log")
+    notes.append(f"torch's own CMake package did not configure: {why} "
+                 f"(log: {first[2]})")
+    if second[0]:
+        notes.append(f"configured with torch-tidy's stand-in for torch's "
+                     f"CMake package (torch {torch['version']}'s headers and "
+                     f"flags; no libraries, no CUDA toolchain)")
+        return Configured(build, "CMake configure, torch stand-in", notes)
+    kind2, why2 = configure_failure(second[1], project)
+    if kind2 in ("package", "submodule"):
+        raise ProjectError(f"CMake could not configure {source}: {why2} "
+                           f"(log: {second[2]}; -D VAR=VALUE passes options)")
+    notes.append(f"with torch-tidy's stand-in for torch's package it did not "
+                 f"either: {why2} (log: {second[2]})")
+    return Configured(None, None, notes)
+
+
+def _configure(cmake, source, build, plan, init_caches, env,
+               log_name="torch-tidy-configure.log"):
+    """(success, log text, log path)."""
+    os.makedirs(build, exist_ok=True)
+    # A fresh cache: packages found for another torch are not kept.
+    for stale in ("CMakeCache.txt", "compile_commands.json"):
+        if os.path.exists(os.path.join(build, stale)):
+            os.remove(os.path.join(build, stale))
+    shutil.rmtree(os.path.join(build, "CMakeFiles"), ignore_errors=True)
+    cmd = [cmake, "-S", source, "-B", build, "-Wno-dev"]
+    for c in init_caches:
+        cmd += ["-C", c]
+    cmd += [f"-D{k}={v}" for k, v in plan.items()]
+    try:
+        res = subprocess.run(cmd, capture_output=True, text=True, timeout=900,
+                             env=env)
+        log, code = res.stdout + res.stderr, res.returncode
+    except subprocess.TimeoutExpired as e:
+        log, code = str(e), -1
+    except OSError as e:
+        log, code = f"cannot run {cmake}: {e.strerror}", -1
+    log_path = os.path.join(build, log_name)
+    with open(log_path, "w") as f:
+        f.write(" ".join(shlex.quote(c) for c in cmd) + "\n\n" + log)
+    ok = code == 0 and os.path.isfile(os.path.join(build,
+                                                   "compile_commands.json"))
+    return ok, log, rel(log_path, os.getcwd())
+
+
+# Folders a database made from a CMake project's sources leaves out: other
+# projects' code, tests, builds.
+LEFT_OUT = re.compile(r"^(\..*|third[_-]?party|3rdparty|external|extern|"
+                      r"vendor|build.*|cmake-build.*|tests?|benchmarks?|"
+                      r"examples?|docs?)$", re.I)
+
+
+def cmake_directories(source):
+    """{CMakeLists.txt path: its text} under source, less LEFT_OUT."""
+    found = {}
+    for root, dirs, files in os.walk(source):
+        dirs[:] = sorted(d for d in dirs if not LEFT_OUT.match(d))
+        if "CMakeLists.txt" in files:
+            path = os.path.join(root, "CMakeLists.txt")
+            found[path] = read_text(path)
+    return found
+
+
+def _substitute(token, here, source, variables):
+    """token with CMake's directory variables and earlier set() values put
+    in; None where it holds what this reading cannot evaluate."""
+    token = re.sub(r"\$<BUILD_INTERFACE:([^>]*)>", r"\1", token.strip('"'))
+    if "$<" in token:
+        return None
+    token = token.replace("${CMAKE_CURRENT_SOURCE_DIR}", here) \
+        .replace("${CMAKE_CURRENT_LIST_DIR}", here) \
+        .replace("${PROJECT_SOURCE_DIR}", source) \
+        .replace("${CMAKE_SOURCE_DIR}", source)
+    token = re.sub(r"\$\{(\w+)\}",
+                   lambda m: variables.get(m.group(1), "\0"), token)
+    return None if "\0" in token or "$" in token else token
+
+
+def _expand(token, here, source, variables):
+    """A directory named in a CMakeLists.txt, absolute, or None."""
+    token = _substitute(token, here, source, variables)
+    return os.path.normpath(os.path.join(here, token)) if token else None
+
+
+def sources_database(source, torch, out, shim_dir, cuda_path=None):
+    """Entries for a CMake project's sources where CMake cannot configure:
+    every .cpp/.cc/.cxx (.cu where a CUDA toolkit is there) below source but
+    third-party code, tests and builds; the include directories its
+    CMakeLists.txt files name (include_directories,
+    target_include_directories), source itself and every 'include' folder;
+    the definitions it adds (add_definitions, add_compile_definitions,
+    target_compile_definitions) where they are literal. Returns (entries,
+    one line saying what was read)."""
+    lists = cmake_directories(source)
+    variables, includes, defines = {}, [source], []
+    name = "extension"
+    for path, text in lists.items():
+        here = os.path.dirname(path)
+        for m in re.finditer(r"\bset\s*\(\s*(\w+)\s+([^\s)]+)\s*\)", text,
+                             re.I):
+            value = _substitute(m.group(2), here, source, variables)
+            if value is not None:
+                variables[m.group(1)] = value
+        m = re.search(r"\bproject\s*\(\s*(\w+)", text, re.I)
+        if m and path == os.path.join(source, "CMakeLists.txt"):
+            name = m.group(1)
+        for m in re.finditer(r"\b(?:target_)?include_directories\s*\(([^)]*)"
+                             r"\)", text, re.I):
+            tokens = m.group(1).split()
+            if m.group(0).lower().startswith("target_"):
+                tokens = tokens[1:]
+            for t in tokens:
+                if t.upper() in ("SYSTEM", "BEFORE", "AFTER", "PUBLIC",
+                                 "PRIVATE", "INTERFACE"):
+                    continue
+                d = _expand(t, here, source, variables)
+                if d and os.path.isdir(d) and d not in includes:
+                    includes.append(d)
+        for m in re.finditer(r"\b(add_definitions|add_compile_definitions|"
+                             r"target_compile_definitions)\s*\(([^)]*)\)",
+                             text, re.I):
+            tokens = m.group(2).split()
+            if m.group(1).lower().startswith("target_"):
+                tokens = tokens[1:]
+            for t in tokens:
+                t = t.strip('"')
+                if t.upper() in ("PUBLIC", "PRIVATE", "INTERFACE") or \
+                        "$" in t:
+                    continue
+                t = t[2:] if t.startswith("-D") else t
+                if re.match(r"^[A-Za-z_]\w*(=\S*)?$", t) and t not in defines:
+                    defines.append(t)
+    for root, dirs, _ in os.walk(source):
+        dirs[:] = [d for d in dirs if not LEFT_OUT.match(d)]
+        if os.path.basename(root) == "include" and root not in includes:
+            includes.append(root)
+    sources = []
+    for root, dirs, files in os.walk(source):
+        dirs[:] = sorted(d for d in dirs if not LEFT_OUT.match(d))
+        sources += [os.path.join(root, f) for f in sorted(files)
+                    if f.endswith(cdb.SOURCE_EXTENSIONS)]
+    dropped = 0
+    if any(s.endswith(".cu") for s in sources) and not cdb.cuda_flags_for(
+            cdb.cuda_toolkit(cuda_path, torch), shim_dir):
+        dropped = sum(s.endswith(".cu") for s in sources)
+        sources = [s for s in sources if not s.endswith(".cu")]
+    items = cdb.for_sources(sources, torch, source, shim_dir, name,
+                            cuda_path, includes=includes, defines=defines)
+    cdb.write(out, items)
+    said = (f"a database from the CMake sources: {len(items)} files below "
+            f"{rel(source, os.getcwd()) or '.'}, {len(includes)} include "
+            f"directories and {len(defines)} definitions from "
+            f"{len(lists)} CMakeLists.txt files")
+    if dropped:
+        said += f"; {dropped} .cu files left out (no CUDA toolkit)"
+    return items, said

@@ -1,0 +1,213 @@
+"""Per operator the project defines: were its C++ kernels analysed, and if
+not, why and what would bring them in. A kernel (one registration of an
+operator for a dispatch key) is analysed when the file that defines its
+function (or, for a lambda or a function the index cannot find, the file
+that registers it) was linted and parsed. The share of analysed kernels, and
+of linted files that parsed, is the run's coverage."""
+import os
+import re
+
+from . import index as project_index
+from .common import read_text, rel
+
+SOURCES = (".c", ".cc", ".cpp", ".cxx", ".cu")
+NO_KERNEL = "no C++ kernel"
+NOT_IN_DATABASE = "kernel file not in the database"
+LEFT_OUT = "left out by the build's configuration"
+NOT_PARSED = "not parsed"
+NOT_LINTED = "not linted"
+# Words of a build switch's name that say nothing about which files it
+# brings in.
+GENERIC = {"build", "with", "use", "enable", "enabled", "force", "no",
+           "disable", "ext", "extension", "extensions", "torch", "lib",
+           "the", "on", "off", "support", "compile", "debug", "test",
+           "tests", "benchmark", "benchmarks", "verbose", "ninja", "python"}
+
+
+def tree_sources(root):
+    """C, C++ and CUDA sources below root (hidden folders left out)."""
+    found = []
+    for d, dirs, files in os.walk(root):
+        dirs[:] = [x for x in dirs if not x.startswith(".")]
+        found += [os.path.join(d, f) for f in files if f.endswith(SOURCES)]
+    return found
+
+
+def _words(text):
+    return {w for w in re.split(r"[^a-z0-9]+", text.lower()) if w}
+
+
+def path_words(path, root):
+    words = _words(rel(path, root))
+    if path.endswith((".cu", ".cuh")):
+        words.add("cuda")
+    return words
+
+
+class Switch:
+    """A build setting that may bring files in: an environment variable the
+    build reads, or a CMake option()."""
+
+    def __init__(self, name, kind, default=None):
+        self.name, self.kind, self.default = name, kind, default
+
+    def hint(self):
+        if self.kind == "env":
+            return f"--env {self.name}=1"
+        return f"-D {self.name}=ON"
+
+
+def switches_for(paths, switches, root, everywhere=()):
+    """{path: [Switch]} of paths whose names share a meaningful word with
+    the path. A word every file of `everywhere` (the project's sources, the
+    paths themselves where none are given) holds is not meaningful: the
+    package's own name, its source folder."""
+    words = {p: path_words(p, root) for p in paths}
+    every = [path_words(p, root) for p in everywhere] or list(words.values())
+    common = set.intersection(*every) if every else set()
+    found = {}
+    for p in paths:
+        for s in switches:
+            mine = _words(s.name) - GENERIC - common
+            if mine & words[p]:
+                found.setdefault(p, []).append(s)
+    return found
+
+
+def measure(index, root, database_files, linted, unparsed, switches,
+            unparsed_causes=None, regex_skipped=()):
+    """The coverage of a run. database_files, linted, unparsed: real paths.
+    switches: [Switch]. Returns a dict (the JSON's "coverage", less the
+    gate)."""
+    ops = project_index.operator_names(index)
+    by_op = project_index.cpp_kernels(index)
+    candidates = set(database_files) | set(map(os.path.realpath,
+                                               tree_sources(root)))
+    functions = {}
+    for ks in by_op.values():
+        for k in ks:
+            if k.get("function"):
+                functions.setdefault(k["function"].split("::")[-1], set())
+    pattern = project_index.definition_pattern(functions)
+    if pattern:
+        for f in candidates:
+            for m in pattern.finditer(read_text(f)):
+                functions[m.group(1)].add(f)
+    parsed = set(linted) - set(unparsed)
+    body_files = {}
+    for op, ks in by_op.items():
+        for k in ks:
+            name = (k.get("function") or "").split("::")[-1]
+            files = functions.get(name) or {os.path.realpath(k["file"])}
+            body_files[(op, k["key"], k["file"], k["line"])] = files
+    missing = {f for files in body_files.values() for f in files
+               if f not in database_files}
+    every = {f for files in body_files.values() for f in files}
+    matched = switches_for(sorted(missing), switches, root, sorted(every))
+    operators, kernels_total, kernels_seen = {}, 0, 0
+    for op in ops:
+        ks = by_op.get(op, [])
+        if not ks:
+            operators[op] = {"analysed": False, "status": NO_KERNEL,
+                             "kernels": []}
+            continue
+        entries = []
+        for k in ks:
+            files = body_files[(op, k["key"], k["file"], k["line"])]
+            kernels_total += 1
+            entry = {"key": k["key"] or None,
+                     "files": sorted(rel(f, root) for f in files)}
+            if files & parsed:
+                entry["analysed"] = True
+                kernels_seen += 1
+            else:
+                entry["analysed"] = False
+                entry["why"], entry["bring_in"] = _why(
+                    files, database_files, unparsed, regex_skipped, matched,
+                    unparsed_causes or {}, root)
+            entries.append(entry)
+        seen = sum(e["analysed"] for e in entries)
+        status = ("analysed" if seen == len(entries) else
+                  "partly analysed" if seen else "not analysed")
+        operators[op] = {"analysed": seen == len(entries), "status": status,
+                         "kernels": entries}
+    files_linted = len(linted)
+    files_parsed = len(parsed)
+    shares = []
+    if kernels_total:
+        shares.append(kernels_seen / kernels_total)
+    if files_linted:
+        shares.append(files_parsed / files_linted)
+    return {
+        "share": min(shares) if shares else None,
+        "kernels": {"total": kernels_total, "analysed": kernels_seen},
+        "operators": {
+            "total": len(ops),
+            "with_cpp_kernels": sum(1 for o in operators.values()
+                                    if o["status"] != NO_KERNEL),
+            "analysed": sum(1 for o in operators.values() if o["analysed"]),
+        },
+        "files": {"linted": files_linted, "parsed": files_parsed},
+        "by_operator": operators,
+    }
+
+
+def _why(files, database_files, unparsed, regex_skipped, matched, causes,
+         root):
+    """(why a kernel body was not analysed, what would bring it in)."""
+    bad = sorted(files & set(unparsed))
+    if bad:
+        cause = causes.get(bad[0])
+        return NOT_PARSED, (f"{rel(bad[0], root)} did not parse" +
+                            (f" ({cause})" if cause else ""))
+    skipped = sorted(files & set(regex_skipped))
+    if skipped:
+        return NOT_LINTED, f"{rel(skipped[0], root)} was left out by " \
+            f"FILE_REGEX"
+    if files & set(database_files):
+        return NOT_LINTED, "--all-files"
+    hints = []
+    for f in sorted(files):
+        for s in matched.get(f, []):
+            if s.hint() not in hints:
+                hints.append(s.hint())
+    first = rel(sorted(files)[0], root)
+    if hints:
+        return LEFT_OUT, f"{first}: " + " or ".join(hints)
+    return NOT_IN_DATABASE, f"{first}: a build that compiles it (or " \
+        f"--database with one that lists it)"
+
+
+def gate(result, minimum):
+    """Whether coverage passes --min-coverage (a share, 0 to 1)."""
+    share = result.get("share")
+    return share is None or share + 1e-9 >= minimum
+
+
+def unseen(result):
+    """[(operator, status, [bring_in])] of the operators whose kernels were
+    not all analysed (those with no C++ kernel left out)."""
+    out = []
+    for op, o in sorted(result["by_operator"].items()):
+        if o["status"] in ("analysed", NO_KERNEL):
+            continue
+        hints = []
+        for k in o["kernels"]:
+            if not k["analysed"] and k["bring_in"] not in hints:
+                hints.append(k["bring_in"])
+        out.append((op, o["status"], hints))
+    return out
+
+
+def bring_in(result):
+    """The distinct remedies, most common first: what would bring the unseen
+    kernels in."""
+    counts = {}
+    for o in result["by_operator"].values():
+        for k in o["kernels"]:
+            if not k["analysed"]:
+                remedy = re.sub(r"^[^:]*: ", "", k["bring_in"]) \
+                    if k["why"] in (LEFT_OUT, NOT_IN_DATABASE) else \
+                    k["bring_in"]
+                counts[remedy] = counts.get(remedy, 0) + 1
+    return [r for r, _ in sorted(counts.items(), key=lambda x: -x[1])]

@@ -1,0 +1,416 @@
+"""Finding or making the compile database, and saying where it came from.
+
+A database the project keeps (compile_commands.json in the project folder or
+its build/) is used as it is and named with its age; one that torch-tidy-cdb
+wrote there (an earlier torch-tidy run, or the recipe of docs/extensions.md)
+is named and not taken for the project's own. Otherwise the database is
+made from the project's own build, each run afresh, into .torch-tidy/:
+
+  pyproject.toml whose backend drives CMake (scikit-build-core, or a
+      project's own): its build_wheel runs with cmake recording; CMake is
+      configured with the options the backend computed (else those
+      pyproject.toml names);
+  setup.py: run with setup() recording its extensions (their sources and
+      flags) and, for extensions it builds with CMake, its build_ext with
+      cmake recording;
+  CMakeLists.txt alone: configured.
+
+nvcc entries are turned into clang ones, and the result is written to
+.torch-tidy/compile_commands.json, which the checks read."""
+import json
+import os
+import re
+import time
+
+from . import cdb, cmake, nvcc, pyproject, recorder
+from .common import ProjectError, age_text, log, read_text, rel, scratch_dir
+from .torchenv import header_torch
+
+NAME = "compile_commands.json"
+
+
+class Database:
+    def __init__(self):
+        self.path = None          # what the checks read
+        self.source = None        # the database it was made from, if any
+        self.origin = None        # one line: where it came from
+        self.how = None           # a short key: existing, setup.py, ...
+        self.entries = []
+        self.notes = []           # what the reader should know
+        self.build = None         # recorder.BuildRecord, where one ran
+        self.cmake_source = None  # the CMake source folder, where configured
+        self.cmake_options = {}   # option(NAME ... ON|OFF) of the project
+        self.nvcc_translated = 0
+
+    def to_json(self, project):
+        return {"path": self.path, "origin": self.origin, "how": self.how,
+                "made_from": self.source, "notes": self.notes,
+                "nvcc_entries_translated": self.nvcc_translated,
+                "cmake_source": self.cmake_source and
+                rel(self.cmake_source, project)}
+
+
+def written_by_torch_tidy(entries):
+    """Whether a database looks written by torch-tidy-cdb: clang++ entries
+    with the cpp_extension macros it adds."""
+    if not entries:
+        return False
+    for e in entries:
+        args = nvcc.arguments(e)
+        if not args or args[0] != "clang++" or \
+                "-DTORCH_API_INCLUDE_EXTENSION_H" not in args or \
+                not any(a.startswith("-DTORCH_EXTENSION_NAME=") for a in args):
+            return False
+    return True
+
+
+def load(path):
+    try:
+        with open(path) as f:
+            items = json.load(f)
+    except (OSError, ValueError) as e:
+        raise ProjectError(f"cannot read {path}: {e}")
+    if not isinstance(items, list):
+        raise ProjectError(f"{path}: not a compile database (a JSON list)")
+    return items
+
+
+def existing(project):
+    """[(path, entries, age in seconds, written by torch-tidy?)] of the
+    databases in the project folder and its build/."""
+    found = []
+    for d in (project, os.path.join(project, "build")):
+        path = os.path.join(d, NAME)
+        if os.path.isfile(path):
+            items = load(path)
+            found.append((path, items, time.time() - os.path.getmtime(path),
+                          written_by_torch_tidy(items)))
+    return found
+
+
+def declared_options(source):
+    """{NAME: default} of the option() calls in a CMake project's
+    CMakeLists.txt files (third-party folders left out)."""
+    options = {}
+    for text in cmake.cmake_directories(source).values():
+        for m in re.finditer(r"\boption\s*\(\s*(\w+)\s+\"[^\"]*\"\s*"
+                             r"(ON|OFF|TRUE|FALSE|YES|NO|1|0)?\s*\)", text,
+                             re.I):
+            options.setdefault(m.group(1), (m.group(2) or "OFF").upper())
+    return options
+
+
+def setup_py_cmake_defines(text):
+    """The -DVAR=VALUE strings setup.py passes CMake where they are literal:
+    what is left when its build cannot be run to cmake."""
+    found = {}
+    for m in re.finditer(r"""(?<![\w{])[fF]?(["'])-D([A-Za-z_][\w]*)"""
+                         r"""(?::\w+)?=([^"'{}]*)\1""", text):
+        if m.group(0)[0] in "fF" and "{" in m.group(3):
+            continue
+        found[m.group(2)] = m.group(3)
+    return found
+
+
+def obtain(ctx):
+    """The database for a run. ctx: project, root, python, env (dict),
+    env_pairs, defines (-D, dict), cmake (explicit or None), database
+    ('auto', 'make' or a path), cuda_path, torch (torchenv.query's dict or
+    None), operator_files ({file: [operators]} the index says register or
+    define operators: for the 'no sources' explanation)."""
+    db = Database()
+    project = ctx.project
+    if ctx.database not in ("auto", "make"):
+        path = ctx.database
+        if os.path.isdir(path):
+            path = os.path.join(path, NAME)
+        db.entries = load(path)
+        db.source, db.how = os.path.abspath(path), "given"
+        db.origin = f"{rel(path, project)}, given with --database"
+        return _finish(ctx, db)
+    if ctx.database == "auto":
+        for path, items, age, ours in existing(project):
+            shown = rel(path, project)
+            if ours:
+                db.notes.append(
+                    f"{shown} ({age_text(age)} old) was written by "
+                    f"torch-tidy-cdb, not by the project's build: not used "
+                    f"(--database {shown} would use it)")
+                continue
+            db.entries, db.source, db.how = items, path, "existing"
+            db.origin = (f"the project's {shown}, {age_text(age)} old, as "
+                         f"it is")
+            log(f"using {db.origin} (--database make makes one from the "
+                f"build instead)")
+            return _finish(ctx, db)
+    doc = pyproject.read(project)
+    setup_py = os.path.join(project, "setup.py")
+    has_setup = os.path.isfile(setup_py)
+    top_cmake = os.path.isfile(os.path.join(project, "CMakeLists.txt"))
+    if doc is not None and pyproject.uses_scikit_build(doc):
+        return _finish(ctx, _from_backend(ctx, db, doc))
+    if has_setup:
+        return _finish(ctx, _from_setup_py(ctx, db, setup_py, top_cmake))
+    if top_cmake:
+        log("no compile_commands.json; a CMake project")
+        return _finish(ctx, _configure(ctx, db, project, {}, [], {}))
+    backend = pyproject.backend(doc)[0] if doc is not None else None
+    raise ProjectError(
+        f"no compile_commands.json in {project} (or its build/), and "
+        f"nothing to make one from: no setup.py, no CMakeLists.txt" +
+        (f", and pyproject.toml's backend {backend} is not one that drives "
+         f"CMake (scikit-build-core)" if backend else ", no pyproject.toml") +
+        "; see docs/extensions.md")
+
+
+def _need_torch(ctx):
+    if ctx.torch is None:
+        raise ProjectError(
+            f"{ctx.python or 'python3'} cannot import torch, and the build "
+            f"needs the torch the project builds against: pass --python with "
+            f"that environment's interpreter")
+
+
+def _real_cmake(ctx, source, specifier=None):
+    requirement = cmake.required_version(source, specifier)
+    path, version = cmake.find_cmake(ctx.cmake, ctx.python, requirement)
+    return path
+
+
+def _from_backend(ctx, db, doc):
+    _need_torch(ctx)
+    settings = pyproject.scikit_build_settings(doc)
+    source = os.path.normpath(os.path.join(ctx.project,
+                                           settings["source_dir"]))
+    if not os.path.isfile(os.path.join(source, "CMakeLists.txt")):
+        raise ProjectError(f"pyproject.toml's cmake.source-dir "
+                           f"'{settings['source_dir']}' has no "
+                           f"CMakeLists.txt")
+    real = _real_cmake(ctx, source, settings["version"])
+    name, path = pyproject.backend(doc)
+    log(f"no compile_commands.json; pyproject.toml's backend {name} drives "
+        f"CMake (source {rel(source, ctx.project) or '.'}): running it with "
+        f"cmake recording")
+    scratch = scratch_dir(ctx.root, "recorder")
+    rec = recorder.record_backend(
+        ctx.python or "python3", ctx.project, name, path, ctx.env, scratch,
+        {"build-dir": os.path.join(scratch, "build")}, real)
+    db.build = rec
+    defines, caches, env = dict(settings["defines"]), [], {}
+    if rec.cmake_calls:
+        call = recorder.parse_cmake_call(rec.cmake_calls[-1])
+        source = call["source"] or source
+        defines, caches, env = call["defines"], call["init_caches"], \
+            call["env"]
+        shown = {k: v for k, v in defines.items()
+                 if not k.startswith(("SKBUILD", "CMAKE_"))}
+        log(f"CMake options the backend computed: " +
+            (" ".join(f"-D{k}={v}" for k, v in sorted(shown.items())) or
+             "none") + (f" (and {len(caches)} initial-cache file"
+                        f"{'s' if len(caches) != 1 else ''})"
+                        if caches else ""))
+    else:
+        for a in settings["args"]:
+            m = re.match(r"-D([A-Za-z_]\w*)(?::\w+)?=(.*)", a)
+            if m:
+                defines[m.group(1)] = m.group(2)
+        why = rec.error or "it did not run cmake"
+        db.notes.append(f"the build backend {name} did not reach cmake "
+                        f"({why}; log: {rel(rec.log, ctx.project)}): the "
+                        f"CMake options are pyproject.toml's own")
+        log(db.notes[-1])
+    return _configure(ctx, db, source, defines, caches, env, real)
+
+
+def _from_setup_py(ctx, db, setup_py, top_cmake):
+    scratch = scratch_dir(ctx.root, "recorder")
+    real = None
+    if top_cmake:
+        try:
+            real = _real_cmake(ctx, ctx.project)
+        except ProjectError:
+            real = None  # said again if CMake is needed
+    log(f"no compile_commands.json; reading {rel(setup_py, ctx.project)} "
+        f"(setup() recording its extensions"
+        f"{', cmake recording its configure' if top_cmake else ''})")
+    rec = recorder.record_setup_py(ctx.python or "python3", setup_py,
+                                   ctx.env, scratch, real)
+    db.build = rec
+    if rec.failed():
+        raise ProjectError(rec.failure())
+    if rec.cmake_calls:
+        _need_torch(ctx)
+        call = recorder.parse_cmake_call(rec.cmake_calls[-1])
+        shown = {k: v for k, v in call["defines"].items()
+                 if k not in cmake.OWN_CMAKE_VARS and
+                 not k.startswith("CMAKE_")}
+        log("setup.py drives CMake; the options its build_ext computed: " +
+            (" ".join(f"-D{k}={v}" for k, v in sorted(shown.items())) or
+             "none"))
+        return _configure(ctx, db, call["source"] or ctx.project,
+                          call["defines"], call["init_caches"], call["env"],
+                          real)
+    sources = [s for e in rec.extensions or [] for s in e["sources"]]
+    if sources:
+        _need_torch(ctx)
+        out = os.path.join(scratch_dir(ctx.root), NAME)
+        db.entries = cdb.for_extensions(
+            rec.extensions, ctx.torch, os.path.dirname(setup_py),
+            scratch_dir(ctx.root, "cuda-shim"), ctx.cuda_path)
+        db.how = "setup.py"
+        db.origin = (f"made from {rel(setup_py, ctx.project)}'s "
+                     f"{len(rec.extensions)} extension"
+                     f"{'s' if len(rec.extensions) != 1 else ''} "
+                     f"(torch-tidy-cdb --setup-py)")
+        cdb.write(out, db.entries)
+        return db
+    if top_cmake:
+        # A setup.py whose build could not be run to cmake: its literal -D
+        # options.
+        _need_torch(ctx)
+        defines = setup_py_cmake_defines(read_text(setup_py))
+        db.notes.append(
+            "setup.py defines extensions without sources but its build_ext "
+            "did not run cmake" + (f" ({rec.error})" if rec.error else "") +
+            ": CMake gets the -D options setup.py names literally" +
+            (": " + " ".join(f"-D{k}={v}" for k, v in sorted(
+                defines.items())) if defines else " (none)"))
+        log(db.notes[-1])
+        return _configure(ctx, db, ctx.project, defines, [], {}, real)
+    raise ProjectError(no_sources_text(ctx, rec))
+
+
+def no_sources_text(ctx, rec):
+    """Why setup.py gave nothing to lint, and what the project holds that
+    no database entry covers."""
+    said = rec.no_sources_text()
+    files = sorted(ctx.operator_files or {})
+    if files:
+        shown = [f"{rel(f, ctx.project)} ({', '.join(ops[:3])}"
+                 f"{', ...' if len(ops) > 3 else ''})"
+                 for f, ops in sorted(ctx.operator_files.items())[:6]]
+        said += (f"; {len(files)} files of the project register or define "
+                 f"operators and no database entry covers them: " +
+                 "; ".join(shown) + (" and more" if len(files) > 6 else ""))
+    return said + f" (setup.py's output: {rel(rec.log, ctx.project)})"
+
+
+def _configure(ctx, db, source, defines, caches, env, real=None):
+    _need_torch(ctx)
+    real = real or _real_cmake(ctx, source)
+    defines = dict(defines)
+    defines.update(ctx.defines)
+    build = scratch_dir(ctx.root, "cmake-build")
+    log(f"configuring CMake (compile database only) in "
+        f"{rel(build, os.getcwd())}")
+    started = time.time()
+    full_env = dict(ctx.env)
+    full_env.update(env)
+    done = cmake.configure(real, source, build, ctx.torch, defines, caches,
+                           full_env, ctx.project)
+    db.notes += done.notes
+    db.cmake_source = source
+    db.cmake_options = declared_options(source)
+    written = _written_into_tree(source, started, ctx.root)
+    if written:
+        db.notes.append("CMake's configure wrote into the project's tree "
+                        "(the project's own configure_file or file(WRITE)): " +
+                        ", ".join(written[:5]) +
+                        (f" and {len(written) - 5} more" if len(written) > 5
+                         else ""))
+    for n in done.notes:
+        log(n)
+    if done.directory:
+        db.source = os.path.join(done.directory, NAME)
+        db.entries = load(db.source)
+        db.how = "cmake" if done.how == "CMake configure" else \
+            "cmake, torch stand-in"
+        db.origin = f"made by {done.how} of {rel(source, ctx.project) or '.'}"
+        return db
+    out = os.path.join(scratch_dir(ctx.root), NAME)
+    items, said = cmake.sources_database(source, ctx.torch, out,
+                                         scratch_dir(ctx.root, "cuda-shim"),
+                                         ctx.cuda_path)
+    db.entries, db.how = items, "cmake sources"
+    db.origin = f"made from the CMake sources: CMake could not configure"
+    db.notes.append(f"CMake could not configure, so torch-tidy wrote {said}; "
+                    f"flags CMake would compute are missing")
+    log(db.notes[-1])
+    return db
+
+
+def _written_into_tree(source, since, root):
+    """Files below source changed since the configure began (outside
+    .torch-tidy)."""
+    found = []
+    for d, dirs, files in os.walk(source):
+        dirs[:] = [x for x in dirs if not x.startswith(".")]
+        for f in files:
+            p = os.path.join(d, f)
+            try:
+                if os.path.getmtime(p) >= since - 1:
+                    found.append(rel(p, root))
+            except OSError:
+                pass
+    return sorted(found)
+
+
+def torch_includes(entries):
+    """{version: include directory} of the LibTorch headers the entries
+    name, and the directories themselves, in order."""
+    found, seen, dirs = {}, set(), []
+    for e in entries:
+        for d in include_dirs(e):
+            if d in seen:
+                continue
+            seen.add(d)
+            t = header_torch(d)
+            if t:
+                found.setdefault(t[0], t[1])
+                dirs.append(d)
+    return found, dirs
+
+
+def include_dirs(entry):
+    args = nvcc.arguments(entry)
+    cwd = entry.get("directory", ".")
+    dirs, i = [], 0
+    flags = ("-isystem", "-I", "-iquote", "-idirafter")
+    while i < len(args):
+        a = args[i]
+        for f in flags:
+            if a == f and i + 1 < len(args):
+                dirs.append(args[i + 1])
+                i += 1
+                break
+            if a.startswith(f) and len(a) > len(f):
+                dirs.append(a[len(f):])
+                break
+        i += 1
+    return [os.path.normpath(os.path.join(cwd, d)) for d in dirs]
+
+
+def _finish(ctx, db):
+    """nvcc entries turned into clang ones; the database the checks read
+    written to .torch-tidy/compile_commands.json."""
+    if db.source:
+        # Copied elsewhere, an entry's folder must not be relative.
+        base = os.path.dirname(os.path.abspath(db.source))
+        db.entries = [dict(e, directory=os.path.normpath(os.path.join(
+            base, e.get("directory", ".")))) for e in db.entries]
+    versions, dirs = torch_includes([e for e in db.entries
+                                     if not nvcc.is_nvcc(e)])
+    entries, n, added = nvcc.translate_database(
+        db.entries, scratch_dir(ctx.root, "cuda-shim"), dirs)
+    db.nvcc_translated = n
+    if n:
+        db.notes.append(
+            f"{n} nvcc entr{'y' if n == 1 else 'ies'} turned into "
+            f"{'a clang CUDA entry' if n == 1 else 'clang CUDA entries'} "
+            f"(host side; nvcc-only options dropped)" +
+            (f"; {added} named no torch include path and were given the "
+             f"database's" if added else ""))
+    db.entries = entries
+    db.path = os.path.join(scratch_dir(ctx.root), NAME)
+    cdb.write(db.path, entries)
+    return db

@@ -1,0 +1,430 @@
+"""A project's own build run with its compiler-facing steps stood in for:
+setup.py with setuptools' setup() recording its extensions, and setup.py or
+a PEP 517 build backend (scikit-build-core, a project's own) with `cmake`
+recording the configure command it is given. Nothing is compiled, and
+nothing is written outside the scratch folder given. Also recorded: the
+environment variables the project's own Python code reads."""
+import json
+import os
+import re
+import shlex
+import subprocess
+import sys
+
+from .common import last_lines, read_text
+
+MARKER = "TORCH_TIDY_RECORD_JSON="
+
+# Stands in for cmake (and cmake3): queries go to the real cmake; a
+# configure is recorded, with copies of its -C initial-cache files, and
+# fails so that the build stops there; --build and --install are refused.
+CMAKE_STANDIN = r'''#!%(python)s
+import json, os, sys
+args = sys.argv[1:]
+real = os.environ.get("TORCH_TIDY_REAL_CMAKE", "")
+first = args[0] if args else ""
+if not args or first in ("--version", "-version", "--help", "-h", "-E",
+                         "-P", "--system-information", "--find-package") \
+        or first.startswith("--help"):
+    if not real:
+        sys.exit("torch-tidy: no real cmake to answer " + " ".join(args))
+    os.execv(real, [real] + args)
+if first in ("--build", "--install", "--open"):
+    sys.exit("torch-tidy: cmake " + first + " refused: only the configure "
+             "command is recorded")
+caches, i = {}, 0
+while i < len(args):
+    a = args[i]
+    path = None
+    if a == "-C" and i + 1 < len(args):
+        path = args[i + 1]
+    elif a.startswith("-C") and len(a) > 2:
+        path = a[2:]
+    if path:
+        full = os.path.abspath(path)
+        try:
+            with open(full) as f:
+                caches[full] = f.read()
+        except OSError:
+            caches[full] = None
+    i += 1
+with open(os.environ["TORCH_TIDY_RECORD"], "a") as f:
+    f.write(json.dumps({"cwd": os.getcwd(), "args": args,
+                        "env": dict(os.environ), "init_caches": caches}) +
+            "\n")
+sys.exit("torch-tidy: CMake configure recorded; nothing is configured or "
+         "built")
+'''
+
+# Run by the project's Python. Shared part: the cmake stand-in wherever a
+# cmake is started, and the environment variables the project's own code
+# reads (frames in the project's folder, outside .torch-tidy).
+DRIVER_COMMON = r'''
+import json, os, runpy, subprocess, sys, traceback
+MARKER, request = sys.argv[1], json.loads(sys.argv[2])
+project, bindir, stub = request["project"], request["bin"], request["stub"]
+sys.dont_write_bytecode = True
+sys.path.insert(0, stub)
+variables = []
+_Environ = type(os.environ)
+_getitem = _Environ.__getitem__
+_skip = (os.path.abspath(os.__file__),)
+def _read_by_project():
+    f = sys._getframe(2)
+    while f is not None:
+        raw = f.f_code.co_filename
+        # os and _collections_abc (frozen in Python 3.11: "<frozen os>").
+        if raw.startswith("<frozen") or raw.endswith("_collections_abc.py") \
+                or os.path.abspath(raw) in _skip:
+            f = f.f_back
+            continue
+        if raw.startswith("<"):
+            return False
+        name = os.path.abspath(raw)
+        return (name.startswith(project + os.sep) and
+                os.sep + ".torch-tidy" + os.sep not in name)
+    return False
+def _getitem_recorded(self, key):
+    if isinstance(key, str) and key not in variables and _read_by_project():
+        variables.append(key)
+    return _getitem(self, key)
+_Environ.__getitem__ = _getitem_recorded
+_init = subprocess.Popen.__init__
+def _popen(self, args, *a, **kw):
+    if isinstance(args, (list, tuple)) and args and \
+            os.path.basename(str(args[0])) in ("cmake", "cmake3"):
+        args = [os.path.join(bindir, "cmake")] + list(args[1:])
+    return _init(self, args, *a, **kw)
+subprocess.Popen.__init__ = _popen
+result = {"variables": variables, "error": None}
+def finish():
+    print(MARKER + json.dumps(result), flush=True)
+'''
+
+DRIVER_SETUP = DRIVER_COMMON + r'''
+path = request["setup_py"]
+os.chdir(os.path.dirname(path))
+sys.path.insert(0, os.path.dirname(path))
+class Recorded(Exception):
+    pass
+import setuptools
+real_setup = setuptools.setup
+real_core_setup = None
+def describe(e):
+    extra = getattr(e, "extra_compile_args", None) or []
+    return {
+        "name": e.name,
+        "sources": [os.path.abspath(s) for s in e.sources],
+        "include_dirs": [os.path.abspath(d) for d in (e.include_dirs or [])],
+        "define_macros": [[k, v] for k, v in (e.define_macros or [])],
+        "undef_macros": list(e.undef_macros or []),
+        "cxx": list(extra.get("cxx", []) if isinstance(extra, dict)
+                    else extra),
+        "nvcc": list(extra.get("nvcc", []) if isinstance(extra, dict)
+                     else []),
+    }
+def setup(*args, **kwargs):
+    exts = list(kwargs.get("ext_modules") or [])
+    result["setup_called"] = True
+    result["extensions"] = [describe(e) for e in exts]
+    # Extensions without sources are built by the project's own build_ext
+    # (CMake): run it, with cmake recording, on those alone.
+    driven = [e for e in exts if not e.sources]
+    if driven:
+        kw = dict(kwargs, ext_modules=driven, script_args=[
+            "build_ext", "--build-temp", request["build_temp"],
+            "--build-lib", request["build_lib"]])
+        setuptools.setup = real_setup
+        if real_core_setup:
+            distutils.core.setup = real_core_setup
+        try:
+            real_setup(*args, **kw)
+        except BaseException as e:
+            result["build_ext"] = (type(e).__name__ + ": " + str(e))[-600:]
+    raise Recorded()
+setuptools.setup = setup
+try:
+    import distutils.core
+    real_core_setup = distutils.core.setup
+    distutils.core.setup = setup
+except Exception:
+    pass
+sys.argv = [path, "build_ext"]
+try:
+    runpy.run_path(path, run_name="__main__")
+except Recorded:
+    pass
+except BaseException as e:
+    traceback.print_exc()
+    result["error"] = (type(e).__name__ + ": " + str(e))[-600:]
+if not result.get("setup_called") and not result["error"]:
+    result["error"] = "setup.py did not call setup()"
+finish()
+'''
+
+DRIVER_BACKEND = DRIVER_COMMON + r'''
+os.chdir(project)
+for d in reversed(request["backend_path"]):
+    sys.path.insert(0, os.path.join(project, d))
+try:
+    import importlib
+    name, _, attr = request["backend"].partition(":")
+    backend = importlib.import_module(name)
+    for part in filter(None, attr.split(".")):
+        backend = getattr(backend, part)
+    result["imported"] = True
+    os.makedirs(request["wheel_dir"], exist_ok=True)
+    backend.build_wheel(request["wheel_dir"], request["config_settings"])
+    result["error"] = "the build backend built a wheel without calling cmake"
+except BaseException as e:
+    traceback.print_exc()
+    result.setdefault("error", None)
+    result["error"] = result["error"] or \
+        (type(e).__name__ + ": " + str(e))[-600:]
+finish()
+'''
+
+
+class BuildRecord:
+    """What a recorded build did: its extensions (setup.py), the CMake
+    configure commands it gave, the environment variables its code read,
+    and its output (kept in `log`)."""
+
+    def __init__(self, what, log):
+        self.what = what              # "setup.py", "the build backend ..."
+        self.log = log
+        self.extensions = None        # setup.py: its ext_modules
+        self.cmake_calls = []
+        self.variables = []           # read while it ran
+        self.variables_in_text = []   # named in its text (env reads)
+        self.error = None             # why it stopped, when not at cmake
+        self.imported = True          # a backend: whether it imported
+        self.output = ""
+
+    def failed(self):
+        return self.error is not None and not self.cmake_calls
+
+    def failure(self):
+        return (f"{self.what} failed: {self.error}; its output is in "
+                f"{self.log}; the last lines:\n{last_lines(self.output)}")
+
+    def no_sources_text(self):
+        reads = self.all_variables()
+        said = f"{self.what} defines no extension sources"
+        if reads:
+            said += (f" with this environment; it reads {', '.join(reads)}: "
+                     f"extensions switched on by environment variables are "
+                     f"given with --env VAR=VALUE (e.g. --env {reads[0]}=1)")
+        return said
+
+    def all_variables(self):
+        seen = list(self.variables)
+        seen += [v for v in self.variables_in_text if v not in seen]
+        return seen
+
+
+def environment(pairs, base=None):
+    """os.environ (or base) with VAR=VALUE pairs applied; ValueError for a
+    pair that is not one."""
+    env = dict(os.environ if base is None else base)
+    for pair in pairs:
+        name, eq, value = pair.partition("=")
+        if not eq or not re.match(r"^[A-Za-z_]\w*$", name):
+            raise ValueError(f"--env {pair}: expected VAR=VALUE")
+        env[name] = value
+    return env
+
+
+ENV_READ = re.compile(
+    r"""(?:os\.(?:environ\.get|getenv)|environ\.get|getenv)\(\s*[rbu]?['"]"""
+    r"""([A-Za-z_]\w*)['"]|environ\[\s*[rbu]?['"]([A-Za-z_]\w*)['"]\s*\]|"""
+    r"""\b\w*env\w*\(\s*['"]([A-Z][A-Z0-9_]+)['"]""", re.I)
+
+
+def variables_in_text(text):
+    """Environment variables a build script's text reads by name."""
+    found = []
+    for m in ENV_READ.finditer(text):
+        name = next(g for g in m.groups() if g)
+        if name not in found:
+            found.append(name)
+    return found
+
+
+def _prepare(scratch, real_cmake):
+    """The stand-in cmake and the `cmake` Python module that names it (for
+    builds that run PyPI's cmake through `cmake.CMAKE_BIN_DIR`)."""
+    bindir = os.path.join(scratch, "bin")
+    stub = os.path.join(scratch, "stub")
+    os.makedirs(bindir, exist_ok=True)
+    os.makedirs(os.path.join(stub, "cmake"), exist_ok=True)
+    for name in ("cmake", "cmake3"):
+        path = os.path.join(bindir, name)
+        with open(path, "w") as f:
+            f.write(CMAKE_STANDIN % {"python": sys.executable})
+        os.chmod(path, 0o755)
+    with open(os.path.join(stub, "cmake", "__init__.py"), "w") as f:
+        f.write("# torch-tidy's stand-in for PyPI's cmake package.\n"
+                f"CMAKE_BIN_DIR = {bindir!r}\nCMAKE_DATA = {scratch!r}\n")
+    record = os.path.join(scratch, "cmake-calls.jsonl")
+    if os.path.exists(record):
+        os.remove(record)
+    return bindir, stub, record
+
+
+def _run(python, driver, request, env, scratch, real_cmake, what, log):
+    bindir, stub, record_path = _prepare(scratch, real_cmake)
+    request = dict(request, bin=bindir, stub=stub)
+    run_env = dict(env)
+    run_env["PATH"] = bindir + os.pathsep + env.get("PATH", "")
+    run_env["TORCH_TIDY_RECORD"] = record_path
+    run_env["TORCH_TIDY_REAL_CMAKE"] = real_cmake or ""
+    run_env["PYTHONDONTWRITEBYTECODE"] = "1"
+    rec = BuildRecord(what, log)
+    try:
+        res = subprocess.run([python, "-c", driver, MARKER,
+                              json.dumps(request)], capture_output=True,
+                             text=True, env=run_env, timeout=1800)
+        out, code = res.stdout + res.stderr, res.returncode
+    except OSError as e:
+        out, code = f"cannot run {python}: {e.strerror}", -1
+    except subprocess.TimeoutExpired:
+        out, code = f"{what} did not finish in 1800 s", -1
+    with open(log, "w") as f:
+        f.write(out)
+    rec.output = "\n".join(l for l in out.splitlines()
+                           if not l.startswith(MARKER))
+    result = None
+    for line in out.splitlines():
+        if line.startswith(MARKER):
+            result = json.loads(line[len(MARKER):])
+    if result is None:
+        rec.error = f"exited {code} before it finished"
+    else:
+        rec.variables = result.get("variables", [])
+        rec.error = result.get("error")
+        rec.extensions = result.get("extensions")
+        rec.imported = result.get("imported", True)
+        if result.get("build_ext") and rec.error is None and \
+                not os.path.exists(record_path):
+            rec.error = "its build_ext stopped before it ran cmake: " + \
+                result["build_ext"]
+    if os.path.exists(record_path):
+        base = dict(run_env)
+        for line in read_text(record_path).splitlines():
+            call = json.loads(line)
+            call["env_changes"] = _env_changes(base, call.pop("env"))
+            call["init_caches"] = _keep_caches(call["init_caches"], scratch,
+                                               len(rec.cmake_calls))
+            rec.cmake_calls.append(call)
+    return rec
+
+
+IGNORED_ENV = {"PATH", "PYTHONPATH", "PWD", "OLDPWD", "SHLVL", "_",
+               "TORCH_TIDY_RECORD", "TORCH_TIDY_REAL_CMAKE",
+               "PYTHONDONTWRITEBYTECODE"}
+
+
+def _env_changes(base, env):
+    """The variables the build set (or changed) for cmake."""
+    return {k: v for k, v in env.items()
+            if k not in IGNORED_ENV and base.get(k) != v}
+
+
+def _keep_caches(caches, scratch, n):
+    """Copies of a configure's -C files, which the build may delete."""
+    kept = {}
+    for i, (path, text) in enumerate(sorted(caches.items())):
+        if text is None:
+            continue
+        copy = os.path.join(scratch, f"init-cache-{n}-{i}.cmake")
+        with open(copy, "w") as f:
+            f.write(text)
+        kept[path] = copy
+    return kept
+
+
+def record_setup_py(python, setup_py, env, scratch, real_cmake=None):
+    """setup.py run with setup() recording its extensions; extensions without
+    sources built by its build_ext, with cmake recording."""
+    setup_py = os.path.abspath(setup_py)
+    os.makedirs(scratch, exist_ok=True)
+    request = {"setup_py": setup_py,
+               "project": os.path.dirname(setup_py),
+               "build_temp": os.path.join(scratch, "build-temp"),
+               "build_lib": os.path.join(scratch, "build-lib")}
+    rec = _run(python, DRIVER_SETUP, request, env, scratch, real_cmake,
+               "setup.py", os.path.join(scratch, "setup-py.log"))
+    rec.variables_in_text = variables_in_text(read_text(setup_py))
+    return rec
+
+
+def record_backend(python, project, backend, backend_path, env, scratch,
+                   config_settings=None, real_cmake=None):
+    """The PEP 517 hook build_wheel of backend, with cmake recording."""
+    os.makedirs(scratch, exist_ok=True)
+    request = {"project": os.path.abspath(project), "backend": backend,
+               "backend_path": list(backend_path or []),
+               "wheel_dir": os.path.join(scratch, "wheel"),
+               "config_settings": config_settings or {}}
+    rec = _run(python, DRIVER_BACKEND, request, env, scratch, real_cmake,
+               f"the build backend {backend}",
+               os.path.join(scratch, "backend.log"))
+    for d in backend_path or []:
+        for root, _, files in os.walk(os.path.join(project, d)):
+            for f in files:
+                if f.endswith(".py"):
+                    for v in variables_in_text(read_text(
+                            os.path.join(root, f))):
+                        if v not in rec.variables_in_text:
+                            rec.variables_in_text.append(v)
+    return rec
+
+
+def parse_cmake_call(call):
+    """A recorded configure as {source, defines, init_caches, env}: the
+    source directory (absolute), the -D cache entries in order, the -C
+    files (our copies) and the environment the build set for it."""
+    cwd, args = call["cwd"], call["args"]
+    source, positional, defines, caches = None, [], {}, []
+    i = 0
+    takes_value = ("-S", "-B", "-D", "-C", "-G", "-T", "-A", "-U",
+                   "--preset", "--toolchain", "--install-prefix")
+    while i < len(args):
+        a = args[i]
+        value = None
+        for flag in takes_value:
+            if a == flag and i + 1 < len(args):
+                value, i = (flag, args[i + 1]), i + 1
+                break
+            if flag in ("-S", "-B", "-D", "-C", "-G", "-T", "-A", "-U") and \
+                    a.startswith(flag) and len(a) > len(flag):
+                value = (flag, a[len(flag):])
+                break
+            if a.startswith(flag + "="):
+                value = (flag, a[len(flag) + 1:])
+                break
+        i += 1
+        if value:
+            flag, v = value
+            if flag == "-S":
+                source = os.path.join(cwd, v)
+            elif flag == "-D":
+                name, eq, val = v.partition("=")
+                if eq:
+                    defines[name.split(":")[0]] = val
+            elif flag == "-C":
+                full = os.path.abspath(os.path.join(cwd, v))
+                caches.append(call["init_caches"].get(full, full))
+            continue
+        if not a.startswith("-"):
+            positional.append(os.path.join(cwd, a))
+    if source is None:
+        for p in positional:
+            if os.path.isfile(os.path.join(p, "CMakeLists.txt")):
+                source = p
+                break
+    return {"source": os.path.normpath(source) if source else None,
+            "defines": defines, "init_caches": caches,
+            "env": call.get("env_changes", {}),
+            "command": " ".join(shlex.quote(a) for a in ["cmake"] + args)}

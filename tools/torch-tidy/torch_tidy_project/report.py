@@ -1,0 +1,182 @@
+"""What a run says: the findings with their consequence class, the summary
+printed at the end, the JSON document for CI (docs/torch-tidy-project.schema.json),
+and the exit status with the last line that says why."""
+import re
+
+from . import coverage as cov
+from .common import rel
+from .running import line_column
+
+SCHEMA = "torch-tidy-project/2"
+# The consequence classes the checks' messages state, as "(class)": see the
+# pages of docs/checks/.
+CLASS_TOKEN = re.compile(r"\((silent|graph break|loud|traced|unknown)\b[^)]*"
+                         r"\)")
+STALE = "keeps reading requires_grad() == false"
+
+
+def finding_class(message):
+    """The consequence class a message states: silent, graph break, loud,
+    traced, unknown, or 'stale requires_grad' (a write into a mutable
+    argument); None for a message that states none."""
+    m = CLASS_TOKEN.search(message)
+    if m:
+        return m.group(1)
+    if STALE in message:
+        return "stale requires_grad"
+    return None
+
+
+def rule_of(notes):
+    for n in notes:
+        m = re.match(r"rule: ([\w.-]+)", n["message"])
+        if m:
+            return m.group(1)
+    return None
+
+
+def finding(d, root, replacements, cache):
+    """One finding of the JSON document."""
+    fix = None
+    if replacements:
+        reps = []
+        for r in replacements:
+            line, column = line_column(r["file"], r["offset"], cache)
+            reps.append({"file": rel(r["file"], root), "offset": r["offset"],
+                         "length": r["length"], "line": line,
+                         "column": column, "text": r["text"]})
+        fix = {"rule": rule_of(d["notes"]), "replacements": reps}
+    return {
+        "check": d["check"], "level": d["level"],
+        "file": rel(d["file"], root), "line": d["line"],
+        "column": d["column"], "message": d["message"],
+        "class": finding_class(d["message"]),
+        "notes": [{"file": rel(n["file"], root), "line": n["line"],
+                   "column": n["column"], "message": n["message"]}
+                  for n in d["notes"]],
+        "fix": fix,
+    }
+
+
+def percent(share):
+    return f"{100 * share:.0f}%"
+
+
+def coverage_text(c):
+    """'coverage 82%: 14 of 17 kernels analysed, 6 of 6 files parsed'."""
+    if c["share"] is None:
+        return "coverage: nothing to measure (no kernel, no file linted)"
+    parts = []
+    if c["kernels"]["total"]:
+        parts.append(f"{c['kernels']['analysed']} of {c['kernels']['total']} "
+                     f"C++ kernels analysed")
+    if c["files"]["linted"]:
+        parts.append(f"{c['files']['parsed']} of {c['files']['linted']} "
+                     f"files parsed")
+    return f"coverage {percent(c['share'])}: " + ", ".join(parts)
+
+
+def verdict(fail_on, warnings, unparsed, c, minimum):
+    """(exit status, reasons, last line). Exit 3 when coverage is below the
+    minimum, else 1 when a check warned (or, with 'errors', a file did not
+    parse), else 0."""
+    n = sum(warnings.values())
+    said = f"{n} warning{'s' if n != 1 else ''}"
+    if "never" in fail_on:
+        return 0, [], (f"torch-tidy-project: done (--fail-on never): {said}; "
+                        f"{coverage_text(c)}")
+    reasons = []
+    if "warnings" in fail_on and n:
+        reasons.append("warnings")
+    if "errors" in fail_on and unparsed:
+        reasons.append("errors")
+    low = "coverage" in fail_on and not cov.gate(c, minimum)
+    if low:
+        reasons.append("coverage")
+    if not reasons:
+        return 0, [], f"torch-tidy-project: PASS: {said}; {coverage_text(c)}"
+    head = f"torch-tidy-project: FAIL ({', '.join(reasons)}): {said}"
+    if unparsed:
+        head += f", {unparsed} file{'s' if unparsed != 1 else ''} did not parse"
+    if not low:
+        return 1, reasons, f"{head}; {coverage_text(c)}"
+    unseen = cov.unseen(c)
+    names = ", ".join(op for op, _, _ in unseen[:8]) + \
+        (f" and {len(unseen) - 8} more" if len(unseen) > 8 else "")
+    remedies = cov.bring_in(c)
+    line = (f"{head}, but {coverage_text(c)}, below {percent(minimum)} "
+            f"(--min-coverage): {len(unseen)} of "
+            f"{c['operators']['with_cpp_kernels']} operators not fully seen: "
+            f"{names}")
+    if remedies:
+        line += "; to bring them in: " + "; ".join(remedies[:4])
+    return 3, reasons, line
+
+
+def print_summary(s, project):
+    """The summary lines before the last one."""
+    files = s["files_linted"]
+    unparsed = sum(len(v) for v in s["did_not_parse"].values())
+    print(f"\ntorch-tidy-project: {files} files, {unparsed} did not parse, "
+          f"{sum(s['warnings'].values())} warnings, {s['seconds']:.0f} s")
+    for cause, where in sorted(s["did_not_parse"].items(),
+                               key=lambda c: -len(c[1])):
+        print(f"  did not parse: {len(where)} x {cause} (e.g. {where[0]})")
+    for check, n in sorted(s["warnings"].items()):
+        print(f"  {n:5} {check}")
+    classes = {}
+    for f in s["findings"]:
+        if f["class"]:
+            classes[f["class"]] = classes.get(f["class"], 0) + 1
+    if classes:
+        print("  by class: " + ", ".join(f"{n} {c}" for c, n in
+                                         sorted(classes.items())))
+    skipped = s["files_skipped"]
+    print(f"  files: {files} linted, {sum(skipped.values())} skipped" +
+          "".join(f"; {n} {why}" for why, n in sorted(skipped.items())))
+    idx = s["index"]
+    if idx:
+        keys = ", ".join(f"{k} {n}" for k, n in idx["kernels_by_key"].items())
+        fakes = ", ".join(f"{n} {how}" for how, n in
+                          idx["fakes_by_how"].items())
+        print(f"  project: {idx['operators']} operators defined, "
+              f"{idx['kernels']} kernels ({keys or 'none'}), "
+              f"{idx['fakes']} fake registrations ({fakes or 'none'}); " +
+              (f"{idx['disallowed_in_graph']} marked "
+               f"torch._dynamo.disallow_in_graph; "
+               if idx["disallowed_in_graph"] else "") +
+              f"{idx['files_indexed']} C++, CUDA and Python files indexed")
+    else:
+        print("  project: the project index could not be read")
+    c = s["coverage"]
+    print(f"  {coverage_text(c)} (--min-coverage {percent(c['minimum'])})")
+    for op, status, hints in cov.unseen(c)[:20]:
+        print(f"    {op}: {status}; " + "; ".join(hints))
+    if len(cov.unseen(c)) > 20:
+        print(f"    ... {len(cov.unseen(c)) - 20} more (--json lists all)")
+    no_kernel = [op for op, o in c["by_operator"].items()
+                 if o["status"] == cov.NO_KERNEL]
+    if no_kernel:
+        print(f"    {len(no_kernel)} operators have no C++ kernel (not "
+              f"counted): " + ", ".join(no_kernel[:6]) +
+              (" ..." if len(no_kernel) > 6 else ""))
+    print(f"  root: {s['root']} (schemas, kernels and fakes are read below "
+          f"it, by the checks and by this summary alike)")
+    db = s["database"]
+    print(f"  database: {db['path']} ({db['origin']})")
+    for note in db["notes"]:
+        print(f"    {note}")
+    build = s.get("build")
+    if build and build.get("variables_read"):
+        print(f"  build reads: {', '.join(build['variables_read'])}" +
+              (f"; given: {' '.join(f'{k}={v}' for k, v in build['env'].items())}"
+               if build.get("env") else ""))
+    torch_line = ", ".join(f"{v} (headers in {d})" for v, d in
+                           sorted(db["libtorch"].items())) or \
+        "none found in the database's include paths"
+    print(f"  torch: LibTorch {torch_line}" +
+          (f"; --python's torch {s['python_torch']}"
+           if s.get("python_torch") else ""))
+    t = s["torch_tidy"]
+    print(f"  torch-tidy: {t['path']} (torch-tidy {t['version'] or 'unknown'}"
+          f", LLVM {t['llvm'] or 'unknown'})")

@@ -1,0 +1,201 @@
+"""torch-tidy over the files, N at a time, and what it said read back:
+each finding with its message, its notes and their locations, and its fix
+(from --export-fixes, read by torch-tidy-sarif with LLVM's own YAML
+reader)."""
+import json
+import os
+import re
+import shutil
+import subprocess
+import threading
+import urllib.parse
+from concurrent.futures import ThreadPoolExecutor
+
+from .common import ProjectError, rel
+
+DIAGNOSTIC = re.compile(r"^(.*?):(\d+):(\d+): (warning|error|note|fatal "
+                        r"error): (.*?)(?: \[([\w.,-]+)\])?$")
+NOT_FOUND = re.compile(r"^'([^']+)' file not found")
+
+
+def find_torch_tidy(explicit, here):
+    """--torch-tidy, else the one next to the script (an installed bin/, or
+    a build tree's bin/), else the one on PATH, else a build of the source
+    tree the script is in."""
+    if explicit:
+        candidates = [explicit]
+    else:
+        tree = os.path.join(here, "..", "..", "build")
+        candidates = [os.path.join(here, "torch-tidy"),
+                      shutil.which("torch-tidy"),
+                      os.path.join(tree, "bin", "torch-tidy"),
+                      os.path.join(tree, "demo", "bin", "torch-tidy")]
+    for c in candidates:
+        if c and os.path.isfile(c) and os.access(c, os.X_OK):
+            return os.path.realpath(c)
+    raise ProjectError("no torch-tidy found (next to this script, on PATH, "
+                       "or in this source tree's build/bin or "
+                       "build/demo/bin); pass --torch-tidy PATH")
+
+
+def tidy_version(tidy):
+    """(torch-tidy's version or None, LLVM's version or None)."""
+    res = subprocess.run([tidy, "--version"], capture_output=True, text=True)
+    own = re.search(r"torch-tidy version (\S+)", res.stdout)
+    llvm = re.search(r"LLVM version (\S+)", res.stdout)
+    return own and own.group(1), llvm and llvm.group(1)
+
+
+def has_torch_checks(tidy):
+    res = subprocess.run([tidy, "--list-checks", "-checks=-*,torch-*"],
+                         capture_output=True, text=True)
+    return "torch-compile-requires-grad-propagation" in res.stdout
+
+
+def find_sarif(tidy):
+    """torch-tidy-sarif beside torch-tidy, else on PATH, else None."""
+    beside = os.path.join(os.path.dirname(tidy), "torch-tidy-sarif")
+    if os.path.isfile(beside) and os.access(beside, os.X_OK):
+        return beside
+    return shutil.which("torch-tidy-sarif")
+
+
+class FileResult:
+    def __init__(self, path, code, output, fixes):
+        self.path, self.code, self.output, self.fixes = \
+            path, code, output, fixes
+
+
+def lint(tidy, files, checks, db_dir, jobs, env, scratch, project):
+    """{file: FileResult}; a progress line per file."""
+    lock = threading.Lock()
+    done = [0]
+    os.makedirs(scratch, exist_ok=True)
+
+    def one(numbered):
+        n, f = numbered
+        fixes = os.path.join(scratch, f"{n}.yaml")
+        if os.path.exists(fixes):
+            os.remove(fixes)
+        res = subprocess.run([tidy, f"-checks={checks}", "-p", db_dir,
+                              "--quiet", f"--export-fixes={fixes}", f],
+                             capture_output=True, text=True, env=env)
+        with lock:
+            done[0] += 1
+            print(f"[{done[0]}/{len(files)}] {rel(f, project)}", flush=True)
+        return FileResult(f, res.returncode, res.stdout + res.stderr,
+                          fixes if os.path.exists(fixes) else None)
+
+    with ThreadPoolExecutor(max_workers=jobs) as pool:
+        return {r.path: r for r in pool.map(one, enumerate(files))}
+
+
+def diagnostics(output):
+    """The findings of torch-tidy's output, in order: dicts of check,
+    level, file, line, column, message and notes (each file, line, column,
+    message); compiler errors are left out (see errors())."""
+    found = []
+    for line in output.splitlines():
+        m = DIAGNOSTIC.match(line)
+        if not m:
+            continue
+        level, check = m.group(4), m.group(6)
+        loc = {"file": m.group(1), "line": int(m.group(2)),
+               "column": int(m.group(3)), "message": m.group(5)}
+        if level == "note":
+            if found and found[-1] is not None:
+                found[-1]["notes"].append(loc)
+            continue
+        if check and not check.startswith("clang-diagnostic"):
+            found.append(dict(loc, check=check, level=level, notes=[]))
+        else:
+            found.append(None)  # a compiler diagnostic: its notes are not
+    return [f for f in found if f is not None]
+
+
+def errors(output):
+    """The compiler errors of torch-tidy's output (messages)."""
+    out = []
+    for line in output.splitlines():
+        m = DIAGNOSTIC.match(line)
+        if m and m.group(4) in ("error", "fatal error") and \
+                (not m.group(6) or m.group(6).startswith("clang-diagnostic")):
+            out.append(m.group(5))
+    return out
+
+
+def parse_failure(result):
+    """Why a file did not parse (one short line), or None when it did."""
+    errs = errors(result.output)
+    if not errs and result.code >= 0:
+        return None
+    missing = [NOT_FOUND.match(e).group(1) for e in errs if NOT_FOUND.match(e)]
+    if missing:
+        return f"'{missing[0]}' not found"
+    if errs:
+        return errs[0][:100]
+    return f"torch-tidy crashed (signal {-result.code})"
+
+
+def fixes(sarif, result, scratch):
+    """{(check, real path, line, column): [replacements]} of a file's
+    --export-fixes YAML, read through torch-tidy-sarif; {} without it."""
+    if not sarif or not result.fixes:
+        return {}
+    log = result.fixes[:-5] + ".log"
+    out = result.fixes[:-5] + ".sarif"
+    with open(log, "w") as f:
+        f.write(result.output)
+    res = subprocess.run([sarif, log, "--fixes", result.fixes, "-o", out],
+                         capture_output=True, text=True)
+    if res.returncode != 0:
+        return {}
+    try:
+        with open(out) as f:
+            doc = json.load(f)
+    except (OSError, ValueError):
+        return {}
+    found = {}
+    for run in doc.get("runs", []):
+        for r in run.get("results", []):
+            loc = r.get("locations", [{}])[0].get("physicalLocation", {})
+            region = loc.get("region", {})
+            key = (r.get("ruleId"), os.path.realpath(_path(loc)),
+                   region.get("startLine"), region.get("startColumn"))
+            reps = []
+            for fix in r.get("fixes", []):
+                for change in fix.get("artifactChanges", []):
+                    path = _path(change)
+                    for rep in change.get("replacements", []):
+                        deleted = rep.get("deletedRegion", {})
+                        reps.append({
+                            "file": path,
+                            "offset": deleted.get("charOffset"),
+                            "length": deleted.get("charLength", 0),
+                            "text": rep.get("insertedContent", {}).get(
+                                "text", "")})
+            if reps:
+                found[key] = reps
+    return found
+
+
+def _path(holder):
+    uri = holder.get("artifactLocation", {}).get("uri", "")
+    if uri.startswith("file://"):
+        return urllib.parse.unquote(uri[len("file://"):])
+    return urllib.parse.unquote(uri)
+
+
+def line_column(path, offset, cache):
+    """1-based (line, column) of a byte offset into a file."""
+    if path not in cache:
+        try:
+            with open(path, "rb") as f:
+                cache[path] = f.read()
+        except OSError:
+            cache[path] = None
+    data = cache[path]
+    if data is None or offset is None or offset > len(data):
+        return None, None
+    before = data[:offset]
+    return before.count(b"\n") + 1, offset - (before.rfind(b"\n") + 1) + 1
