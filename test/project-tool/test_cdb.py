@@ -4,30 +4,13 @@ sources (torch-tidy-cdb), with a fake torch and a fake CUDA toolkit."""
 import io
 import json
 import os
-import sys
 import tempfile
 import unittest
-from contextlib import redirect_stderr
+from contextlib import redirect_stderr, redirect_stdout
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
-                                "..", "..", "tools", "torch-tidy"))
-
-from torch_tidy_project import cdb  # noqa: E402
-from torch_tidy_project.common import ProjectError  # noqa: E402
-
-
-def write(path, text=""):
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    with open(path, "w") as f:
-        f.write(text)
-    return path
-
-
-def fake_torch(d, version="2.8.0"):
-    return {"version": version, "cxx11_abi": 1,
-            "include_paths": [os.path.join(d, "torch", "include"),
-                              os.path.join(d, "torch", "include", "api")],
-            "python_include": os.path.join(d, "py", "include")}
+from support import fake_torch, write
+from torch_tidy_project import cdb, torchenv
+from torch_tidy_project.common import ProjectError
 
 
 def ext(name, sources, **kw):
@@ -95,6 +78,17 @@ class CudaFlagsTest(unittest.TestCase):
             common, cu = cdb.cuda_flags_for(tk, shim)
             self.assertNotIn(shim, cu)
             self.assertFalse(os.path.exists(shim))
+
+    def test_shim_in_torch_tidy_folder_is_git_ignored(self):
+        with tempfile.TemporaryDirectory() as d:
+            tk = fake_toolkit(d)
+            shim = os.path.join(d, "proj", ".torch-tidy", "cuda-shim")
+            cdb.cuda_flags_for(tk, shim)
+            self.assertEqual(len(os.listdir(shim)),
+                             len(cdb.CUDA_SHIM_HEADERS))
+            with open(os.path.join(d, "proj", ".torch-tidy",
+                                   ".gitignore")) as f:
+                self.assertIn("*", f.read().split())
 
     def test_cccl_for_cuda_13(self):
         with tempfile.TemporaryDirectory() as d:
@@ -320,6 +314,44 @@ class MainTest(unittest.TestCase):
         with redirect_stderr(io.StringIO()):
             with self.assertRaises(SystemExit):
                 cdb.main([])
+
+    def fake_python(self, d, answer):
+        return write(os.path.join(d, "bin", "python"),
+                     "#!/bin/sh\necho '" + answer + "'\n", mode=0o755)
+
+    def test_sources_written(self):
+        out = io.StringIO()
+        with tempfile.TemporaryDirectory() as tmp:
+            d = os.path.realpath(tmp)
+            torch = dict(fake_torch(d), cuda=None, cmake_prefix_path="/x",
+                         torch_dir="/t", executable="/p", cuda_home=None)
+            python = self.fake_python(d, torchenv.MARKER + json.dumps(torch))
+            a = write(os.path.join(d, "csrc", "a.cpp"))
+            db = os.path.join(d, "cc.json")
+            with redirect_stdout(out):
+                code = cdb.main(["--python", python, "--name", "myext",
+                                 "-D", "FOO=1", os.path.join(d, "csrc"),
+                                 "-o", db])
+            self.assertEqual(code, 0)
+            with open(db) as f:
+                items = json.load(f)
+        self.assertEqual([e["file"] for e in items], [a])
+        self.assertIn("-DTORCH_EXTENSION_NAME=myext", items[0]["arguments"])
+        self.assertIn("-DFOO=1", items[0]["arguments"])
+        self.assertIn("1 entry (0 CUDA), torch 2.8.0, -std=c++17",
+                      out.getvalue())
+
+    def test_python_without_torch_exit_2(self):
+        err = io.StringIO()
+        with tempfile.TemporaryDirectory() as d:
+            python = self.fake_python(d, "nothing")
+            a = write(os.path.join(d, "a.cpp"))
+            with redirect_stderr(err):
+                code = cdb.main(["--python", python, a, "-o",
+                                 os.path.join(d, "cc.json")])
+            self.assertFalse(os.path.exists(os.path.join(d, "cc.json")))
+        self.assertEqual(code, 2)
+        self.assertIn("cannot import torch", err.getvalue())
 
     def test_missing_source_exit_2(self):
         err = io.StringIO()

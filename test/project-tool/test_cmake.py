@@ -6,44 +6,15 @@ database made from a CMake project's sources."""
 import os
 import shutil
 import stat
-import sys
 import tempfile
-import textwrap
 import unittest
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
-                                "..", "..", "tools", "torch-tidy"))
-
-from torch_tidy_project import cmake  # noqa: E402
-from torch_tidy_project.common import ProjectError  # noqa: E402
+from support import fake_torch, write
+from torch_tidy_project import cmake
+from torch_tidy_project.common import ProjectError
 
 REAL_CMAKE = shutil.which("cmake")
 CXX = shutil.which("c++") or shutil.which("g++") or shutil.which("clang++")
-
-
-def write(path, text="", mode=None):
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    with open(path, "w") as f:
-        f.write(textwrap.dedent(text))
-    if mode:
-        os.chmod(path, mode)
-    return path
-
-
-def fake_torch(d):
-    """A torch dict as torchenv.query gives it, for a torch under d whose
-    CMake package is d/prefix/Torch."""
-    inc = [os.path.join(d, "torch", "include"),
-           os.path.join(d, "torch", "include", "torch", "csrc", "api",
-                        "include")]
-    for i in inc:
-        os.makedirs(i, exist_ok=True)
-    return {"version": "2.8.0+cpu", "release": "2.8.0",
-            "cmake_prefix_path": os.path.join(d, "prefix"),
-            "torch_dir": os.path.join(d, "torch"),
-            "executable": sys.executable, "include_paths": inc,
-            "python_include": os.path.join(d, "py", "include"),
-            "cxx11_abi": 1, "cuda_home": None}
 
 
 class VersionTest(unittest.TestCase):
@@ -232,6 +203,17 @@ class ConfigureFailureTest(unittest.TestCase):
             self.assertEqual(cmake.configure_failure(log, project)[0],
                              "other")
 
+    # Regression (cmake.configure_failure): "-- Could NOT find X" is also the
+    # status line of an optional find_package() that did not find X; taken for
+    # the cause, it hides the real CMake error (and makes configure() give up
+    # before torch-tidy's stand-in for torch's package is tried).
+    def test_optional_package_status_line_is_not_the_cause(self):
+        log = ("-- Could NOT find OpenMP_CXX (missing: OpenMP_CXX_FLAGS "
+               "OpenMP_CXX_LIB_NAMES)\n" + ERROR_AT)
+        self.assertEqual(cmake.configure_failure(log),
+                         ("other", "CMake error at src/CMakeLists.txt:12: "
+                                   "Something went wrong here on two lines"))
+
     def test_no_error_block(self):
         self.assertEqual(cmake.configure_failure("a\nlast words\n\n"),
                          ("other", "last words"))
@@ -241,7 +223,7 @@ class ConfigureFailureTest(unittest.TestCase):
 class TorchStandInTest(unittest.TestCase):
     def test_contents(self):
         with tempfile.TemporaryDirectory() as d:
-            torch = fake_torch(d)
+            torch = fake_torch(d, "2.8.0+cpu")
             out = cmake.torch_stand_in(os.path.join(d, "stand-in"), torch)
             self.assertEqual(out, os.path.join(d, "stand-in"))
             with open(os.path.join(out, "TorchConfig.cmake")) as f:
@@ -294,7 +276,7 @@ class ConfigureTest(unittest.TestCase):
             target_link_libraries(tiny PRIVATE ${TORCH_LIBRARIES})
             target_compile_definitions(tiny PRIVATE MODE=${MODE})
             """)
-        write(os.path.join(self.source, "src", "a.cpp"), "int a() { return 1; }\n")
+        write(os.path.join(self.source, "src", "a.cpp"), "int a;\n")
         done = self.configure({"MODE": "fast", "Torch_DIR": "/elsewhere"})
         self.assertIsNotNone(done.directory, done.notes)
         self.assertEqual(done.directory, self.build)
@@ -314,6 +296,32 @@ class ConfigureTest(unittest.TestCase):
             "TorchConfig.cmake")))
         self.assertTrue(os.path.isfile(os.path.join(
             self.build, "torch-tidy-configure.log")))
+
+    # Regression (cmake.configure via configure_failure): torch's package
+    # without CUDA prints FindCUDA's status line "-- Could NOT find CUDA
+    # (...)" before its fatal error; the failure is classed 'package' and
+    # configure() raises instead of trying the stand-in (which is there for "a
+    # CUDA the project does not need").
+    @unittest.skipIf(not CXX, "no C++ compiler")
+    def test_stand_in_when_torch_package_misses_cuda(self):
+        write(os.path.join(self.torch["cmake_prefix_path"], "Torch",
+                           "TorchConfig.cmake"),
+              'message(STATUS "Could NOT find CUDA (missing: '
+              'CUDA_TOOLKIT_ROOT_DIR CUDA_NVCC_EXECUTABLE CUDA_INCLUDE_DIRS '
+              'CUDA_CUDART_LIBRARY)")\n'
+              'message(WARNING "Caffe2: CUDA cannot be found.")\n'
+              'message(FATAL_ERROR "Your installed Caffe2 version uses CUDA '
+              'but I cannot find the CUDA libraries. Please set the proper '
+              'CUDA prefixes and / or install CUDA.")\n')
+        write(os.path.join(self.source, "CMakeLists.txt"), """\
+            cmake_minimum_required(VERSION 3.18)
+            project(tiny CXX)
+            find_package(Torch REQUIRED)
+            add_library(tiny STATIC a.cpp)
+            """)
+        write(os.path.join(self.source, "a.cpp"), "int a;\n")
+        done = self.configure()
+        self.assertEqual(done.how, "CMake configure, torch stand-in")
 
     def test_missing_package_is_an_error(self):
         write(os.path.join(self.source, "CMakeLists.txt"), """\

@@ -2,21 +2,11 @@
 """Unit tests of torch_tidy_project.nvcc: nvcc compile-database entries
 turned into clang CUDA (host side) entries."""
 import os
-import sys
 import tempfile
 import unittest
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
-                                "..", "..", "tools", "torch-tidy"))
-
-from torch_tidy_project import cdb, nvcc  # noqa: E402
-
-
-def write(path, text=""):
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    with open(path, "w") as f:
-        f.write(text)
-    return path
+from support import write
+from torch_tidy_project import cdb, nvcc
 
 
 def pairs(args, flag):

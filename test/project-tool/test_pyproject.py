@@ -2,16 +2,13 @@
 """Unit tests of torch_tidy_project.pyproject: the build backend and
 scikit-build-core's CMake settings of a pyproject.toml."""
 import os
-import sys
 import tempfile
 import textwrap
 import unittest
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
-                                "..", "..", "tools", "torch-tidy"))
-
-from torch_tidy_project import pyproject  # noqa: E402
-from torch_tidy_project.common import ProjectError  # noqa: E402
+import support  # noqa: F401 (tools/torch-tidy on sys.path)
+from torch_tidy_project import pyproject
+from torch_tidy_project.common import ProjectError
 
 NO_TOML = pyproject.tomllib is None
 

@@ -5,61 +5,12 @@ recordings of small setup.py files and an in-tree PEP 517 backend (nothing
 is built; cmake is stood in for)."""
 import os
 import shutil
-import subprocess
-import sys
 import tempfile
 import textwrap
 import unittest
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
-                                "..", "..", "tools", "torch-tidy"))
-
-from torch_tidy_project import recorder  # noqa: E402
-
-
-def write(path, text=""):
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    with open(path, "w") as f:
-        f.write(textwrap.dedent(text))
-    return path
-
-
-def has_setuptools(python):
-    try:
-        return subprocess.run([python, "-c", "import setuptools"],
-                              capture_output=True, timeout=120
-                              ).returncode == 0
-    except (OSError, subprocess.TimeoutExpired):
-        return False
-
-
-def python_with_setuptools():
-    """sys.executable where it has setuptools, else $TORCH_TIDY_PYTHON_28,
-    else the torch 2.8.0 venv of tools/bootstrap; None where none has it."""
-    try:
-        import setuptools  # noqa: F401
-        return sys.executable
-    except ImportError:
-        pass
-    for p in (os.environ.get("TORCH_TIDY_PYTHON_28"),
-              "/root/.cache/torch-tidy/venv-torch-2.8.0/bin/python"):
-        if p and os.path.isfile(p) and has_setuptools(p):
-            return p
-    return None
-
-
-PYTHON = python_with_setuptools()
-
-
-def needs_setuptools(test):
-    if PYTHON is None:
-        def skipped(self):
-            print(f"SKIPPED {test.__name__}: no Python with setuptools",
-                  flush=True)
-            self.skipTest("no Python with setuptools")
-        skipped.__name__ = test.__name__
-        return skipped
-    return test
+from support import PYTHON, needs_setuptools, write
+from torch_tidy_project import recorder
 
 
 def listing(root):
@@ -370,11 +321,10 @@ class RecordBackendTest(unittest.TestCase):
         self.assertIn("no_such_backend_xyz", rec.error)
         self.assertEqual(rec.cmake_calls, [])
 
-    # BUG (recorder.DRIVER_BACKEND / _run): BuildRecord.imported says
+    # Regression (recorder.DRIVER_BACKEND / _run): BuildRecord.imported says
     # "whether it imported", but the driver only ever sets "imported" to True
     # and _run defaults a missing value to True, so a backend whose import
     # failed is recorded as imported.
-    @unittest.expectedFailure
     @needs_setuptools
     def test_backend_that_does_not_import_is_not_imported(self):
         self.assertFalse(self.record_missing_backend().imported)

@@ -5,30 +5,11 @@ Python (a fake one that answers as torch would)."""
 import json
 import os
 import stat
-import sys
 import tempfile
 import unittest
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
-                                "..", "..", "tools", "torch-tidy"))
-
-from torch_tidy_project import torchenv  # noqa: E402
-
-
-def write(path, text, mode=None):
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    with open(path, "w") as f:
-        f.write(text)
-    if mode:
-        os.chmod(path, mode)
-    return path
-
-
-VERSION_H = """#pragma once
-#define TORCH_VERSION_MAJOR 2
-#define TORCH_VERSION_MINOR 8
-#define TORCH_VERSION_PATCH 0
-"""
+from support import VERSION_H, write
+from torch_tidy_project import torchenv
 
 
 class ReleaseAndStdTest(unittest.TestCase):

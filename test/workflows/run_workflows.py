@@ -566,14 +566,15 @@ def case_cmake_projects(c):
           "the planted undeclared mutation, silent: the fake of fakes.py is "
           "named")
     check(idx.get("kernels_unseen") == {} and
-          "  kernels unseen: 0 operators" in out,
+          "  coverage 100%: 3 of 3 C++ kernels analysed, 3 of 3 files parsed"
+          in out,
           f"every operator's kernels were linted ({idx.get('kernels_unseen')})")
     rc, out = run([project, "--python", py, "--json", "summary.json",
                    r"ops\.cpp$"], cwd=lib)
     unseen = (summary(lib).get("index") or {}).get("kernels_unseen")
     check(unseen == {"registered only in files not linted": 3} and
-          "kernels unseen: 3 operators; 3 registered only in files not "
-          "linted" in out,
+          "coverage 0%: 0 of 3 C++ kernels analysed, 1 of 1 files parsed"
+          in out,
           f"linting the schemas alone: the 3 operators' kernels unseen, "
           f"by cause ({unseen})")
     check(rc == 3 and out.strip().splitlines()[-1].startswith(
@@ -663,10 +664,14 @@ def git_snapshot(d):
         run(cmd, cwd=d)
 
 
-def git_added(d):
-    """What git status shows, ignored files included, beyond the commit."""
-    return run(["git", "status", "--porcelain", "--ignored"], cwd=d)[1] \
-        .splitlines()
+def check_tree_clean(d):
+    """Nothing but .torch-tidy/ added to a git checkout (git status, ignored
+    files included)."""
+    added = run(["git", "status", "--porcelain", "--ignored"],
+                cwd=d)[1].splitlines()
+    check(added == ["!! .torch-tidy/"],
+          f"nothing but .torch-tidy/ is added to the project's tree (git "
+          f"status --ignored): {added}")
 
 
 def cuda_toolkit():
@@ -794,10 +799,7 @@ def case_env_switched(c):
                      "torch-op-undeclared-mutation", "graph break")],
           f"the planted write in the CUDA kernel, graph break (no fake is "
           f"registered): {found}")
-    added = git_added(d)
-    check(added == ["!! .torch-tidy/"],
-          f"nothing but .torch-tidy/ is added to the project's tree (git "
-          f"status --ignored): {added}")
+    check_tree_clean(d)
 
 
 def case_skbuild(c):
@@ -873,10 +875,7 @@ def case_skbuild(c):
           s2.get("findings") == s.get("findings") and s.get("findings"),
           f"a second run: the same database and the same findings (exit "
           f"{rc2})")
-    added = git_added(d)
-    check(added == ["!! .torch-tidy/"],
-          f"nothing but .torch-tidy/ is added to the project's tree (git "
-          f"status --ignored): {added}")
+    check_tree_clean(d)
 
 
 CASES = {"torch-tidy": case_torch_tidy, "pre-commit": case_pre_commit,

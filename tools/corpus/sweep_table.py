@@ -20,17 +20,19 @@ import json
 import os
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "torch-tidy"))
+from torch_tidy_project.report import finding_class  # noqa: E402
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 CHECK = "torch-op-undeclared-mutation"
 CLASSES = ["silent", "graph break", "loud", "traced", "none"]
 
 
 def class_of(message):
-    """The consequence class a warning's message states."""
-    for word in CLASSES[:-1]:
-        if f"({word})" in message:
-            return word
-    return "none"
+    """The consequence class a warning's message states (torch-tidy-project's
+    reading of it); 'none' where it states none."""
+    return finding_class(message) or "none"
 
 
 def read_labels(path):

@@ -6,7 +6,7 @@ import json
 import os
 import re
 
-from .common import ProjectError
+from .common import SCRATCH, ProjectError, scratch_dir
 from .torchenv import default_std
 
 SOURCE_EXTENSIONS = (".cpp", ".cc", ".cxx", ".cu")
@@ -67,6 +67,9 @@ def cuda_shim(cuda_include, shim_dir):
                if not os.path.exists(os.path.join(cuda_include, h))]
     if not missing:
         return None
+    parent = os.path.dirname(os.path.abspath(shim_dir))
+    if os.path.basename(parent) == SCRATCH:
+        scratch_dir(os.path.dirname(parent), os.path.basename(shim_dir))
     os.makedirs(shim_dir, exist_ok=True)
     for h in missing:
         with open(os.path.join(shim_dir, h), "w") as f:

@@ -278,7 +278,7 @@ def run(args, here):
             key = (d["check"], os.path.realpath(d["file"]), d["line"],
                    d["column"])
             findings.append(report.finding(d, root, fixes.get(key), cache))
-        cause = running.parse_failure(r)
+        cause = running.parse_failure(r, llvm_version)
         if cause:
             unparsed.setdefault(cause, []).append(rel(f, project))
             unparsed_causes[os.path.realpath(f)] = cause

@@ -181,7 +181,9 @@ def configure_failure(log, project=None):
     m = re.search(r'Could not find a package configuration file provided by'
                   r'\s+"([^"]+)"', log)
     if not m:
-        m = re.search(r"Could NOT find (\S+)", log)
+        # Inside a CMake Error block only: "-- Could NOT find X" is the
+        # status line of an optional find_package.
+        m = re.search(r"^[ \t]+Could NOT find (\S+)", log, re.M)
     pkgconfig = re.findall(r"(?:^\s+-\s+(\S+)\s*$|None of the required "
                            r"'([^']+)'|Package '([^']+)',? required by .*?"
                            r"not found|No package '([^']+)' found)", log, re.M)
@@ -221,6 +223,13 @@ def configure_failure(log, project=None):
     return "other", lines[-1][:200] if lines else "no output"
 
 
+def error_in(log, directory):
+    """Whether a CMake error of log is located in a file below directory."""
+    top = os.path.realpath(directory) + os.sep
+    return any(os.path.realpath(p).startswith(top) for p in
+               re.findall(r"^CMake Error at ([^:\n]+):\d+", log, re.M))
+
+
 class Configured:
     """The outcome of configure(): the database's directory, how it was
     made (one line) and what the reader should know (lines)."""
@@ -257,7 +266,10 @@ def configure(cmake, source, build, torch, defines, init_caches, env,
     if first[0]:
         return Configured(build, "CMake configure", notes)
     kind, why = configure_failure(first[1], project)
-    if kind in ("package", "submodule"):
+    # A package torch's own CMake files look for (CUDA, cuDNN) is theirs to
+    # need, not the project's: the stand-in is tried for it.
+    if kind in ("package", "submodule") and \
+            not error_in(first[1], torch["torch_dir"]):
         raise ProjectError(f"CMake could not configure {source}: {why} "
                            f"(log: {first[2]}; -D VAR=VALUE passes options)")
     stand_in = torch_stand_in(os.path.join(os.path.dirname(build),

@@ -51,7 +51,8 @@ def rel(path, start):
         r = os.path.relpath(path, start)
     except ValueError:
         return path
-    return path if r.startswith("..") else r
+    outside = r == os.pardir or r.startswith(os.pardir + os.sep)
+    return path if outside else r
 
 
 def age_text(seconds):

@@ -16,6 +16,10 @@ NOT_IN_DATABASE = "kernel file not in the database"
 LEFT_OUT = "left out by the build's configuration"
 NOT_PARSED = "not parsed"
 NOT_LINTED = "not linted"
+# Variables that hold values, not switches (TORCH_CUDA_ARCH_LIST, CUDA_HOME).
+VALUE_WORDS = {"list", "dir", "dirs", "path", "paths", "home", "root", "arch",
+               "archs", "flags", "version", "prefix", "include", "library",
+               "name", "jobs", "level", "type", "mode", "file", "cache"}
 # Words of a build switch's name that say nothing about which files it
 # brings in.
 GENERIC = {"build", "with", "use", "enable", "enabled", "force", "no",
@@ -68,6 +72,8 @@ def switches_for(paths, switches, root, everywhere=()):
     found = {}
     for p in paths:
         for s in switches:
+            if _words(s.name) & VALUE_WORDS:
+                continue
             mine = _words(s.name) - GENERIC - common
             if mine & words[p]:
                 found.setdefault(p, []).append(s)
@@ -102,8 +108,8 @@ def measure(index, root, database_files, linted, unparsed, switches,
             body_files[(op, k["key"], k["file"], k["line"])] = files
     missing = {f for files in body_files.values() for f in files
                if f not in database_files}
-    every = {f for files in body_files.values() for f in files}
-    matched = switches_for(sorted(missing), switches, root, sorted(every))
+    matched = switches_for(sorted(missing), switches, root,
+                           sorted(candidates | missing))
     operators, kernels_total, kernels_seen = {}, 0, 0
     for op in ops:
         ks = by_op.get(op, [])

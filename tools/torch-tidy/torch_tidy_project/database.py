@@ -20,6 +20,7 @@ nvcc entries are turned into clang ones, and the result is written to
 import json
 import os
 import re
+import shutil
 import time
 
 from . import cdb, cmake, nvcc, pyproject, recorder
@@ -105,7 +106,8 @@ def setup_py_cmake_defines(text):
     what is left when its build cannot be run to cmake."""
     found = {}
     for m in re.finditer(r"""(?<![\w{])[fF]?(["'])-D([A-Za-z_][\w]*)"""
-                         r"""(?::\w+)?=([^"'{}]*)\1""", text):
+                         r"""(?::\w+)?=([^"'{}]*)\1"""
+                         r"""(?!\s*(?:\+|%|\.format))""", text):
         if m.group(0)[0] in "fF" and "{" in m.group(3):
             continue
         found[m.group(2)] = m.group(3)
@@ -224,12 +226,13 @@ def _from_backend(ctx, db, doc):
 
 def _from_setup_py(ctx, db, setup_py, top_cmake):
     scratch = scratch_dir(ctx.root, "recorder")
-    real = None
-    if top_cmake:
-        try:
-            real = _real_cmake(ctx, ctx.project)
-        except ProjectError:
-            real = None  # said again if CMake is needed
+    # The cmake that answers the build's queries (cmake --version): the one
+    # CMake will configure with where that can be told now.
+    try:
+        real = _real_cmake(ctx, ctx.project) if top_cmake else None
+    except ProjectError:
+        real = None  # said again if CMake is needed
+    real = real or ctx.cmake or shutil.which("cmake")
     log(f"no compile_commands.json; reading {rel(setup_py, ctx.project)} "
         f"(setup() recording its extensions"
         f"{', cmake recording its configure' if top_cmake else ''})")
@@ -248,8 +251,7 @@ def _from_setup_py(ctx, db, setup_py, top_cmake):
             (" ".join(f"-D{k}={v}" for k, v in sorted(shown.items())) or
              "none"))
         return _configure(ctx, db, call["source"] or ctx.project,
-                          call["defines"], call["init_caches"], call["env"],
-                          real)
+                          call["defines"], call["init_caches"], call["env"])
     sources = [s for e in rec.extensions or [] for s in e["sources"]]
     if sources:
         _need_torch(ctx)
@@ -276,7 +278,7 @@ def _from_setup_py(ctx, db, setup_py, top_cmake):
             (": " + " ".join(f"-D{k}={v}" for k, v in sorted(
                 defines.items())) if defines else " (none)"))
         log(db.notes[-1])
-        return _configure(ctx, db, ctx.project, defines, [], {}, real)
+        return _configure(ctx, db, ctx.project, defines, [], {})
     raise ProjectError(no_sources_text(ctx, rec))
 
 

@@ -166,6 +166,7 @@ DRIVER_BACKEND = DRIVER_COMMON + r'''
 os.chdir(project)
 for d in reversed(request["backend_path"]):
     sys.path.insert(0, os.path.join(project, d))
+result["imported"] = False
 try:
     import importlib
     name, _, attr = request["backend"].partition(":")

@@ -1,6 +1,7 @@
 """What a run says: the findings with their consequence class, the summary
 printed at the end, the JSON document for CI (docs/torch-tidy-project.schema.json),
 and the exit status with the last line that says why."""
+import math
 import re
 
 from . import coverage as cov
@@ -59,7 +60,9 @@ def finding(d, root, replacements, cache):
 
 
 def percent(share):
-    return f"{100 * share:.0f}%"
+    """A share in whole percent, rounded down: 0.896 is 89%, never shown as
+    the 90% it falls short of."""
+    return f"{math.floor(100 * share + 1e-9)}%"
 
 
 def coverage_text(c):
@@ -105,9 +108,10 @@ def verdict(fail_on, warnings, unparsed, c, minimum):
         (f" and {len(unseen) - 8} more" if len(unseen) > 8 else "")
     remedies = cov.bring_in(c)
     line = (f"{head}, but {coverage_text(c)}, below {percent(minimum)} "
-            f"(--min-coverage): {len(unseen)} of "
-            f"{c['operators']['with_cpp_kernels']} operators not fully seen: "
-            f"{names}")
+            f"(--min-coverage)")
+    if unseen:
+        line += (f": {len(unseen)} of {c['operators']['with_cpp_kernels']} "
+                 f"operators not fully seen: {names}")
     if remedies:
         line += "; to bring them in: " + "; ".join(remedies[:4])
     return 3, reasons, line

@@ -100,6 +100,8 @@ def diagnostics(output):
         if not m:
             continue
         level, check = m.group(4), m.group(6)
+        # WarningsAsErrors adds ",-warnings-as-errors" to the check's name.
+        check = check and check.split(",")[0]
         loc = {"file": m.group(1), "line": int(m.group(2)),
                "column": int(m.group(3)), "message": m.group(5)}
         if level == "note":
@@ -124,14 +126,28 @@ def errors(output):
     return out
 
 
-def parse_failure(result):
-    """Why a file did not parse (one short line), or None when it did."""
+# Headers a parse commonly misses, and the Debian package that has them for
+# clang ({llvm}: its major version).
+HEADER_PACKAGES = {"omp.h": "libomp-{llvm}-dev", "Python.h": "python3-dev",
+                   "zlib.h": "zlib1g-dev", "png.h": "libpng-dev",
+                   "jpeglib.h": "libjpeg-dev"}
+
+
+def parse_failure(result, llvm=None):
+    """Why a file did not parse (one short line), or None when it did.
+    llvm: torch-tidy's LLVM version, for the Debian package of a missing
+    header that comes with clang."""
     errs = errors(result.output)
     if not errs and result.code >= 0:
         return None
     missing = [NOT_FOUND.match(e).group(1) for e in errs if NOT_FOUND.match(e)]
     if missing:
-        return f"'{missing[0]}' not found"
+        package = HEADER_PACKAGES.get(os.path.basename(missing[0]))
+        if package and "{llvm}" in package:
+            package = package.format(llvm=(llvm or "").split(".")[0]) \
+                if llvm else None
+        return f"'{missing[0]}' not found" + (
+            f" (Debian: apt-get install {package})" if package else "")
     if errs:
         return errs[0][:100]
     return f"torch-tidy crashed (signal {-result.code})"

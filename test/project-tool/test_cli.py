@@ -1,0 +1,198 @@
+#!/usr/bin/env python3
+"""Unit tests of torch_tidy_project.cli: torch-tidy-project's command line,
+the project root, and the runs that stop before linting (exit 2)."""
+import io
+import os
+import stat
+import tempfile
+import unittest
+from contextlib import redirect_stderr, redirect_stdout
+
+from support import write
+from torch_tidy_project import cli
+
+
+def parse(*argv):
+    return cli.parse_args(list(argv))
+
+
+class ParseArgsTest(unittest.TestCase):
+    def refused(self, *argv):
+        err = io.StringIO()
+        with redirect_stderr(err):
+            with self.assertRaises(SystemExit) as c:
+                parse(*argv)
+        self.assertEqual(c.exception.code, 2, argv)
+        return err.getvalue()
+
+    def test_defaults(self):
+        a = parse()
+        self.assertEqual(a.fail_on, {"warnings", "coverage"})
+        self.assertEqual(a.min_coverage, 0.9)
+        self.assertEqual(a.project, ".")
+        self.assertEqual(a.database, "auto")
+        self.assertEqual(a.checks, "-*,torch-*")
+        self.assertEqual(a.defines, {})
+        self.assertIsNone(a.python)
+        self.assertGreaterEqual(a.jobs, 1)
+        self.assertTrue(a.pattern.search("anything"))
+        self.assertEqual(a.environ.get("PATH"), os.environ.get("PATH"))
+
+    def test_fail_on_lists(self):
+        self.assertEqual(parse("--fail-on", "warnings").fail_on,
+                         {"warnings"})
+        self.assertEqual(parse("--fail-on", " coverage , warnings ").fail_on,
+                         {"warnings", "coverage"})
+        self.assertEqual(parse("--fail-on", "never").fail_on, {"never"})
+
+    def test_errors_implies_warnings(self):
+        self.assertEqual(parse("--fail-on", "errors").fail_on,
+                         {"errors", "warnings"})
+        self.assertEqual(parse("--fail-on", "errors,coverage").fail_on,
+                         {"errors", "warnings", "coverage"})
+
+    def test_bad_fail_on(self):
+        for value in ("bogus", "warnings,bogus", "", ",", "never,warnings"):
+            said = self.refused("--fail-on", value)
+            self.assertIn("--fail-on", said)
+
+    def test_min_coverage_range(self):
+        self.assertEqual(parse("--min-coverage", "0").min_coverage, 0)
+        self.assertEqual(parse("--min-coverage", "1").min_coverage, 1)
+        self.assertEqual(parse("--min-coverage", "0.5").min_coverage, 0.5)
+        for value in ("1.5", "-0.1", "90"):
+            self.assertIn("--min-coverage", self.refused("--min-coverage",
+                                                         value))
+        self.refused("--min-coverage", "most")
+
+    def test_defines(self):
+        a = parse("-D", "WITH_CUDA:BOOL=ON", "-DLIST=a;b", "-D", "EMPTY=",
+                  "-D", "X=1=2")
+        self.assertEqual(a.defines, {"WITH_CUDA": "ON", "LIST": "a;b",
+                                     "EMPTY": "", "X": "1=2"})
+        for bad in ("NOVALUE", "1X=2", "=v", "A B=1"):
+            self.assertIn("expected VAR=VALUE", self.refused("-D", bad))
+
+    def test_env(self):
+        a = parse("--env", "TT_CLI_A=1", "--env", "TT_CLI_B=x=y")
+        self.assertEqual(a.environ["TT_CLI_A"], "1")
+        self.assertEqual(a.environ["TT_CLI_B"], "x=y")
+        self.assertEqual(a.env, ["TT_CLI_A=1", "TT_CLI_B=x=y"])
+        self.assertNotIn("TT_CLI_A", os.environ)
+        for bad in ("NOEQUALS", "1A=2"):
+            self.assertIn("VAR=VALUE", self.refused("--env", bad))
+
+    def test_jobs_and_regex(self):
+        self.assertEqual(parse("-j", "3").jobs, 3)
+        self.refused("-j", "0")
+        a = parse("csrc/.*\\.cu$")
+        self.assertTrue(a.pattern.search("/p/csrc/k.cu"))
+        self.assertFalse(a.pattern.search("/p/csrc/k.cpp"))
+        self.assertIn("FILE_REGEX", self.refused("("))
+
+
+def markers_above(path):
+    """Whether a folder above path holds a root marker (the test's own
+    temporary folder must not sit in a project)."""
+    d = os.path.dirname(path)
+    while True:
+        if any(os.path.exists(os.path.join(d, m))
+               for m in (".git", "setup.py", "pyproject.toml")):
+            return True
+        parent = os.path.dirname(d)
+        if parent == d:
+            return False
+        d = parent
+
+
+class FindRootTest(unittest.TestCase):
+    def setUp(self):
+        self._tmp = tempfile.TemporaryDirectory()
+        self.d = os.path.realpath(self._tmp.name)
+        if markers_above(self.d):
+            self.skipTest(f"a folder above {self.d} holds .git, setup.py or "
+                          f"pyproject.toml")
+
+    def tearDown(self):
+        self._tmp.cleanup()
+
+    def mk(self, *parts):
+        path = os.path.join(self.d, *parts)
+        os.makedirs(path, exist_ok=True)
+        return path
+
+    def touch(self, *parts):
+        path = os.path.join(self.d, *parts)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        open(path, "w").close()
+        return path
+
+    def test_project_with_a_marker_is_the_root(self):
+        for marker in ("setup.py", "pyproject.toml"):
+            project = self.mk(marker + "-proj")
+            self.mk(marker + "-proj", "csrc")
+            self.touch(marker + "-proj", marker)
+            self.assertEqual(cli.find_root(project), project)
+        git = self.mk("git-proj", ".git")
+        self.assertEqual(cli.find_root(os.path.dirname(git)),
+                         os.path.dirname(git))
+
+    def test_nearest_python_package_above(self):
+        repo = self.mk("repo")
+        self.mk("repo", ".git")
+        self.touch("repo", "python", "pyproject.toml")
+        self.touch("repo", "python", "setup.py")
+        deep = self.mk("repo", "python", "csrc", "ops")
+        self.assertEqual(cli.find_root(deep),
+                         os.path.join(repo, "python"))
+
+    def test_git_top_with_setup_py(self):
+        repo = self.mk("repo")
+        self.mk("repo", ".git")
+        self.touch("repo", "setup.py")
+        sub = self.mk("repo", "cmake", "native")
+        self.assertEqual(cli.find_root(sub), repo)
+
+    def test_not_past_the_git_top(self):
+        self.touch("outer", "setup.py")
+        self.mk("outer", "repo", ".git")
+        sub = self.mk("outer", "repo", "native")
+        self.assertEqual(cli.find_root(sub), sub)
+
+    def test_nothing_anywhere(self):
+        project = self.mk("a", "b")
+        self.assertEqual(cli.find_root(project), project)
+
+
+class MainTest(unittest.TestCase):
+    def run_main(self, *argv):
+        err, out = io.StringIO(), io.StringIO()
+        with redirect_stderr(err), redirect_stdout(out):
+            code = cli.main(list(argv), here="/nonexistent-here")
+        return code, err.getvalue()
+
+    def test_project_not_a_directory(self):
+        code, err = self.run_main("-p", "/nonexistent/project/xyz")
+        self.assertEqual(code, 2)
+        self.assertIn("not a directory", err)
+        self.assertTrue(err.startswith("torch-tidy-project: "))
+
+    def test_no_torch_tidy(self):
+        with tempfile.TemporaryDirectory() as d:
+            code, err = self.run_main("-p", d, "--torch-tidy",
+                                      os.path.join(d, "missing"))
+        self.assertEqual(code, 2)
+        self.assertIn("no torch-tidy found", err)
+
+    def test_plain_clang_tidy_refused(self):
+        with tempfile.TemporaryDirectory() as d:
+            fake = write(os.path.join(d, "clang-tidy"),
+                         "#!/bin/sh\necho 'Enabled checks:'\n",
+                         mode=stat.S_IRWXU)
+            code, err = self.run_main("-p", d, "--torch-tidy", fake)
+        self.assertEqual(code, 2)
+        self.assertIn("has no torch-tidy checks", err)
+
+
+if __name__ == "__main__":
+    unittest.main()

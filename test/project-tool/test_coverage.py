@@ -1,0 +1,243 @@
+#!/usr/bin/env python3
+"""Unit tests of torch_tidy_project.coverage: per operator, were its C++
+kernels analysed, and if not why and what would bring them in; the run's
+coverage and its gate. A synthetic project index over files in a temporary
+folder."""
+import os
+import tempfile
+import unittest
+
+from support import write
+from torch_tidy_project import coverage as cov
+
+
+def op(name, file):
+    return {"namespace": "myops", "schema": f"{name}(Tensor x) -> Tensor",
+            "file": file, "line": 1}
+
+
+def kernel(name, key, file, line=1, function=None):
+    return {"namespace": "myops", "operator": name, "key": key,
+            "fake": False, "how": "m.impl", "function": function,
+            "file": file, "line": line}
+
+
+NOT_IN_DB_REMEDY = "a build that compiles it (or --database with one that " \
+                   "lists it)"
+
+
+class MeasureTest(unittest.TestCase):
+    """myops::a  CPU kernel a_cpu defined in src/a_impl.cpp: analysed
+    myops::b  registered in src/b.cpp, which did not parse
+    myops::c  CUDA, src/cuda/c_kernel.cu not in the database; TT_WITH_CUDA
+    myops::d  src/extra/d_op.cpp not in the database, no switch matches
+    myops::e  a schema, no C++ kernel
+    myops::f  src/extra/f_op.cpp not in the database, no switch matches
+    myops::g  CPU in src/reg.cpp (analysed), CUDA in src/cuda/g_kernel.cu
+              (not in the database)
+    myops::h  src/h.cpp in the database, not linted
+    myops::i  src/i.cpp in the database, left out by FILE_REGEX"""
+
+    def setUp(self):
+        self._tmp = tempfile.TemporaryDirectory()
+        root = self.root = os.path.realpath(self._tmp.name)
+
+        def f(rel, text=""):
+            return write(os.path.join(root, rel), text)
+        self.reg = f("src/reg.cpp", "TORCH_LIBRARY_IMPL(myops, CPU, m) {\n"
+                                    "  m.impl(\"a\", &a_cpu);\n}\n")
+        self.a_impl = f("src/a_impl.cpp",
+                        "at::Tensor a_cpu(const at::Tensor& x) {\n"
+                        "  return x;\n}\n")
+        self.b = f("src/b.cpp")
+        self.c = f("src/cuda/c_kernel.cu")
+        self.d = f("src/extra/d_op.cpp")
+        self.f = f("src/extra/f_op.cpp")
+        self.g = f("src/cuda/g_kernel.cu")
+        self.h = f("src/h.cpp")
+        self.i = f("src/i.cpp")
+        f(".hidden/ignored.cpp", "at::Tensor a_cpu(int x) {\n}\n")
+        self.index = {
+            "root": root, "files": 10,
+            "operators": [op(n, self.reg) for n in "abcdefghi"],
+            "kernels": [
+                kernel("a", "CPU", self.reg, 2, "myops::a_cpu"),
+                kernel("b", "CPU", self.b),
+                kernel("c", "CUDA", self.c),
+                kernel("d", "CPU", self.d),
+                kernel("f", "CPU", self.f),
+                kernel("g", "CPU", self.reg, 3),
+                kernel("g", "CUDA", self.g),
+                kernel("h", "CPU", self.h),
+                kernel("i", "CPU", self.i),
+                dict(kernel("e", "Meta", self.reg, 9), fake=True),
+            ]}
+        self.database_files = {self.reg, self.a_impl, self.b, self.h,
+                               self.i}
+        self.linted = {self.reg, self.a_impl, self.b}
+        self.unparsed = {self.b}
+        self.switches = [cov.Switch("TT_WITH_CUDA", "env"),
+                         cov.Switch("BUILD_SRC", "env")]
+        self.result = cov.measure(
+            self.index, root, self.database_files, self.linted,
+            self.unparsed, self.switches,
+            {self.b: "'missing.h' not found"}, {self.i})
+
+    def tearDown(self):
+        self._tmp.cleanup()
+
+    def kernel_of(self, name, i=0):
+        return self.result["by_operator"][f"myops::{name}"]["kernels"][i]
+
+    def test_analysed_kernel(self):
+        a = self.result["by_operator"]["myops::a"]
+        self.assertEqual(a["status"], "analysed")
+        self.assertTrue(a["analysed"])
+        self.assertEqual(a["kernels"], [{"key": "CPU", "analysed": True,
+                                         "files": ["src/a_impl.cpp"]}])
+
+    def test_not_parsed(self):
+        k = self.kernel_of("b")
+        self.assertFalse(k["analysed"])
+        self.assertEqual(k["why"], cov.NOT_PARSED)
+        self.assertEqual(k["bring_in"],
+                         "src/b.cpp did not parse ('missing.h' not found)")
+
+    def test_left_out_by_an_environment_switch(self):
+        k = self.kernel_of("c")
+        self.assertEqual(k["why"], cov.LEFT_OUT)
+        self.assertEqual(k["why"], "left out by the build's configuration")
+        self.assertEqual(k["bring_in"],
+                         "src/cuda/c_kernel.cu: --env TT_WITH_CUDA=1")
+        self.assertNotIn("BUILD_SRC", k["bring_in"])
+
+    def test_not_in_database_without_a_switch(self):
+        for name, rel in (("d", "src/extra/d_op.cpp"),
+                          ("f", "src/extra/f_op.cpp")):
+            k = self.kernel_of(name)
+            self.assertEqual(k["why"], cov.NOT_IN_DATABASE)
+            self.assertEqual(k["bring_in"], f"{rel}: {NOT_IN_DB_REMEDY}")
+
+    def test_not_linted(self):
+        self.assertEqual((self.kernel_of("h")["why"],
+                          self.kernel_of("h")["bring_in"]),
+                         (cov.NOT_LINTED, "--all-files"))
+        self.assertEqual((self.kernel_of("i")["why"],
+                          self.kernel_of("i")["bring_in"]),
+                         (cov.NOT_LINTED,
+                          "src/i.cpp was left out by FILE_REGEX"))
+
+    def test_partly_analysed(self):
+        g = self.result["by_operator"]["myops::g"]
+        self.assertEqual(g["status"], "partly analysed")
+        self.assertFalse(g["analysed"])
+        self.assertEqual([k["analysed"] for k in g["kernels"]], [True, False])
+        self.assertEqual(g["kernels"][1]["why"], cov.LEFT_OUT)
+
+    def test_operator_without_cpp_kernel_not_counted(self):
+        e = self.result["by_operator"]["myops::e"]
+        self.assertEqual(e, {"analysed": False, "status": cov.NO_KERNEL,
+                             "kernels": []})
+        self.assertEqual(self.result["operators"],
+                         {"total": 9, "with_cpp_kernels": 8, "analysed": 1})
+
+    def test_counts_and_share(self):
+        r = self.result
+        self.assertEqual(r["kernels"], {"total": 9, "analysed": 2})
+        self.assertEqual(r["files"], {"linted": 3, "parsed": 2})
+        self.assertAlmostEqual(r["share"], min(2 / 9, 2 / 3))
+        self.assertFalse(cov.gate(r, 0.9))
+        self.assertTrue(cov.gate(r, 0.2))
+        self.assertTrue(cov.gate(r, 0))
+
+    def test_unseen(self):
+        unseen = cov.unseen(self.result)
+        self.assertEqual([u[0] for u in unseen],
+                         ["myops::" + n for n in "bcdfghi"])
+        self.assertEqual(dict((u[0], u[1]) for u in unseen)["myops::g"],
+                         "partly analysed")
+        self.assertEqual(dict((u[0], u[2]) for u in unseen)["myops::c"],
+                         ["src/cuda/c_kernel.cu: --env TT_WITH_CUDA=1"])
+
+    def test_bring_in_most_common_first(self):
+        self.assertEqual(cov.bring_in(self.result), [
+            "--env TT_WITH_CUDA=1", NOT_IN_DB_REMEDY,
+            "src/b.cpp did not parse ('missing.h' not found)",
+            "--all-files", "src/i.cpp was left out by FILE_REGEX"])
+
+
+class ShareTest(unittest.TestCase):
+    def test_file_share_lower_than_kernel_share(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            root = os.path.realpath(tmp)
+            files = [write(os.path.join(root, f"{n}.cpp")) for n in "abcd"]
+            index = {"operators": [op("a", files[0])],
+                     "kernels": [kernel("a", "CPU", files[0])]}
+            r = cov.measure(index, root, set(files), set(files),
+                            set(files[2:]), [])
+        self.assertEqual(r["kernels"], {"total": 1, "analysed": 1})
+        self.assertEqual(r["share"], 0.5)
+
+    def test_nothing_to_measure(self):
+        with tempfile.TemporaryDirectory() as root:
+            r = cov.measure({"operators": [], "kernels": []}, root, set(),
+                            set(), set(), [])
+        self.assertIsNone(r["share"])
+        self.assertTrue(cov.gate(r, 1.0))
+        self.assertEqual(cov.unseen(r), [])
+        self.assertEqual(cov.bring_in(r), [])
+
+    def test_gate_boundary(self):
+        self.assertTrue(cov.gate({"share": 0.9}, 0.9))
+        self.assertTrue(cov.gate({"share": 0.8999999999999}, 0.9))
+        self.assertFalse(cov.gate({"share": 0.89}, 0.9))
+        self.assertTrue(cov.gate({"share": 0.0}, 0.0))
+
+
+class SwitchesTest(unittest.TestCase):
+    def test_words_every_path_shares_are_ignored(self):
+        root = "/r"
+        paths = ["/r/mypkg/csrc/cuda/a.cu", "/r/mypkg/csrc/cpu/b.cpp"]
+        switches = [cov.Switch("MYPKG_BUILD", "env"),
+                    cov.Switch("MYPKG_CUDA", "env"),
+                    cov.Switch("WITH_CPU", "cmake", "OFF"),
+                    cov.Switch("USE_CSRC", "env")]
+        found = cov.switches_for(paths, switches, root)
+        self.assertEqual({p: [s.name for s in ss] for p, ss in found.items()},
+                         {paths[0]: ["MYPKG_CUDA"], paths[1]: ["WITH_CPU"]})
+
+    def test_variables_holding_values_are_not_switches(self):
+        paths = ["/r/csrc/cuda/a.cu", "/r/csrc/cpu/b.cpp"]
+        found = cov.switches_for(paths, [cov.Switch("TORCH_CUDA_ARCH_LIST",
+                                                    "env"),
+                                         cov.Switch("CUDA_HOME", "env"),
+                                         cov.Switch("FORCE_CUDA", "env")],
+                                 "/r")
+        self.assertEqual({p: [s.name for s in ss] for p, ss in found.items()},
+                         {paths[0]: ["FORCE_CUDA"]})
+
+    def test_generic_words_ignored(self):
+        found = cov.switches_for(["/r/a/with_build.cpp", "/r/b/x.cpp"],
+                                 [cov.Switch("WITH_BUILD", "env")], "/r")
+        self.assertEqual(found, {})
+
+    def test_cu_files_hold_the_word_cuda(self):
+        self.assertIn("cuda", cov.path_words("/r/k/kernel.cu", "/r"))
+        self.assertNotIn("cuda", cov.path_words("/r/k/kernel.cpp", "/r"))
+
+    def test_hints(self):
+        self.assertEqual(cov.Switch("X", "env").hint(), "--env X=1")
+        self.assertEqual(cov.Switch("WITH_X", "cmake", "OFF").hint(),
+                         "-D WITH_X=ON")
+
+    def test_tree_sources_skip_hidden(self):
+        with tempfile.TemporaryDirectory() as d:
+            for rel in ("a.c", "b/c.cu", ".git/d.cpp", "e.h", "f.py"):
+                write(os.path.join(d, rel))
+            found = sorted(os.path.relpath(p, d)
+                           for p in cov.tree_sources(d))
+        self.assertEqual(found, ["a.c", "b/c.cu"])
+
+
+if __name__ == "__main__":
+    unittest.main()
