@@ -101,7 +101,8 @@ class MeasureTest(unittest.TestCase):
         self.assertFalse(k["analysed"])
         self.assertEqual(k["why"], cov.NOT_PARSED)
         self.assertEqual(k["bring_in"],
-                         "src/b.cpp did not parse ('missing.h' not found)")
+                         "src/b.cpp: what it lacks to parse ('missing.h' not "
+                         "found)")
 
     def test_left_out_by_an_environment_switch(self):
         k = self.kernel_of("c")
@@ -121,11 +122,11 @@ class MeasureTest(unittest.TestCase):
     def test_not_linted(self):
         self.assertEqual((self.kernel_of("h")["why"],
                           self.kernel_of("h")["bring_in"]),
-                         (cov.NOT_LINTED, "--all-files"))
+                         (cov.NOT_LINTED, "src/h.cpp: --all-files"))
         self.assertEqual((self.kernel_of("i")["why"],
                           self.kernel_of("i")["bring_in"]),
                          (cov.NOT_LINTED,
-                          "src/i.cpp was left out by FILE_REGEX"))
+                          "src/i.cpp: a run without FILE_REGEX"))
 
     def test_partly_analysed(self):
         g = self.result["by_operator"]["myops::g"]
@@ -162,8 +163,8 @@ class MeasureTest(unittest.TestCase):
     def test_bring_in_most_common_first(self):
         self.assertEqual(cov.bring_in(self.result), [
             "--env TT_WITH_CUDA=1", NOT_IN_DB_REMEDY,
-            "src/b.cpp did not parse ('missing.h' not found)",
-            "--all-files", "src/i.cpp was left out by FILE_REGEX"])
+            "what it lacks to parse ('missing.h' not found)",
+            "--all-files", "a run without FILE_REGEX"])
 
 
 class ShareTest(unittest.TestCase):

@@ -150,6 +150,26 @@ class SetupPyCmakeDefinesTest(unittest.TestCase):
         self.assertEqual(database.setup_py_cmake_defines(text), {})
 
 
+class NoSourcesTextTest(unittest.TestCase):
+    def test_names_variables_operators_and_files(self):
+        from torch_tidy_project import recorder
+        rec = recorder.BuildRecord("setup.py", "/p/.torch-tidy/recorder/"
+                                   "setup-py.log")
+        rec.variables = ["XX_BUILD_CPU"]
+        rec.variables_in_text = ["XX_BUILD_CPU", "XX_BUILD_CUDA"]
+        ctx = argparse.Namespace(project="/p", operator_files={
+            "/p/csrc/ops.cpp": ["xx::a", "xx::b"],
+            "/p/csrc/cuda/k.cu": ["xx::b", "xx::c"]})
+        said = database.no_sources_text(ctx, rec)
+        self.assertIn("setup.py defines no extension sources with this "
+                      "environment; it reads XX_BUILD_CPU, XX_BUILD_CUDA", said)
+        self.assertIn("--env XX_BUILD_CPU=1", said)
+        self.assertIn("the 3 operators the project registers (xx::a, xx::b, "
+                      "xx::c), in csrc/cuda/k.cu, csrc/ops.cpp", said)
+        self.assertTrue(said.endswith(
+            "(setup.py's output: .torch-tidy/recorder/setup-py.log)"))
+
+
 class TorchIncludesTest(unittest.TestCase):
     def test_versions_and_directories(self):
         with tempfile.TemporaryDirectory() as d:
@@ -343,7 +363,8 @@ class ObtainFromBuildTest(unittest.TestCase):
                                ["my::op"]}))
         said = str(c.exception)
         self.assertIn("defines no extension sources", said)
-        self.assertIn("ops.cpp (my::op)", said)
+        self.assertIn("the 1 operator the project registers (my::op), in "
+                      "ops.cpp", said)
 
     @unittest.skipIf(not REAL_CMAKE, "no cmake on PATH")
     def test_cmake_project_that_cannot_configure(self):

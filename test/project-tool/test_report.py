@@ -64,6 +64,9 @@ class FindingClassTest(unittest.TestCase):
             "(unknown: opaque call)": "unknown",
             "the out tensor keeps reading requires_grad() == false after "
             "the write": "stale requires_grad",
+            "torch.compile loses requires_grad after such writes":
+            "stale requires_grad",
+            "the kernel returns a view of argument 'out'": None,
             "a plain message": None,
             "(silently) wrong": None,
             "(quiet)": None,

@@ -271,6 +271,28 @@ def case_ci_project(c):
           f"run-clang-tidy -j 2 -load finds both findings ({found})")
     check("clean.cpp" not in "".join(re.findall(r".*warning.*", out)),
           "and nothing in the clean file")
+    # The same project in one command, read back from --json as a CI
+    # annotation would: each finding's message, notes and fix (issue 46).
+    rc, out = run([os.path.join(c.bin, "torch-tidy-project"), "-j", "2",
+                   "--json", "../ci-project.json"], cwd=d)
+    s = load_json(os.path.join(c.out, "ci-project.json"))
+    found = s.get("findings", [])
+    layers = os.path.join(d, "src", "layers.cpp")
+    fixes = [f["fix"] for f in found if f.get("fix")]
+    check(rc == 1 and [f["line"] for f in found] == [10, 17] and
+          all(f["file"] == "src/layers.cpp" and f["check"] == CHECK and
+              f["message"] and f["notes"] and
+              f["class"] == "stale requires_grad" for f in found) and
+          len(fixes) == 2 and all(
+              x["rule"] and x["replacements"][0]["file"] == "src/layers.cpp"
+              and x["replacements"][0]["line"] == f["line"] and
+              x["replacements"][0]["text"] for x, f in zip(fixes, found)) and
+          "using the project's build/compile_commands.json" in out,
+          f"torch-tidy-project --json on the project's own database: both "
+          f"findings with their message, notes and fix (rule, replacement "
+          f"at the finding's line) (exit {rc}): {json.dumps(found)[:600]}")
+    validate(c, os.path.join(c.out, "ci-project.json"),
+             "the sample project's --json")
 
 
 def case_ci_build(c):
@@ -419,7 +441,8 @@ def case_extension(c):
     project = os.path.join(c.src, "tools", "torch-tidy", "torch-tidy-project")
     rc, out = run([project, "--python", py, "--torch-tidy",
                    f"{c.bin}/torch-tidy", "-j", "2"], cwd=one)
-    check(rc == 1 and "reading the extensions of setup.py" in out and
+    check(rc == 1 and "reading setup.py (setup() recording its extensions"
+          in out and
           "torch-tidy-project: 2 files, 0 did not parse, 4 warnings" in out and
           re.search(r"^\s+2 torch-compile-requires-grad-propagation$", out,
                     re.M) and
@@ -578,8 +601,8 @@ def case_cmake_projects(c):
           f"linting the schemas alone: the 3 operators' kernels unseen, "
           f"by cause ({unseen})")
     check(rc == 3 and out.strip().splitlines()[-1].startswith(
-              "torch-tidy-project: FAIL (coverage)") and
-          "left out by FILE_REGEX" in out,
+              "torch-tidy-project: FAIL (warnings, coverage)") and
+          "a run without FILE_REGEX" in out,
           f"... and the run is not green: exit 3, the last line says "
           f"coverage (exit {rc}): {out.strip().splitlines()[-1][:300]}")
     check(s.get("torch_tidy", {}).get("path") == os.path.realpath(tidy) and
@@ -739,7 +762,9 @@ def case_env_switched(c):
     rc, out = run([project, "--python", py, "-j", "2"], cwd=d)
     check(rc == 2 and "defines no extension sources" in out and
           "ENVX_BUILD_CPU, ENVX_BUILD_CUDA" in out and "--env" in out and
-          "csrc/ops.cpp (envx::scale" in out and "csrc/cuda/kernels.cu" in out,
+          "the 6 operators the project registers (envx::clip_, envx::count, "
+          "envx::fill_rows_, envx::normalize, envx::scale, envx::shift)" in out
+          and "csrc/cuda/kernels.cu" in out,
           f"without its variables: exit 2, naming the variables setup.py "
           f"reads and the files that register operators no database entry "
           f"covers (exit {rc}): {out.strip()[-700:]}")

@@ -218,6 +218,10 @@ def configure_failure(log, project=None):
                         f" ({path} is an empty git submodule: git submodule "
                         f"update --init, or give torch-tidy-cdb the sources "
                         f"and -I flags)")
+        if re.search(r'requires the language dialect "CUDA\d*"', text):
+            said += (" (this CMake does not know the flags of this nvcc: a "
+                     "newer CMake would, e.g. pip install cmake into the "
+                     "project's environment, or --cmake PATH)")
         return "other", said
     lines = [l for l in log.splitlines() if l.strip()]
     return "other", lines[-1][:200] if lines else "no output"

@@ -164,14 +164,15 @@ def _why(files, database_files, unparsed, regex_skipped, matched, causes,
     bad = sorted(files & set(unparsed))
     if bad:
         cause = causes.get(bad[0])
-        return NOT_PARSED, (f"{rel(bad[0], root)} did not parse" +
+        return NOT_PARSED, (f"{rel(bad[0], root)}: what it lacks to parse" +
                             (f" ({cause})" if cause else ""))
     skipped = sorted(files & set(regex_skipped))
     if skipped:
-        return NOT_LINTED, f"{rel(skipped[0], root)} was left out by " \
+        return NOT_LINTED, f"{rel(skipped[0], root)}: a run without " \
             f"FILE_REGEX"
-    if files & set(database_files):
-        return NOT_LINTED, "--all-files"
+    inside = sorted(files & set(database_files))
+    if inside:
+        return NOT_LINTED, f"{rel(inside[0], root)}: --all-files"
     hints = []
     for f in sorted(files):
         for s in matched.get(f, []):
@@ -207,13 +208,11 @@ def unseen(result):
 
 def bring_in(result):
     """The distinct remedies, most common first: what would bring the unseen
-    kernels in."""
+    kernels in (each kernel's bring_in is 'FILE: remedy')."""
     counts = {}
     for o in result["by_operator"].values():
         for k in o["kernels"]:
             if not k["analysed"]:
-                remedy = re.sub(r"^[^:]*: ", "", k["bring_in"]) \
-                    if k["why"] in (LEFT_OUT, NOT_IN_DATABASE) else \
-                    k["bring_in"]
+                remedy = k["bring_in"].split(": ", 1)[-1]
                 counts[remedy] = counts.get(remedy, 0) + 1
     return [r for r, _ in sorted(counts.items(), key=lambda x: -x[1])]

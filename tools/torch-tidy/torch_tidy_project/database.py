@@ -283,17 +283,17 @@ def _from_setup_py(ctx, db, setup_py, top_cmake):
 
 
 def no_sources_text(ctx, rec):
-    """Why setup.py gave nothing to lint, and what the project holds that
-    no database entry covers."""
+    """Why setup.py gave nothing to lint, the operators the project defines
+    that no database entry covers, and the files that register them."""
     said = rec.no_sources_text()
     files = sorted(ctx.operator_files or {})
     if files:
-        shown = [f"{rel(f, ctx.project)} ({', '.join(ops[:3])}"
-                 f"{', ...' if len(ops) > 3 else ''})"
-                 for f, ops in sorted(ctx.operator_files.items())[:6]]
-        said += (f"; {len(files)} files of the project register or define "
-                 f"operators and no database entry covers them: " +
-                 "; ".join(shown) + (" and more" if len(files) > 6 else ""))
+        ops = sorted({op for f in files for op in ctx.operator_files[f]})
+        said += (f"; unseen: the {len(ops)} operator"
+                 f"{'s' if len(ops) != 1 else ''} the project registers ("
+                 + ", ".join(ops[:12]) + (", ..." if len(ops) > 12 else "") +
+                 "), in " + ", ".join(rel(f, ctx.project) for f in files[:8]) +
+                 (" and more" if len(files) > 8 else ""))
     return said + f" (setup.py's output: {rel(rec.log, ctx.project)})"
 
 

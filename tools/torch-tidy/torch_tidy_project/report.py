@@ -13,17 +13,20 @@ SCHEMA = "torch-tidy-project/2"
 # pages of docs/checks/.
 CLASS_TOKEN = re.compile(r"\((silent|graph break|loud|traced|unknown)\b[^)]*"
                          r"\)")
-STALE = "keeps reading requires_grad() == false"
+# The flagship's messages: a write into a mutable argument, and a write
+# into a fresh local in a compiled region.
+STALE = ("keeps reading requires_grad() == false", "loses requires_grad")
 
 
 def finding_class(message):
     """The consequence class a message states: silent, graph break, loud,
-    traced, unknown, or 'stale requires_grad' (a write into a mutable
-    argument); None for a message that states none."""
+    traced, unknown, or 'stale requires_grad' (torch.compile's flag goes
+    stale: a write into a mutable argument, or into a fresh local in a
+    compiled region); None for a message that states none."""
     m = CLASS_TOKEN.search(message)
     if m:
         return m.group(1)
-    if STALE in message:
+    if any(s in message for s in STALE):
         return "stale requires_grad"
     return None
 
