@@ -145,7 +145,11 @@ class MeasureTest(unittest.TestCase):
     def test_counts_and_share(self):
         r = self.result
         self.assertEqual(r["kernels"], {"total": 9, "analysed": 2})
-        self.assertEqual(r["files"], {"linted": 3, "parsed": 2})
+        self.assertEqual(r["files"], {
+            "linted": 3, "parsed": 2,
+            # The project's sources in no database entry, said not counted.
+            "not_in_database": ["src/cuda/c_kernel.cu", "src/cuda/g_kernel.cu",
+                                "src/extra/d_op.cpp", "src/extra/f_op.cpp"]})
         self.assertAlmostEqual(r["share"], min(2 / 9, 2 / 3))
         self.assertFalse(cov.gate(r, 0.9))
         self.assertTrue(cov.gate(r, 0.2))
@@ -238,6 +242,18 @@ class SwitchesTest(unittest.TestCase):
             found = sorted(os.path.relpath(p, d)
                            for p in cov.tree_sources(d))
         self.assertEqual(found, ["a.c", "b/c.cu"])
+
+    def test_tree_sources_of_the_project_own(self):
+        with tempfile.TemporaryDirectory() as d:
+            for rel in ("csrc/a.cpp", "third_party/x/b.cpp", "tests/c.cpp",
+                        "build/d.cpp", "benchmark/e.cu", "csrc/cuda/f.cu"):
+                write(os.path.join(d, rel))
+            every = sorted(os.path.relpath(p, d)
+                           for p in cov.tree_sources(d))
+            own = sorted(os.path.relpath(p, d)
+                         for p in cov.tree_sources(d, own_only=True))
+        self.assertEqual(len(every), 6)
+        self.assertEqual(own, ["csrc/a.cpp", "csrc/cuda/f.cu"])
 
 
 if __name__ == "__main__":

@@ -337,6 +337,21 @@ class ObtainFromBuildTest(unittest.TestCase):
         self.assertIsNotNone(db.build)
 
     @needs_setuptools
+    def test_writes_of_the_build_into_the_tree_are_said(self):
+        write(os.path.join(self.project, "setup.py"), """\
+            from setuptools import setup, Extension
+            with open("version.py", "w") as f:
+                f.write("__version__ = '1.0'\\n")
+            setup(name="p", ext_modules=[Extension("p._C", ["a.cpp"])])
+            """)
+        write(os.path.join(self.project, "a.cpp"))
+        time.sleep(1.1)  # the file's mtime falls after the run begins
+        db = obtain(context(self.project, python=PYTHON, torch=self.torch))
+        self.assertEqual(db.how, "setup.py")
+        self.assertIn("setup.py wrote into the project's tree: version.py",
+                      db.notes)
+
+    @needs_setuptools
     def test_setup_py_needs_torch(self):
         write(os.path.join(self.project, "setup.py"), """\
             from setuptools import setup, Extension

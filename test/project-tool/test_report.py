@@ -20,7 +20,8 @@ def coverage(share=1.0, kernels=(4, 4), files=(2, 2), by_operator=None):
     ops = by_operator or {}
     return {"share": share,
             "kernels": {"total": kernels[0], "analysed": kernels[1]},
-            "files": {"linted": files[0], "parsed": files[1]},
+            "files": {"linted": files[0], "parsed": files[1],
+                      "not_in_database": []},
             "operators": {"total": len(ops),
                           "with_cpp_kernels": sum(
                               1 for o in ops.values()

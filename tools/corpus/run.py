@@ -60,6 +60,16 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
+
+# torch-tidy-project's package (tools/torch-tidy/torch_tidy_project): the
+# runner parses .cu files as torch-tidy-cdb does, and --whole lints the files
+# of a project the operator checks can warn in, as torch-tidy-project picks
+# them.
+sys.path.insert(0, os.path.join(ROOT, "tools", "torch-tidy"))
+from torch_tidy_project import cdb as CDB  # noqa: E402
+from torch_tidy_project import index as INDEX  # noqa: E402
+from torch_tidy_project.common import read_text as text_of  # noqa: E402
+
 CHECKS = ["torch-compile-requires-grad-propagation", "torch-index-assign-to-copy",
           "torch-inplace-on-grad-leaf", "torch-op-undeclared-mutation"]
 SOURCE_EXT = (".cpp", ".cc", ".cxx", ".cu")
@@ -184,14 +194,6 @@ def materialize(repo, mirror, dest):
         pos += size + 1
     open(stamp, "w").close()
     return dest
-
-
-def text_of(path):
-    try:
-        with open(path, encoding="utf-8", errors="replace") as f:
-            return f.read()
-    except OSError:
-        return ""
 
 
 def pick_files(root, per_repo):
@@ -334,14 +336,6 @@ def install_dependencies():
             print(f"corpus: could not install {' '.join(missing)}; files that include "
                   f"them will not parse", flush=True)
 
-
-# torch-tidy-project's package (tools/torch-tidy/torch_tidy_project): the
-# runner parses .cu files as torch-tidy-cdb does, and --whole lints the files
-# of a project the operator checks can warn in, as torch-tidy-project picks
-# them.
-sys.path.insert(0, os.path.join(ROOT, "tools", "torch-tidy"))
-from torch_tidy_project import cdb as CDB  # noqa: E402
-from torch_tidy_project import index as INDEX  # noqa: E402
 
 
 def library_flags():

@@ -11,7 +11,8 @@ import shutil
 import subprocess
 
 from . import cdb
-from .common import ProjectError, last_lines, read_text, rel
+from .common import (NOT_THE_PROJECTS, ProjectError, last_lines, read_text,
+                     rel)
 
 # CMake variables torch-tidy sets itself: a build's values for them (paths
 # of the machine that wrote it) are not taken.
@@ -326,18 +327,12 @@ def _configure(cmake, source, build, plan, init_caches, env,
     return ok, log, rel(log_path, os.getcwd())
 
 
-# Folders a database made from a CMake project's sources leaves out: other
-# projects' code, tests, builds.
-LEFT_OUT = re.compile(r"^(\..*|third[_-]?party|3rdparty|external|extern|"
-                      r"vendor|build.*|cmake-build.*|tests?|benchmarks?|"
-                      r"examples?|docs?)$", re.I)
-
-
 def cmake_directories(source):
-    """{CMakeLists.txt path: its text} under source, less LEFT_OUT."""
+    """{CMakeLists.txt path: its text} under source (other projects' code,
+    tests and builds left out)."""
     found = {}
     for root, dirs, files in os.walk(source):
-        dirs[:] = sorted(d for d in dirs if not LEFT_OUT.match(d))
+        dirs[:] = sorted(d for d in dirs if not NOT_THE_PROJECTS.match(d))
         if "CMakeLists.txt" in files:
             path = os.path.join(root, "CMakeLists.txt")
             found[path] = read_text(path)
@@ -414,12 +409,12 @@ def sources_database(source, torch, out, shim_dir, cuda_path=None):
                 if re.match(r"^[A-Za-z_]\w*(=\S*)?$", t) and t not in defines:
                     defines.append(t)
     for root, dirs, _ in os.walk(source):
-        dirs[:] = [d for d in dirs if not LEFT_OUT.match(d)]
+        dirs[:] = [d for d in dirs if not NOT_THE_PROJECTS.match(d)]
         if os.path.basename(root) == "include" and root not in includes:
             includes.append(root)
     sources = []
     for root, dirs, files in os.walk(source):
-        dirs[:] = sorted(d for d in dirs if not LEFT_OUT.match(d))
+        dirs[:] = sorted(d for d in dirs if not NOT_THE_PROJECTS.match(d))
         sources += [os.path.join(root, f) for f in sorted(files)
                     if f.endswith(cdb.SOURCE_EXTENSIONS)]
     dropped = 0

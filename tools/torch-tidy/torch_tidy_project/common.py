@@ -1,8 +1,15 @@
 """What every module shares: the error that stops a run, the project's
 .torch-tidy/ folder, progress lines and file reading."""
 import os
+import re
 
 SCRATCH = ".torch-tidy"
+# Folders that hold other projects' code, tests, builds and docs, not the
+# project's own sources: left out of a database made from CMake sources and
+# of the sources a run is said to have missed.
+NOT_THE_PROJECTS = re.compile(r"^(\..*|third[_-]?party|3rdparty|external|"
+                              r"extern|vendor|build.*|cmake-build.*|tests?|"
+                              r"benchmarks?|examples?|docs?)$", re.I)
 
 
 class ProjectError(Exception):

@@ -8,7 +8,7 @@ import os
 import re
 
 from . import index as project_index
-from .common import read_text, rel
+from .common import NOT_THE_PROJECTS, read_text, rel
 
 SOURCES = (".c", ".cc", ".cpp", ".cxx", ".cu")
 NO_KERNEL = "no C++ kernel"
@@ -28,11 +28,13 @@ GENERIC = {"build", "with", "use", "enable", "enabled", "force", "no",
            "tests", "benchmark", "benchmarks", "verbose", "ninja", "python"}
 
 
-def tree_sources(root):
-    """C, C++ and CUDA sources below root (hidden folders left out)."""
+def tree_sources(root, own_only=False):
+    """C, C++ and CUDA sources below root (hidden folders left out; with
+    own_only, other projects' code, tests and builds too)."""
     found = []
     for d, dirs, files in os.walk(root):
-        dirs[:] = [x for x in dirs if not x.startswith(".")]
+        dirs[:] = [x for x in dirs if not x.startswith(".") and not (
+            own_only and NOT_THE_PROJECTS.match(x))]
         found += [os.path.join(d, f) for f in files if f.endswith(SOURCES)]
     return found
 
@@ -139,6 +141,11 @@ def measure(index, root, database_files, linted, unparsed, switches,
                          "kernels": entries}
     files_linted = len(linted)
     files_parsed = len(parsed)
+    # The project's own sources no database entry covers, kernels or not:
+    # said, not counted (their functions are no registered kernel).
+    outside = sorted(rel(f, root) for f in map(os.path.realpath,
+                                                 tree_sources(root, True))
+                     if f not in database_files)
     shares = []
     if kernels_total:
         shares.append(kernels_seen / kernels_total)
@@ -153,7 +160,8 @@ def measure(index, root, database_files, linted, unparsed, switches,
                                     if o["status"] != NO_KERNEL),
             "analysed": sum(1 for o in operators.values() if o["analysed"]),
         },
-        "files": {"linted": files_linted, "parsed": files_parsed},
+        "files": {"linted": files_linted, "parsed": files_parsed,
+                  "not_in_database": outside},
         "by_operator": operators,
     }
 

@@ -194,10 +194,12 @@ def _from_backend(ctx, db, doc):
         f"CMake (source {rel(source, ctx.project) or '.'}): running it with "
         f"cmake recording")
     scratch = scratch_dir(ctx.root, "recorder")
+    started = time.time()
     rec = recorder.record_backend(
         ctx.python or "python3", ctx.project, name, path, ctx.env, scratch,
         {"build-dir": os.path.join(scratch, "build")}, real)
     db.build = rec
+    _note_writes(ctx, db, f"the build backend {name}", started)
     defines, caches, env = dict(settings["defines"]), [], {}
     if rec.cmake_calls:
         call = recorder.parse_cmake_call(rec.cmake_calls[-1])
@@ -236,9 +238,11 @@ def _from_setup_py(ctx, db, setup_py, top_cmake):
     log(f"no compile_commands.json; reading {rel(setup_py, ctx.project)} "
         f"(setup() recording its extensions"
         f"{', cmake recording its configure' if top_cmake else ''})")
+    started = time.time()
     rec = recorder.record_setup_py(ctx.python or "python3", setup_py,
                                    ctx.env, scratch, real)
     db.build = rec
+    _note_writes(ctx, db, "setup.py", started)
     if rec.failed():
         raise ProjectError(rec.failure())
     if rec.cmake_calls:
@@ -313,13 +317,8 @@ def _configure(ctx, db, source, defines, caches, env, real=None):
     db.notes += done.notes
     db.cmake_source = source
     db.cmake_options = declared_options(source)
-    written = _written_into_tree(source, started, ctx.root)
-    if written:
-        db.notes.append("CMake's configure wrote into the project's tree "
-                        "(the project's own configure_file or file(WRITE)): " +
-                        ", ".join(written[:5]) +
-                        (f" and {len(written) - 5} more" if len(written) > 5
-                         else ""))
+    _note_writes(ctx, db, "CMake's configure (the project's own "
+                 "configure_file or file(WRITE))", started, source)
     for n in done.notes:
         log(n)
     if done.directory:
@@ -339,6 +338,18 @@ def _configure(ctx, db, source, defines, caches, env, real=None):
                     f"flags CMake would compute are missing")
     log(db.notes[-1])
     return db
+
+
+def _note_writes(ctx, db, who, since, below=None):
+    """A note naming the files a step of the project's own build wrote into
+    its tree (torch-tidy writes only to .torch-tidy/)."""
+    written = _written_into_tree(below or ctx.project, since, ctx.root)
+    if written:
+        db.notes.append(f"{who} wrote into the project's tree: " +
+                        ", ".join(written[:5]) +
+                        (f" and {len(written) - 5} more" if len(written) > 5
+                         else ""))
+        log(db.notes[-1])
 
 
 def _written_into_tree(source, since, root):

@@ -161,6 +161,12 @@ def print_summary(s, project):
         print(f"    {op}: {status}; " + "; ".join(hints))
     if len(cov.unseen(c)) > 20:
         print(f"    ... {len(cov.unseen(c)) - 20} more (--json lists all)")
+    outside = c["files"]["not_in_database"]
+    if outside:
+        print(f"    {len(outside)} of the project's C/C++/CUDA sources are in "
+              f"no database entry (not counted: no kernel is registered or "
+              f"defined there): " + ", ".join(outside[:5]) +
+              (" ..." if len(outside) > 5 else ""))
     no_kernel = [op for op, o in c["by_operator"].items()
                  if o["status"] == cov.NO_KERNEL]
     if no_kernel:
