@@ -110,6 +110,8 @@ class FindRootTest(unittest.TestCase):
         self._tmp = tempfile.TemporaryDirectory()
         self.d = os.path.realpath(self._tmp.name)
         if markers_above(self.d):
+            print(f"SKIPPED FindRootTest: a folder above {self.d} holds "
+                  f".git, setup.py or pyproject.toml", flush=True)
             self.skipTest(f"a folder above {self.d} holds .git, setup.py or "
                           f"pyproject.toml")
 
@@ -126,6 +128,20 @@ class FindRootTest(unittest.TestCase):
         os.makedirs(os.path.dirname(path), exist_ok=True)
         open(path, "w").close()
         return path
+
+    def test_never_the_home_folder(self):
+        # A stray ~/pyproject.toml does not make the home the root.
+        self.touch("pyproject.toml")
+        project = self.mk("work", "proj")
+        old = os.environ.get("HOME")
+        os.environ["HOME"] = self.d
+        try:
+            self.assertEqual(cli.find_root(project), project)
+        finally:
+            if old is None:
+                del os.environ["HOME"]
+            else:
+                os.environ["HOME"] = old
 
     def test_project_with_a_marker_is_the_root(self):
         for marker in ("setup.py", "pyproject.toml"):

@@ -171,10 +171,23 @@ class ConfigureFailureTest(unittest.TestCase):
 
     def test_unknown_package_named_as_cmake_names_it(self):
         kind, said = cmake.configure_failure(
-            'Could not find a package configuration file provided by '
-            '"NoSuchThing" with any')
+            'CMake Error at CMakeLists.txt:3 (find_package):\n'
+            '  Could not find a package configuration file provided by\n'
+            '  "NoSuchThing" with any of the following names:\n')
         self.assertEqual((kind, said),
                          ("package", "a package is missing: NoSuchThing"))
+
+    def test_optional_package_warning_is_not_the_cause(self):
+        # The same words in a CMake Warning (an optional find_package) do
+        # not hide the real error.
+        kind, said = cmake.configure_failure(
+            'CMake Warning at CMakeLists.txt:3 (find_package):\n'
+            '  Could not find a package configuration file provided by\n'
+            '  "Optional" with any of the following names:\n\n'
+            'CMake Error at CMakeLists.txt:9 (message):\n'
+            '  the real reason\n')
+        self.assertEqual((kind, said), ("other", "CMake error at "
+                                        "CMakeLists.txt:9: the real reason"))
 
     def test_cmake_error_at_file_line(self):
         kind, said = cmake.configure_failure(ERROR_AT)
@@ -378,10 +391,8 @@ class SourcesDatabaseTest(unittest.TestCase):
             write(os.path.join(source, "third_party", "dep", "x.cpp"))
             write(os.path.join(source, "tests", "t.cpp"))
             write(os.path.join(source, "build", "gen.cpp"))
-            out = os.path.join(source, ".torch-tidy", "compile_commands.json")
             items, said = cmake.sources_database(
-                source, torch, out, os.path.join(d, "shim"))
-            self.assertTrue(os.path.isfile(out))
+                source, torch, os.path.join(d, "shim"))
         files = [e["file"] for e in items]
         self.assertEqual(files, [os.path.join(source, "src", "a.cpp"),
                                  os.path.join(source, "src", "b.cc")])
@@ -409,8 +420,8 @@ class SourcesDatabaseTest(unittest.TestCase):
             write(os.path.join(source, "a.cpp"))
             write(os.path.join(source, "k.cu"))
             items, said = cmake.sources_database(
-                source, fake_torch(d), os.path.join(d, "cc.json"),
-                os.path.join(d, "shim"), cuda_path=os.path.join(d, "nocuda"))
+                source, fake_torch(d), os.path.join(d, "shim"),
+                cuda_path=os.path.join(d, "nocuda"))
         self.assertEqual([os.path.basename(e["file"]) for e in items],
                          ["a.cpp"])
         self.assertIn("1 .cu files left out (no CUDA toolkit)", said)

@@ -76,6 +76,23 @@ class WrittenByTorchTidyTest(unittest.TestCase):
             "-DTORCH_EXTENSION_NAME=x")]))
 
 
+class LoadTest(unittest.TestCase):
+    def test_malformed_databases_are_one_line_errors(self):
+        with tempfile.TemporaryDirectory() as d:
+            for items in ({"file": "a.cpp"}, [{"file": "a.cpp"}],
+                          [{"arguments": ["cc"]}], ["a.cpp"]):
+                path = write_json(os.path.join(d, "cc.json"), items)
+                with self.assertRaises(ProjectError) as c:
+                    database.load(path)
+                self.assertIn("not a compile database", str(c.exception))
+
+    def test_a_missing_directory_is_the_database_s(self):
+        with tempfile.TemporaryDirectory() as d:
+            path = write_json(os.path.join(d, "cc.json"),
+                              [{"file": "a.cpp", "command": "cc -c a.cpp"}])
+            self.assertEqual(database.load(path)[0]["directory"], d)
+
+
 class ExistingTest(unittest.TestCase):
     def test_age_and_flag(self):
         with tempfile.TemporaryDirectory() as d:

@@ -96,23 +96,26 @@ class CppKernelsTest(Fixture):
                          ["CPU", "CUDA"])
 
 
-class KernelFilesTest(Fixture):
-    def test_definition_files_found(self):
-        files = index.kernel_files(self.index, [self.impl, self.header,
-                                                self.cu])
-        self.assertEqual(files["myops::add"], {self.reg, self.impl, self.cu})
-        self.assertEqual(files["myops::inferred"], {self.unparsed})
-        self.assertEqual(files["myops::hidden"], {self.hidden})
-        self.assertNotIn("other::neg", files)
+class DefinedFunctionsTest(unittest.TestCase):
+    def test_definitions(self):
+        found = index.defined_functions
+        self.assertEqual(found("Tensor f(int a) {", {"f", "g"}), {"f"})
+        self.assertEqual(found("auto g(int a) const noexcept -> T {",
+                               {"g"}), {"g"})
+        self.assertEqual(found("void ns::g(\n  int a,\n  int b)\n{", {"g"}),
+                         {"g"})
+        self.assertEqual(found("std::vector<int> g(int a) {", {"g"}), {"g"})
+        self.assertEqual(found("Tensor f(int a);", {"f"}), set())
+        self.assertEqual(found("Tensor ff(int a) {", {"f"}), set())
+        self.assertEqual(found("Tensor f(int a) {", set()), set())
 
-    def test_definition_pattern(self):
-        p = index.definition_pattern({"f", "g"})
-        self.assertTrue(p.search("Tensor f(int a) {"))
-        self.assertTrue(p.search("auto g(int a) const noexcept -> T {"))
-        self.assertTrue(p.search("void g(\n  int a,\n  int b)\n{"))
-        self.assertIsNone(p.search("Tensor f(int a);"))
-        self.assertIsNone(p.search("Tensor ff(int a) {"))
-        self.assertIsNone(index.definition_pattern(set()))
+    def test_calls_are_not_definitions(self):
+        found = index.defined_functions
+        self.assertEqual(found("  if (forward(x)) {", {"forward"}), set())
+        self.assertEqual(found("  while (!forward(x)) {", {"forward"}),
+                         set())
+        self.assertEqual(found("  return forward(x) {", {"forward"}), set())
+        self.assertEqual(found("  y = forward(x) {", {"forward"}), set())
 
 
 class OperatorFilesTest(Fixture):

@@ -124,17 +124,6 @@ class TranslateTest(Fixture):
         self.assertEqual(pairs(out["arguments"], "-isystem").count(t1), 1)
 
 
-class KeptFlagsTest(unittest.TestCase):
-    def test_joined_and_separate_forms(self):
-        flags = nvcc.kept_flags(
-            ["-I", "a", "-Ib", "-isystem=c", "-iquote", "d", "-D", "X",
-             "-UY", "-include", "pre.h", "-std", "c++17", "-ccbin", "g++",
-             "-arch=sm_80", "-lineinfo", "-maxrregcount", "32"], "/w")
-        self.assertEqual(flags, ["-I", "/w/a", "-I", "/w/b", "-isystem",
-                                 "/w/c", "-iquote", "/w/d", "-D", "X", "-UY",
-                                 "-include", "pre.h", "-std=c++17"])
-
-
 class DatabaseTest(Fixture):
     def test_translate_database_counts(self):
         t = os.path.join(self.d, "torch")
@@ -157,10 +146,6 @@ class DatabaseTest(Fixture):
         self.assertFalse(nvcc.is_nvcc({"arguments": ["clang++", "-c", "a.cu"],
                                        "file": "a.cu"}))
         self.assertFalse(nvcc.is_nvcc({"command": "", "file": "a.cu"}))
-
-    def test_arguments_with_unbalanced_quote(self):
-        self.assertEqual(nvcc.arguments({"command": "nvcc -DX='1 -c a.cu"}),
-                         ["nvcc", "-DX='1", "-c", "a.cu"])
 
     def test_toolkit_of(self):
         self.assertEqual(nvcc.toolkit_of(self.nvcc), self.toolkit)

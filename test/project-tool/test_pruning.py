@@ -9,6 +9,7 @@ from collections import Counter
 
 from support import write
 from torch_tidy_project import pruning
+from torch_tidy_project.common import ProjectError
 
 FLAGSHIP = pruning.FLAGSHIP
 UNDECLARED = pruning.UNDECLARED
@@ -120,6 +121,21 @@ exit 1
         self.assertEqual(names, {FLAGSHIP, UNDECLARED})
         self.assertEqual(options, {f"{FLAGSHIP}.RegionMode": "all",
                                    f"{UNDECLARED}.Strict": "true"})
+
+    def test_a_failing_or_empty_answer_stops_the_run(self):
+        # Pruning on no answer would skip every file as "cannot warn".
+        for script, said in (
+                ('echo "bad .clang-tidy" >&2; exit 1', "failed for"),
+                ('echo "Enabled checks:"; echo ""; exit 0',
+                 "no check is enabled")):
+            with tempfile.TemporaryDirectory() as d:
+                tidy = write(os.path.join(d, "torch-tidy"),
+                             "#!/bin/sh\n" + script + "\n",
+                             mode=stat.S_IRWXU)
+                sample = write(os.path.join(d, "a.cpp"))
+                with self.assertRaises(ProjectError) as c:
+                    pruning.enabled_checks(tidy, "-*,torch-*", d, sample)
+                self.assertIn(said, str(c.exception))
 
 
 if __name__ == "__main__":

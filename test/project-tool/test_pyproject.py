@@ -61,16 +61,20 @@ class UsesScikitBuildTest(unittest.TestCase):
     def test_cases(self):
         yes = [
             {"build-system": {"build-backend": "scikit_build_core.build"}},
-            {"build-system": {"build-backend": "scikit_build_core.setuptools."
-                              "build_meta"}},
             {"build-system": {"build-backend": "own",
                               "backend-path": ["."]},
              "tool": {"scikit-build": {}}},
-            {"build-system": {"build-backend": "own",
+            {"build-system": {"build-backend": "own", "backend-path": ["b"],
                               "requires": ["scikit_build_core>=0.10"]}},
-            {"build-system": {"requires": ["Scikit-Build-Core"]}},
         ]
+        # Not scikit-build-core's backend: setuptools with its plugin (the
+        # build would compile), or a requirement alone.
         no = [None, {},
+              {"build-system": {"build-backend": "scikit_build_core."
+                                "setuptools.build_meta"}},
+              {"build-system": {"build-backend": "own",
+                                "requires": ["scikit_build_core>=0.10"]}},
+              {"build-system": {"requires": ["Scikit-Build-Core"]}},
               {"build-system": {"build-backend": "setuptools.build_meta",
                                 "requires": ["setuptools", "torch"]}},
               {"build-system": {"build-backend": "hatchling.build"},
@@ -104,8 +108,7 @@ class ScikitBuildSettingsTest(unittest.TestCase):
                              "args": ["-DA=1", "-GNinja"],
                              "defines": {"WITH_CUDA": "OFF", "WITH_CPU": "ON",
                                          "ARCHS": "8.0;9.0", "N": "4"},
-                             "version": ">=3.25.2",
-                             "build_dir": "build/{wheel_tag}"})
+                             "version": ">=3.25.2"})
 
     def test_nested_tables(self):
         s = self.settings("""
@@ -125,14 +128,13 @@ class ScikitBuildSettingsTest(unittest.TestCase):
         self.assertEqual(s["defines"], {"WITH_CUDA": "ON", "LIST": "1;2",
                                         "FROM_ENV": "dflt"})
         self.assertEqual(s["version"], ">=3.26")
-        self.assertEqual(s["build_dir"], "out")
         self.assertEqual(s["args"], [])
 
     def test_defaults(self):
         for doc in (None, {}, {"tool": {"scikit-build": {}}}):
             self.assertEqual(pyproject.scikit_build_settings(doc),
                              {"source_dir": ".", "args": [], "defines": {},
-                              "version": None, "build_dir": None})
+                              "version": None})
 
     def test_version_wins_over_minimum_version(self):
         s = pyproject.scikit_build_settings({"tool": {"scikit-build": {

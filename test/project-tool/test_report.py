@@ -209,6 +209,13 @@ class VerdictTest(unittest.TestCase):
         self.assertEqual(code, 3)
         self.assertNotIn("coverage 90%", last)
 
+    def test_minimum_shown_as_given(self):
+        # The share rounds down; the threshold is shown exactly.
+        c = coverage(0.894, (1000, 894), (1, 1))
+        code, _, last = report.verdict(FAIL_ON, Counter(), 0, c, 0.895)
+        self.assertEqual(code, 3)
+        self.assertIn("coverage 89%", last)
+        self.assertIn("below 89.5% (--min-coverage)", last)
 
     def test_coverage_low_from_files_that_did_not_parse(self):
         c = coverage(0.5, (4, 4), (6, 3), {

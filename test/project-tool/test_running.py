@@ -127,6 +127,16 @@ class ParseFailureTest(unittest.TestCase):
         self.assertEqual(running.parse_failure(self.result(1, out)),
                          "x" * 100)
 
+    def test_refused_configuration_is_not_a_parse(self):
+        self.assertEqual(running.parse_failure(self.result(
+            1, "Error: no checks enabled.\n")),
+            "torch-tidy exited 1: Error: no checks enabled.")
+
+    def test_timeout(self):
+        self.assertEqual(running.parse_failure(self.result(None, "")),
+                         f"torch-tidy did not finish in "
+                         f"{running.FILE_TIMEOUT} s")
+
     def test_crash(self):
         self.assertEqual(running.parse_failure(self.result(-11, "Stack dump:"
                                                            "\n")),

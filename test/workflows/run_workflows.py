@@ -422,16 +422,17 @@ def case_extension(c):
     csrc = "-I" + os.path.join(os.path.realpath(d), "csrc")
     for name, a in (("ops.cpp", scpp), ("ops_cuda.cu", scu)):
         check("-DTORCH_EXTENSION_NAME=_C" in a and "-DWITH_PYTHON" in a and
-              "-DTIDY_EXT_CPU" in a and
               any(os.path.realpath(x[2:]) == csrc[2:] for x in a
                   if x.startswith("-I")) and "-O2" not in a and
               not any(x.startswith("-I") and x.endswith(
                   os.path.join("torch", "include")) for x in a),
               f"--setup-py, {name}: the extension's name, define_macros, "
-              f"include_dirs and cxx -D flags; no -O2; torch's headers stay "
-              f"system headers ({[x for x in a if x[:2] in ('-D', '-I')]})")
-    check("-DTIDY_EXT_CUDA" in scu and "-DTIDY_EXT_CUDA" not in scpp,
-          "--setup-py: nvcc's -D flags for the .cu source only")
+              f"include_dirs; no -O2; torch's headers stay system headers "
+              f"({[x for x in a if x[:2] in ('-D', '-I')]})")
+    check("-DTIDY_EXT_CUDA" in scu and "-DTIDY_EXT_CUDA" not in scpp and
+          "-DTIDY_EXT_CPU" in scpp and "-DTIDY_EXT_CPU" not in scu,
+          "--setup-py: cxx's -D flags for the .cpp source, nvcc's for the "
+          ".cu source, as BuildExtension compiles them")
 
     # One command for the whole project (issue 31): no compile database
     # yet, so torch-tidy-project reads setup.py, lints both files and sums up.

@@ -2,10 +2,15 @@
 building them: torch-tidy-cdb, and the database torch-tidy-project makes for
 a setup.py's CppExtension / CUDAExtension modules or, where CMake cannot
 configure, for a CMake project's sources."""
+import argparse
 import json
 import os
 import re
+import sys
+import tempfile
 
+from . import recorder, torchenv
+from .flags import kept_flags
 from .common import SCRATCH, ProjectError, scratch_dir
 from .torchenv import default_std
 
@@ -20,25 +25,6 @@ NVCC_DEFINES = ["-D__CUDA_NO_HALF_OPERATORS__",
 CUDA_SHIM_HEADERS = ("texture_fetch_functions.h",
                      "texture_indirect_functions.h",
                      "surface_indirect_functions.h")
-
-
-def compile_flags(args, cuda_source):
-    """The flags of an extension's extra_compile_args that decide how a
-    source parses: macros, include paths, forced includes, the standard."""
-    out, i = [], 0
-    while i < len(args):
-        a = args[i]
-        if a in ("-I", "-isystem", "-include", "-D", "-U") and \
-                i + 1 < len(args):
-            out += [a, args[i + 1]]
-            i += 2
-            continue
-        if a.startswith(("-D", "-U", "-I", "-isystem", "-std=")):
-            out.append(a)
-        elif cuda_source and a.startswith("--std="):
-            out.append(a[1:])
-        i += 1
-    return out
 
 
 def base_flags(torch, std=None, includes=(), defines=()):
@@ -72,6 +58,8 @@ def cuda_shim(cuda_include, shim_dir):
         scratch_dir(os.path.dirname(parent), os.path.basename(shim_dir))
     os.makedirs(shim_dir, exist_ok=True)
     for h in missing:
+        if os.path.exists(os.path.join(shim_dir, h)):
+            continue
         with open(os.path.join(shim_dir, h), "w") as f:
             f.write("// Empty stand-in written by torch-tidy: this CUDA "
                     "toolkit\n// no longer has the header, which clang's CUDA "
@@ -105,9 +93,10 @@ def cuda_host_flags(cuda, shim_dir):
     return cu
 
 
-def setup_entries(exts, base, cuda_flags):
+def setup_entries(exts, base, cuda_flags, directory="."):
     """(file, flags) per source, the richest set where two extensions build
-    one source."""
+    one source. directory: setup.py's, where extra_compile_args' relative
+    paths start."""
     best = {}
     # CppExtension adds torch's (and CUDA's) include paths to include_dirs:
     # they stay system directories, as in base.
@@ -123,10 +112,10 @@ def setup_entries(exts, base, cuda_flags):
                 for k, v in e["define_macros"]]
         own += [f"-U{u}" for u in e["undef_macros"]]
         for src in e["sources"]:
+            # BuildExtension gives a .cu source extra_compile_args["nvcc"]
+            # and a C++ source extra_compile_args["cxx"], never both.
             cu = src.endswith(".cu")
-            extra = compile_flags(e["cxx"], False)
-            if cu:
-                extra += compile_flags(e["nvcc"], True)
+            extra = kept_flags(e["nvcc"] if cu else e["cxx"], directory)
             flags = ((cuda_flags[1] if cu else []) +
                      base + (list(cuda_flags[0]) if cuda_flags else []) +
                      own + extra)
@@ -184,7 +173,8 @@ def for_extensions(exts, torch, directory, shim_dir, cuda_path=None,
         raise ProjectError(f"setup.py names a source that does not exist: "
                            f"{missing[0]}")
     cuda_flags = _cuda(sources, torch, cuda_path, shim_dir)
-    per_file = setup_entries(exts, base_flags(torch, std), cuda_flags)
+    per_file = setup_entries(exts, base_flags(torch, std), cuda_flags,
+                             directory)
     return entries(sources, per_file.get, directory)
 
 
@@ -234,8 +224,9 @@ With --setup-py it reads the project's own extensions instead: setup.py is
 run by PY with setuptools' setup() replaced by one that only records its
 ext_modules (nothing is built), and each CppExtension / CUDAExtension gives
 its sources, include_dirs, define_macros, the -D/-U/-I/-isystem/-include/-std
-of its extra_compile_args ("cxx" for C++ sources, "nvcc" too for .cu ones)
-and TORCH_EXTENSION_NAME (the last component of its name). A source two
+of its extra_compile_args ("cxx" for C++ sources, "nvcc" for .cu ones, as
+BuildExtension compiles them) and TORCH_EXTENSION_NAME (the last component
+of its name). A source two
 extensions build (CPU and CUDA variants) gets one entry, with the richer
 set of flags. A setup.py whose extensions are switched on by environment
 variables gets them from --env VAR=VALUE; one that drives CMake has no
@@ -279,17 +270,12 @@ def shim_dir_for(out):
     """Where the CUDA stand-ins go for a database written to out: beside it
     when out is in a .torch-tidy folder, else in .torch-tidy next to it."""
     d = os.path.dirname(os.path.abspath(out))
-    if os.path.basename(d) == ".torch-tidy":
+    if os.path.basename(d) == SCRATCH:
         return os.path.join(d, "cuda-shim")
-    return os.path.join(d, ".torch-tidy", "cuda-shim")
+    return os.path.join(d, SCRATCH, "cuda-shim")
 
 
 def main(argv=None):
-    import argparse
-    import sys
-    import tempfile
-
-    from . import recorder, torchenv
     p = argparse.ArgumentParser(
         prog="torch-tidy-cdb", description=USAGE,
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -337,11 +323,17 @@ def main(argv=None):
         if args.setup_py:
             if not os.path.isfile(args.setup_py):
                 raise ProjectError(f"{args.setup_py}: no such file")
-            with tempfile.TemporaryDirectory() as scratch:
-                record = recorder.record_setup_py(args.python, args.setup_py,
-                                                  env, scratch)
+            # Kept: a failure's message names setup.py's log there.
+            scratch = tempfile.mkdtemp(prefix="torch-tidy-cdb-")
+            record = recorder.record_setup_py(args.python, args.setup_py,
+                                              env, scratch)
             if record.failed():
                 raise ProjectError(record.failure())
+            if record.extensions is None:
+                raise ProjectError(f"{args.setup_py} ran cmake before it "
+                                   f"called setup(): a setup.py that drives "
+                                   f"CMake; torch-tidy-project configures "
+                                   f"it")
             sources = [s for e in record.extensions for s in e["sources"]]
             if not sources:
                 raise ProjectError(record.no_sources_text())

@@ -4,6 +4,7 @@ import argparse
 import json
 import os
 import re
+import shutil
 import sys
 import time
 from collections import Counter
@@ -18,8 +19,8 @@ The compile database, in this order:
   - the project's own compile_commands.json (in DIR or DIR/build), as it is,
     named with its age; one that torch-tidy-cdb wrote there is named and not
     used (--database make skips both);
-  - made from the project's build, into DIR/.torch-tidy/ (the only place
-    this tool writes to in the project's tree):
+  - made from the project's build, into ROOT/.torch-tidy/ (the only place
+    this tool writes to in the project's tree; ROOT below):
     a pyproject.toml whose backend drives CMake (scikit-build-core, or a
       project's own): its build_wheel runs with `cmake` recording the
       configure it computes (cmake.source-dir, cmake.args, cmake.define and
@@ -34,12 +35,12 @@ The compile database, in this order:
     (torch's headers and flags only); where configure still fails, from the
     project's CMake sources and include directories (said so).
   --env VAR=VALUE reaches setup.py, the build backend and CMake; their
-  output is kept in DIR/.torch-tidy/.
+  output is kept in ROOT/.torch-tidy/.
 nvcc entries become clang CUDA entries (host side). Every database is
 checked for the LibTorch its include paths name; with --python, one made
 for another torch is refused unless --allow-torch-mismatch.
 
-The project root (--root; default: DIR where it holds .git, setup.py or
+The project root ROOT (--root; default: DIR where it holds .git, setup.py or
 pyproject.toml, else the nearest parent up to the git repository's top that
 holds setup.py or pyproject.toml, else DIR) is where the checks and the
 summary alike read schemas, kernels and fakes.
@@ -63,15 +64,19 @@ exits 0 after a complete run). The last line says the result and why.
 def find_root(project):
     """The project root: the project directory where it holds .git,
     setup.py or pyproject.toml; else the nearest parent, up to the git
-    repository's top, that holds setup.py or pyproject.toml (a CMake folder
-    of a Python package); else the project directory."""
+    repository's top and below the home folder, that holds setup.py or
+    pyproject.toml (a CMake folder of a Python package); else the project
+    directory."""
     markers = (".git", "setup.py", "pyproject.toml")
     if any(os.path.exists(os.path.join(project, m)) for m in markers):
         return project
+    home = os.path.expanduser("~")
     d = project
     while True:
         parent = os.path.dirname(d)
-        if parent == d:
+        # Never the file system's root or the home folder: a stray
+        # ~/pyproject.toml does not make the whole home the project.
+        if parent == d or parent == home:
             return project
         d = parent
         if any(os.path.exists(os.path.join(d, m))
@@ -108,8 +113,9 @@ def parse_args(argv):
     p.add_argument("--database", default="auto", metavar="PATH|make",
                    help="the compile database to lint with, or 'make' to "
                    "make one from the build even where the project has one")
-    p.add_argument("--cuda-path", help="the CUDA toolkit for .cu sources "
-                   "of a setup.py's extensions")
+    p.add_argument("--cuda-path", help="the CUDA toolkit for the .cu "
+                   "sources of a database torch-tidy writes itself (a "
+                   "setup.py's extensions, a CMake project's sources)")
     p.add_argument("-j", dest="jobs", type=int, default=os.cpu_count() or 1)
     p.add_argument("--checks", default="-*,torch-*",
                    help="the checks (default: -*,torch-*)")
@@ -159,6 +165,14 @@ def parse_args(argv):
         args.environ = recorder.environment(args.env)
     except ValueError as e:
         p.error(str(e))
+    # Paths given relative to here are run from other folders.
+    if args.cuda_path:
+        args.cuda_path = os.path.abspath(args.cuda_path)
+    if args.cmake:
+        args.cmake = os.path.abspath(args.cmake) if os.sep in args.cmake \
+            else shutil.which(args.cmake) or args.cmake
+    if args.database not in ("auto", "make"):
+        args.database = os.path.abspath(args.database)
     return args
 
 
@@ -172,134 +186,42 @@ def main(argv=None, here=None):
 
 
 def run(args, here):
-    project = os.path.abspath(args.project)
-    if not os.path.isdir(project):
-        raise ProjectError(f"{args.project}: not a directory")
-    root = os.path.abspath(args.root) if args.root else find_root(project)
-    if not os.path.isdir(root):
-        raise ProjectError(f"--root {args.root}: not a directory")
-    tidy = running.find_torch_tidy(args.torch_tidy, here)
-    if not running.has_torch_checks(tidy):
-        raise ProjectError(f"{tidy} has no torch-tidy checks (a plain "
-                           f"clang-tidy?); pass --torch-tidy with "
-                           f"torch-tidy's path")
-    own_version, llvm_version = running.tidy_version(tidy)
+    project, root = _folders(args)
+    tidy, own_version, llvm_version = _torch_tidy(args, here)
     log(f"torch-tidy is {tidy} (torch-tidy {own_version or 'unknown'}, LLVM "
         f"{llvm_version or 'unknown'}); project root {root}")
-    try:
-        torch_info = torchenv.query(args.python or "python3", args.environ)
-    except torchenv.TorchNotFound as e:
-        if args.python:
-            raise ProjectError(f"--python {args.python}: cannot import torch "
-                               f"with it ({e})")
-        torch_info = None
+    torch_info = _python_torch(args)
     start = time.time()
     index_json = index.load(tidy, root)
-
-    ctx = argparse.Namespace(
+    if index_json is None:
+        # Without it no file would be known to register an operator: a run
+        # that prunes on nothing and measures nothing must not pass.
+        raise ProjectError(f"the project index of {root} could not be read "
+                           f"({tidy} --project-index={root} failed)")
+    db = database.obtain(argparse.Namespace(
         project=project, root=root, python=args.python, env=args.environ,
         defines=args.defines, cmake=args.cmake, database=args.database,
         cuda_path=args.cuda_path, torch=torch_info,
-        operator_files=index.registering_files(index_json))
-    db = database.obtain(ctx)
-    db_torch, _ = database.torch_includes(db.entries)
-    if args.python and torch_info:
-        other = {v: d for v, d in db_torch.items()
-                 if v != torch_info["release"]}
-        if other and not args.allow_torch_mismatch:
-            names = ", ".join(f"{v} (headers in {d})"
-                              for v, d in sorted(other.items()))
-            raise ProjectError(
-                f"{rel(db.source or db.path, project)} names LibTorch "
-                f"{names}, but --python's torch is {torch_info['version']} "
-                f"({torch_info['cmake_prefix_path']}): make the database "
-                f"with that torch (CMake: -DTorch_DIR=<its "
-                f"share/cmake/Torch>; or --database make), or pass "
-                f"--allow-torch-mismatch")
-    torch_line = (", ".join(f"{v} (headers in {d})"
-                            for v, d in sorted(db_torch.items()))
-                  or "none found in the database's include paths")
-    log(f"the database ({rel(db.path, project)}: {db.origin}) names LibTorch "
-        f"{torch_line}")
+        operator_files=index.registering_files(index_json)))
+    _check_torch(args, db, torch_info, project)
 
-    files, skipped, regex_skipped = [], Counter(), set()
-    for e in db.entries:
-        f = os.path.normpath(os.path.join(e.get("directory", "."),
-                                          e["file"]))
-        if f in files:
-            skipped["the same file again"] += 1
-        elif not os.path.isfile(f):
-            skipped["no such file"] += 1
-        elif not args.pattern.search(f):
-            skipped["not matching FILE_REGEX"] += 1
-            regex_skipped.add(os.path.realpath(f))
-        else:
-            files.append(f)
-    database_files = {os.path.realpath(os.path.normpath(os.path.join(
-        e.get("directory", "."), e["file"]))) for e in db.entries}
-    if not files:
-        raise ProjectError("no file to lint" + (
-            f" matches '{args.file_regex}'" if args.file_regex else
-            " in the database"))
-
+    files, skipped, regex_skipped = _files_of(db, args)
     tidy_env = dict(args.environ, TORCH_TIDY_PROJECT_ROOT=root)
     if not args.all_files:
-        names, options = pruning.enabled_checks(tidy, args.checks, project,
-                                                files[0], tidy_env)
-        pruned, reason = pruning.files_that_matter(names, options, project,
-                                                   files, index_json)
-        if pruned is None:
-            log(f"every file is linted ({reason})")
-        else:
-            files, cannot = pruned
-            skipped.update(cannot)
-            if cannot:
-                log(f"{sum(cannot.values())} files skipped: no enabled check "
-                    f"can warn there (the project index and their text say; "
-                    f"--all-files lints them)")
-            if not files:
-                log("no file where an enabled check can warn")
+        files = _prune(tidy, args.checks, project, files, index_json,
+                       tidy_env, skipped)
     scratch = scratch_dir(root, "run")
     results = running.lint(tidy, files, args.checks, os.path.dirname(db.path),
                            args.jobs, tidy_env, scratch, project)
-    sarif = running.find_sarif(tidy)
-    warnings, unparsed, findings, cache = Counter(), {}, [], {}
-    unparsed_causes = {}
-    for f in files:
-        r = results[f]
-        shown = [l for l in r.output.splitlines()
-                 if not re.search(r"warnings? generated", l)
-                 and not l.startswith("Error while processing")]
-        if any(running.DIAGNOSTIC.match(l) for l in shown):
-            print("\n".join(shown))
-        fixes = running.fixes(sarif, r, scratch)
-        for d in running.diagnostics(r.output):
-            warnings[d["check"]] += 1
-            key = (d["check"], os.path.realpath(d["file"]), d["line"],
-                   d["column"])
-            findings.append(report.finding(d, root, fixes.get(key), cache))
-        cause = running.parse_failure(r, llvm_version)
-        if cause:
-            unparsed.setdefault(cause, []).append(rel(f, project))
-            unparsed_causes[os.path.realpath(f)] = cause
+    warnings, findings, unparsed, causes = _read(
+        files, results, running.find_sarif(tidy), scratch, root, llvm_version)
     seconds = time.time() - start
 
     linted = {os.path.realpath(f) for f in files}
-    switches = []
-    if db.build:
-        switches += [cov.Switch(v, "env") for v in db.build.all_variables()]
-    switches += [cov.Switch(k, "cmake", v)
-                 for k, v in db.cmake_options.items()]
-    c = cov.measure(index_json, root, database_files, linted,
-                    set(unparsed_causes), switches, unparsed_causes,
-                    regex_skipped)
-    c["minimum"] = args.min_coverage
-    c["passed"] = cov.gate(c, args.min_coverage)
-    c["unseen"] = [op for op, _, _ in cov.unseen(c)]
-    c["bring_in"] = cov.bring_in(c)
-    n_unparsed = sum(len(v) for v in unparsed.values())
-    code, reasons, last = report.verdict(args.fail_on, warnings, n_unparsed,
-                                         c, args.min_coverage)
+    c = _coverage(args, db, index_json, root, linted, causes, regex_skipped)
+    code, reasons, last = report.verdict(
+        args.fail_on, warnings, sum(len(v) for v in unparsed.values()), c,
+        args.min_coverage)
     summary = {
         "schema": report.SCHEMA,
         "result": {"exit_status": code, "failed_on": reasons,
@@ -314,9 +236,8 @@ def run(args, here):
                                                     x["column"], x["check"])),
         "coverage": c,
         "seconds": round(seconds, 1),
-        "index": index.project_index(index_json, linted,
-                                     set(unparsed_causes)),
-        "database": dict(db.to_json(project), libtorch=db_torch),
+        "index": index.project_index(index_json, linted, set(causes)),
+        "database": db.to_json(root),
         "build": db.build and {
             "what": db.build.what, "log": db.build.log,
             "variables_read": db.build.all_variables(),
@@ -336,3 +257,148 @@ def run(args, here):
             raise ProjectError(f"--json {args.json}: {e}")
     print(last, flush=True)
     return code
+
+
+def _folders(args):
+    """(project directory, project root)."""
+    project = os.path.abspath(args.project)
+    if not os.path.isdir(project):
+        raise ProjectError(f"{args.project}: not a directory")
+    root = os.path.abspath(args.root) if args.root else find_root(project)
+    if not os.path.isdir(root):
+        raise ProjectError(f"--root {args.root}: not a directory")
+    return project, root
+
+
+def _torch_tidy(args, here):
+    """(torch-tidy, its version, its LLVM's version); refused where it has
+    no torch checks."""
+    tidy = running.find_torch_tidy(args.torch_tidy, here)
+    if not running.has_torch_checks(tidy):
+        raise ProjectError(f"{tidy} has no torch-tidy checks (a plain "
+                           f"clang-tidy?); pass --torch-tidy with "
+                           f"torch-tidy's path")
+    return (tidy,) + running.tidy_version(tidy)
+
+
+def _python_torch(args):
+    """What --python's torch is (None where python3 has none and --python
+    was not given)."""
+    try:
+        return torchenv.query(args.python or "python3", args.environ)
+    except torchenv.TorchNotFound as e:
+        if args.python:
+            raise ProjectError(f"--python {args.python}: cannot import torch "
+                               f"with it ({e})")
+        return None
+
+
+def _check_torch(args, db, torch_info, project):
+    """Refuses a database made for another torch than --python's (unless
+    --allow-torch-mismatch) and says which torch it names."""
+    if args.python and torch_info:
+        other = {v: d for v, d in db.libtorch.items()
+                 if v != torch_info["release"]}
+        if other and not args.allow_torch_mismatch:
+            names = ", ".join(f"{v} (headers in {d})"
+                              for v, d in sorted(other.items()))
+            raise ProjectError(
+                f"{rel(db.source or db.path, project)} names LibTorch "
+                f"{names}, but --python's torch is {torch_info['version']} "
+                f"({torch_info['cmake_prefix_path']}): make the database "
+                f"with that torch (CMake: -DTorch_DIR=<its "
+                f"share/cmake/Torch>; or --database make), or pass "
+                f"--allow-torch-mismatch")
+    torch_line = (", ".join(f"{v} (headers in {d})"
+                            for v, d in sorted(db.libtorch.items()))
+                  or "none found in the database's include paths")
+    log(f"the database ({rel(db.path, project)}: {db.origin}) names LibTorch "
+        f"{torch_line}")
+
+
+def _files_of(db, args):
+    """(the database's files to lint, Counter of those skipped by why, the
+    real paths FILE_REGEX left out)."""
+    files, skipped, regex_skipped = [], Counter(), set()
+    for e in db.entries:
+        f = os.path.normpath(os.path.join(e["directory"], e["file"]))
+        if f in files:
+            skipped["the same file again"] += 1
+        elif not os.path.isfile(f):
+            skipped["no such file"] += 1
+        elif not args.pattern.search(f):
+            skipped["not matching FILE_REGEX"] += 1
+            regex_skipped.add(os.path.realpath(f))
+        else:
+            files.append(f)
+    if not files:
+        raise ProjectError("no file to lint" + (
+            f" matches '{args.file_regex}'" if args.file_regex else
+            " in the database"))
+    return files, skipped, regex_skipped
+
+
+def _prune(tidy, checks, project, files, index_json, env, skipped):
+    """The files where an enabled check can warn; the others counted in
+    skipped."""
+    names, options = pruning.enabled_checks(tidy, checks, project, files[0],
+                                            env)
+    pruned, reason = pruning.files_that_matter(names, options, project,
+                                               files, index_json)
+    if pruned is None:
+        log(f"every file is linted ({reason})")
+        return files
+    kept, cannot = pruned
+    skipped.update(cannot)
+    if cannot:
+        log(f"{sum(cannot.values())} files skipped: no enabled check can "
+            f"warn there (the project index and their text say; --all-files "
+            f"lints them)")
+    if not kept:
+        log("no file where an enabled check can warn")
+    return kept
+
+
+def _read(files, results, sarif, scratch, root, llvm_version):
+    """torch-tidy's output per file printed and read: (Counter of findings
+    per check, findings, {cause: files that did not parse}, {real path:
+    cause})."""
+    warnings, findings, unparsed, causes, cache = \
+        Counter(), [], {}, {}, {}
+    for f in files:
+        r = results[f]
+        shown = [l for l in r.output.splitlines()
+                 if not re.search(r"warnings? generated", l)
+                 and not l.startswith("Error while processing")]
+        if any(running.DIAGNOSTIC.match(l) for l in shown):
+            print("\n".join(shown))
+        fixes = running.fixes(sarif, r, scratch)
+        for d in running.diagnostics(r.output):
+            warnings[d["check"]] += 1
+            key = (d["check"], os.path.realpath(d["file"]), d["line"],
+                   d["column"])
+            findings.append(report.finding(d, root, fixes.get(key), cache))
+        cause = running.parse_failure(r, llvm_version)
+        if cause:
+            unparsed.setdefault(cause, []).append(rel(f, root))
+            causes[os.path.realpath(f)] = cause
+    return warnings, findings, unparsed, causes
+
+
+def _coverage(args, db, index_json, root, linted, causes, regex_skipped):
+    """The coverage of the run, with the gate's verdict."""
+    switches = []
+    if db.build:
+        switches += [cov.Switch(v, "env") for v in db.build.all_variables()]
+    switches += [cov.Switch(k, "cmake", v)
+                 for k, v in db.cmake_options.items()]
+    database_files = {os.path.realpath(os.path.join(e["directory"],
+                                                    e["file"]))
+                      for e in db.entries}
+    c = cov.measure(index_json, root, database_files, linted, set(causes),
+                    switches, causes, regex_skipped)
+    c["minimum"] = args.min_coverage
+    c["passed"] = cov.gate(c, args.min_coverage)
+    c["unseen"] = [op for op, _, _ in cov.unseen(c)]
+    c["bring_in"] = cov.bring_in(c)
+    return c

@@ -179,15 +179,22 @@ def configure_failure(log, project=None):
     """(kind, one line): why CMake could not configure. kind is 'package'
     (a package is missing), 'submodule' (a path in an empty git submodule)
     or 'other'."""
+    # Only what CMake Error blocks say: an optional find_package prints the
+    # same words as a warning ("CMake Warning ... Could not find a package
+    # configuration file") or a status line ("-- Could NOT find X").
+    errors = "\n".join(re.findall(r"^CMake Error[^\n]*\n((?:[ \t]+\S.*\n|"
+                                  r"[ \t]*\n(?=[ \t]+\S))+)", log, re.M))
     m = re.search(r'Could not find a package configuration file provided by'
-                  r'\s+"([^"]+)"', log)
+                  r'\s+"([^"]+)"', errors)
     if not m:
-        # Inside a CMake Error block only: "-- Could NOT find X" is the
-        # status line of an optional find_package.
-        m = re.search(r"^[ \t]+Could NOT find (\S+)", log, re.M)
-    pkgconfig = re.findall(r"(?:^\s+-\s+(\S+)\s*$|None of the required "
-                           r"'([^']+)'|Package '([^']+)',? required by .*?"
-                           r"not found|No package '([^']+)' found)", log, re.M)
+        m = re.search(r"^[ \t]+Could NOT find (\S+)", errors, re.M)
+    # pkg_check_modules(... REQUIRED) names the missing modules in its
+    # status lines, then fails with "A required package was not found".
+    pkgconfig = re.findall(
+        r"(?:^\s+-\s+(\S+)\s*$|None of the required '([^']+)'|"
+        r"Package '([^']+)',? required by .*?not found|"
+        r"No package '([^']+)' found)", log, re.M) \
+        if "A required package was not found" in errors else []
     missing = [m.group(1)] if m else []
     if not missing and pkgconfig:
         missing = sorted({next(x for x in g if x) for g in pkgconfig})
@@ -246,10 +253,11 @@ class Configured:
 def configure(cmake, source, build, torch, defines, init_caches, env,
               project):
     """Configures source into build for its compile database. Tries torch's
-    own CMake package, then torch-tidy's stand-in for it; returns
-    Configured, or raises ProjectError for a failure that a database from
-    the sources would not mend (a missing package, an empty submodule), or
-    returns None where the caller should fall back to the sources."""
+    own CMake package, then torch-tidy's stand-in for it. Returns
+    Configured (its directory None where both failed and the caller should
+    fall back to the sources), or raises ProjectError for a failure that a
+    database from the sources would not mend (a missing package, an empty
+    submodule)."""
     plan = {}
     prefix = torch["cmake_prefix_path"]
     plan["Torch_DIR"] = os.path.join(prefix, "Torch")
@@ -312,8 +320,8 @@ def _configure(cmake, source, build, plan, init_caches, env,
         cmd += ["-C", c]
     cmd += [f"-D{k}={v}" for k, v in plan.items()]
     try:
-        res = subprocess.run(cmd, capture_output=True, text=True, timeout=900,
-                             env=env)
+        res = subprocess.run(cmd, capture_output=True, text=True,
+                             errors="replace", timeout=900, env=env)
         log, code = res.stdout + res.stderr, res.returncode
     except subprocess.TimeoutExpired as e:
         log, code = str(e), -1
@@ -360,7 +368,7 @@ def _expand(token, here, source, variables):
     return os.path.normpath(os.path.join(here, token)) if token else None
 
 
-def sources_database(source, torch, out, shim_dir, cuda_path=None):
+def sources_database(source, torch, shim_dir, cuda_path=None):
     """Entries for a CMake project's sources where CMake cannot configure:
     every .cpp/.cc/.cxx (.cu where a CUDA toolkit is there) below source but
     third-party code, tests and builds; the include directories its
@@ -424,9 +432,8 @@ def sources_database(source, torch, out, shim_dir, cuda_path=None):
         sources = [s for s in sources if not s.endswith(".cu")]
     items = cdb.for_sources(sources, torch, source, shim_dir, name,
                             cuda_path, includes=includes, defines=defines)
-    cdb.write(out, items)
     said = (f"a database from the CMake sources: {len(items)} files below "
-            f"{rel(source, os.getcwd()) or '.'}, {len(includes)} include "
+            f"{rel(source, os.getcwd())}, {len(includes)} include "
             f"directories and {len(defines)} definitions from "
             f"{len(lists)} CMakeLists.txt files")
     if dropped:

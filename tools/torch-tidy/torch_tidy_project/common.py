@@ -8,13 +8,14 @@ SCRATCH = ".torch-tidy"
 # project's own sources: left out of a database made from CMake sources and
 # of the sources a run is said to have missed.
 NOT_THE_PROJECTS = re.compile(r"^(\..*|third[_-]?party|3rdparty|external|"
-                              r"extern|vendor|build.*|cmake-build.*|tests?|"
+                              r"extern|vendor|build([-_.].*)?|cmake-build.*|"
+                              r"tests?|"
                               r"benchmarks?|examples?|docs?)$", re.I)
 
 
 class ProjectError(Exception):
-    """The project cannot be linted; the message says why in one line (exit
-    status 2)."""
+    """The project cannot be linted; the message says why, in one line where
+    it can (a build's failure adds its last lines). Exit status 2."""
 
 
 def log(message, tool="torch-tidy-project"):
@@ -34,14 +35,18 @@ def scratch_dir(root, *parts):
     of '*', so that what torch-tidy writes there never shows in git status:
     it is the only place in a project's tree torch-tidy writes to."""
     base = os.path.join(root, SCRATCH)
-    os.makedirs(base, exist_ok=True)
-    ignore = os.path.join(base, ".gitignore")
-    if not os.path.exists(ignore):
-        with open(ignore, "w") as f:
-            f.write("# Written by torch-tidy: its databases, logs and "
-                    "stand-ins.\n*\n")
     path = os.path.join(base, *parts)
-    os.makedirs(path, exist_ok=True)
+    try:
+        os.makedirs(base, exist_ok=True)
+        ignore = os.path.join(base, ".gitignore")
+        if not os.path.exists(ignore):
+            with open(ignore, "w") as f:
+                f.write("# Written by torch-tidy: its databases, logs and "
+                        "stand-ins.\n*\n")
+        os.makedirs(path, exist_ok=True)
+    except OSError as e:
+        raise ProjectError(f"cannot write {path}: {e.strerror} (torch-tidy "
+                           f"keeps its database and logs there)")
     return path
 
 

@@ -89,18 +89,20 @@ def measure(index, root, database_files, linted, unparsed, switches,
     gate)."""
     ops = project_index.operator_names(index)
     by_op = project_index.cpp_kernels(index)
+    # Where kernel functions are defined: the database's files and the
+    # project's own sources (other projects' code and tests left out).
     candidates = set(database_files) | set(map(os.path.realpath,
-                                               tree_sources(root)))
+                                               tree_sources(root, True)))
     functions = {}
     for ks in by_op.values():
         for k in ks:
             if k.get("function"):
                 functions.setdefault(k["function"].split("::")[-1], set())
-    pattern = project_index.definition_pattern(functions)
-    if pattern:
+    if functions:
         for f in candidates:
-            for m in pattern.finditer(read_text(f)):
-                functions[m.group(1)].add(f)
+            for name in project_index.defined_functions(read_text(f),
+                                                        functions):
+                functions[name].add(f)
     parsed = set(linted) - set(unparsed)
     body_files = {}
     for op, ks in by_op.items():
@@ -141,11 +143,13 @@ def measure(index, root, database_files, linted, unparsed, switches,
                          "kernels": entries}
     files_linted = len(linted)
     files_parsed = len(parsed)
-    # The project's own sources no database entry covers, kernels or not:
-    # said, not counted (their functions are no registered kernel).
+    # The project's own sources no database entry covers and where no
+    # kernel is registered or defined: said, not counted.
+    kernel_files = {f for files in body_files.values() for f in files} | {
+        os.path.realpath(k["file"]) for ks in by_op.values() for k in ks}
     outside = sorted(rel(f, root) for f in map(os.path.realpath,
                                                  tree_sources(root, True))
-                     if f not in database_files)
+                     if f not in database_files and f not in kernel_files)
     shares = []
     if kernels_total:
         shares.append(kernels_seen / kernels_total)

@@ -23,7 +23,7 @@ import re
 import shutil
 import time
 
-from . import cdb, cmake, nvcc, pyproject, recorder
+from . import cdb, cmake, flags, nvcc, pyproject, recorder
 from .common import ProjectError, age_text, log, read_text, rel, scratch_dir
 from .torchenv import header_torch
 
@@ -42,13 +42,15 @@ class Database:
         self.cmake_source = None  # the CMake source folder, where configured
         self.cmake_options = {}   # option(NAME ... ON|OFF) of the project
         self.nvcc_translated = 0
+        self.libtorch = {}        # LibTorch version -> include directory
 
-    def to_json(self, project):
+    def to_json(self, root):
         return {"path": self.path, "origin": self.origin, "how": self.how,
                 "made_from": self.source, "notes": self.notes,
                 "nvcc_entries_translated": self.nvcc_translated,
                 "cmake_source": self.cmake_source and
-                rel(self.cmake_source, project)}
+                rel(self.cmake_source, root),
+                "libtorch": self.libtorch}
 
 
 def written_by_torch_tidy(entries):
@@ -57,7 +59,7 @@ def written_by_torch_tidy(entries):
     if not entries:
         return False
     for e in entries:
-        args = nvcc.arguments(e)
+        args = flags.arguments(e)
         if not args or args[0] != "clang++" or \
                 "-DTORCH_API_INCLUDE_EXTENSION_H" not in args or \
                 not any(a.startswith("-DTORCH_EXTENSION_NAME=") for a in args):
@@ -71,9 +73,13 @@ def load(path):
             items = json.load(f)
     except (OSError, ValueError) as e:
         raise ProjectError(f"cannot read {path}: {e}")
-    if not isinstance(items, list):
-        raise ProjectError(f"{path}: not a compile database (a JSON list)")
-    return items
+    if not isinstance(items, list) or not all(
+            isinstance(e, dict) and isinstance(e.get("file"), str) and
+            ("arguments" in e or "command" in e) for e in items):
+        raise ProjectError(f"{path}: not a compile database (a JSON list of "
+                           f"entries with file and arguments or command)")
+    return [dict(e, directory=e.get("directory") or os.path.dirname(
+        os.path.abspath(path))) for e in items]
 
 
 def existing(project):
@@ -145,7 +151,12 @@ def obtain(ctx):
             log(f"using {db.origin} (--database make makes one from the "
                 f"build instead)")
             return _finish(ctx, db)
-    doc = pyproject.read(project)
+    try:
+        doc = pyproject.read(project)
+    except ProjectError as e:
+        doc = None
+        db.notes.append(f"{e}: setup.py or CMakeLists.txt is read instead")
+        log(db.notes[-1])
     setup_py = os.path.join(project, "setup.py")
     has_setup = os.path.isfile(setup_py)
     top_cmake = os.path.isfile(os.path.join(project, "CMakeLists.txt"))
@@ -155,7 +166,7 @@ def obtain(ctx):
         return _finish(ctx, _from_setup_py(ctx, db, setup_py, top_cmake))
     if top_cmake:
         log("no compile_commands.json; a CMake project")
-        return _finish(ctx, _configure(ctx, db, project, {}, [], {}))
+        return _finish(ctx, _from_cmake(ctx, db, project, {}, [], {}))
     backend = pyproject.backend(doc)[0] if doc is not None else None
     raise ProjectError(
         f"no compile_commands.json in {project} (or its build/), and "
@@ -175,8 +186,7 @@ def _need_torch(ctx):
 
 def _real_cmake(ctx, source, specifier=None):
     requirement = cmake.required_version(source, specifier)
-    path, version = cmake.find_cmake(ctx.cmake, ctx.python, requirement)
-    return path
+    return cmake.find_cmake(ctx.cmake, ctx.python, requirement)[0]
 
 
 def _from_backend(ctx, db, doc):
@@ -191,7 +201,7 @@ def _from_backend(ctx, db, doc):
     real = _real_cmake(ctx, source, settings["version"])
     name, path = pyproject.backend(doc)
     log(f"no compile_commands.json; pyproject.toml's backend {name} drives "
-        f"CMake (source {rel(source, ctx.project) or '.'}): running it with "
+        f"CMake (source {rel(source, ctx.project)}): running it with "
         f"cmake recording")
     scratch = scratch_dir(ctx.root, "recorder")
     started = time.time()
@@ -219,11 +229,14 @@ def _from_backend(ctx, db, doc):
             if m:
                 defines[m.group(1)] = m.group(2)
         why = rec.error or "it did not run cmake"
+        if not rec.imported:
+            why = (f"{ctx.python or 'python3'} cannot import it: {why}; "
+                   f"install the project's build requirements there")
         db.notes.append(f"the build backend {name} did not reach cmake "
                         f"({why}; log: {rel(rec.log, ctx.project)}): the "
                         f"CMake options are pyproject.toml's own")
         log(db.notes[-1])
-    return _configure(ctx, db, source, defines, caches, env, real)
+    return _from_cmake(ctx, db, source, defines, caches, env, real)
 
 
 def _from_setup_py(ctx, db, setup_py, top_cmake):
@@ -243,7 +256,9 @@ def _from_setup_py(ctx, db, setup_py, top_cmake):
                                    ctx.env, scratch, real)
     db.build = rec
     _note_writes(ctx, db, "setup.py", started)
-    if rec.failed():
+    driven = top_cmake and rec.extensions is not None and any(
+        not e["sources"] for e in rec.extensions)
+    if rec.failed() and not driven:
         raise ProjectError(rec.failure())
     if rec.cmake_calls:
         _need_torch(ctx)
@@ -254,12 +269,11 @@ def _from_setup_py(ctx, db, setup_py, top_cmake):
         log("setup.py drives CMake; the options its build_ext computed: " +
             (" ".join(f"-D{k}={v}" for k, v in sorted(shown.items())) or
              "none"))
-        return _configure(ctx, db, call["source"] or ctx.project,
+        return _from_cmake(ctx, db, call["source"] or ctx.project,
                           call["defines"], call["init_caches"], call["env"])
     sources = [s for e in rec.extensions or [] for s in e["sources"]]
     if sources:
         _need_torch(ctx)
-        out = os.path.join(scratch_dir(ctx.root), NAME)
         db.entries = cdb.for_extensions(
             rec.extensions, ctx.torch, os.path.dirname(setup_py),
             scratch_dir(ctx.root, "cuda-shim"), ctx.cuda_path)
@@ -268,11 +282,10 @@ def _from_setup_py(ctx, db, setup_py, top_cmake):
                      f"{len(rec.extensions)} extension"
                      f"{'s' if len(rec.extensions) != 1 else ''} "
                      f"(torch-tidy-cdb --setup-py)")
-        cdb.write(out, db.entries)
         return db
-    if top_cmake:
-        # A setup.py whose build could not be run to cmake: its literal -D
-        # options.
+    if driven:
+        # A setup.py whose build_ext could not be run to cmake: its literal
+        # -D options.
         _need_torch(ctx)
         defines = setup_py_cmake_defines(read_text(setup_py))
         db.notes.append(
@@ -282,7 +295,7 @@ def _from_setup_py(ctx, db, setup_py, top_cmake):
             (": " + " ".join(f"-D{k}={v}" for k, v in sorted(
                 defines.items())) if defines else " (none)"))
         log(db.notes[-1])
-        return _configure(ctx, db, ctx.project, defines, [], {})
+        return _from_cmake(ctx, db, ctx.project, defines, [], {})
     raise ProjectError(no_sources_text(ctx, rec))
 
 
@@ -301,7 +314,7 @@ def no_sources_text(ctx, rec):
     return said + f" (setup.py's output: {rel(rec.log, ctx.project)})"
 
 
-def _configure(ctx, db, source, defines, caches, env, real=None):
+def _from_cmake(ctx, db, source, defines, caches, env, real=None):
     _need_torch(ctx)
     real = real or _real_cmake(ctx, source)
     defines = dict(defines)
@@ -326,10 +339,9 @@ def _configure(ctx, db, source, defines, caches, env, real=None):
         db.entries = load(db.source)
         db.how = "cmake" if done.how == "CMake configure" else \
             "cmake, torch stand-in"
-        db.origin = f"made by {done.how} of {rel(source, ctx.project) or '.'}"
+        db.origin = f"made by {done.how} of {rel(source, ctx.project)}"
         return db
-    out = os.path.join(scratch_dir(ctx.root), NAME)
-    items, said = cmake.sources_database(source, ctx.torch, out,
+    items, said = cmake.sources_database(source, ctx.torch,
                                          scratch_dir(ctx.root, "cuda-shim"),
                                          ctx.cuda_path)
     db.entries, db.how = items, "cmake sources"
@@ -384,23 +396,16 @@ def torch_includes(entries):
     return found, dirs
 
 
+INCLUDE_FLAGS = ("-I", "-isystem", "-iquote", "-idirafter")
+
+
 def include_dirs(entry):
-    args = nvcc.arguments(entry)
-    cwd = entry.get("directory", ".")
-    dirs, i = [], 0
-    flags = ("-isystem", "-I", "-iquote", "-idirafter")
-    while i < len(args):
-        a = args[i]
-        for f in flags:
-            if a == f and i + 1 < len(args):
-                dirs.append(args[i + 1])
-                i += 1
-                break
-            if a.startswith(f) and len(a) > len(f):
-                dirs.append(a[len(f):])
-                break
-        i += 1
-    return [os.path.normpath(os.path.join(cwd, d)) for d in dirs]
+    """The include directories an entry names (response files read, paths
+    absolute)."""
+    kept = flags.kept_flags(flags.compiler_arguments(entry)[1:],
+                            entry.get("directory", "."))
+    return [kept[i + 1] for i, f in enumerate(kept[:-1])
+            if f in INCLUDE_FLAGS]
 
 
 def _finish(ctx, db):
@@ -411,8 +416,7 @@ def _finish(ctx, db):
         base = os.path.dirname(os.path.abspath(db.source))
         db.entries = [dict(e, directory=os.path.normpath(os.path.join(
             base, e.get("directory", ".")))) for e in db.entries]
-    versions, dirs = torch_includes([e for e in db.entries
-                                     if not nvcc.is_nvcc(e)])
+    _, dirs = torch_includes(db.entries)
     entries, n, added = nvcc.translate_database(
         db.entries, scratch_dir(ctx.root, "cuda-shim"), dirs)
     db.nvcc_translated = n
@@ -424,6 +428,7 @@ def _finish(ctx, db):
             (f"; {added} named no torch include path and were given the "
              f"database's" if added else ""))
     db.entries = entries
+    db.libtorch = torch_includes(entries)[0]
     db.path = os.path.join(scratch_dir(ctx.root), NAME)
     cdb.write(db.path, entries)
     return db

@@ -18,7 +18,8 @@ def load(tidy, root):
     """What torch-tidy --project-index=ROOT prints, or None."""
     try:
         res = subprocess.run([tidy, f"--project-index={root}"],
-                             capture_output=True, text=True, timeout=900)
+                             capture_output=True, text=True,
+                             errors="replace", timeout=900)
     except (OSError, subprocess.TimeoutExpired):
         return None
     if res.returncode != 0:
@@ -29,14 +30,19 @@ def load(tidy, root):
         return None
 
 
+def schema_operator(schema):
+    """The qualified name a schema entry of the index defines, or None."""
+    m = re.match(r"\s*(?:(\w+)::)?(\w+)", schema["schema"])
+    return m and f"{m.group(1) or schema['namespace']}::{m.group(2)}"
+
+
 def operator_names(index):
     """The qualified names of the operators the project defines: schemas,
     and registrations with an inferred schema."""
     ops = set()
     for s in (index or {}).get("operators", []):
-        m = re.match(r"\s*(?:(\w+)::)?(\w+)", s["schema"])
-        if m:
-            ops.add(f"{m.group(1) or s['namespace']}::{m.group(2)}")
+        if schema_operator(s):
+            ops.add(schema_operator(s))
     for k in (index or {}).get("kernels", []):
         if k["how"] in INFERRED:
             ops.add(f"{k['namespace']}::{k['operator']}")
@@ -55,36 +61,37 @@ def cpp_kernels(index):
     return by_op
 
 
-def definition_pattern(functions):
-    """A regex matching the definition of any of the named functions."""
-    if not functions:
-        return None
+# Words before a name and a parenthesis that make it a call or a statement,
+# not a function's definition (`if (f(x)) {`, `return f(x) {...}`).
+NOT_A_DECLARATOR = {"if", "while", "for", "switch", "return", "catch", "else",
+                    "case", "throw", "co_return", "new", "delete", "sizeof",
+                    "decltype", "alignof", "and", "or", "not"}
+
+
+def _definition_pattern(names):
     return re.compile(
-        r"\b(" + "|".join(sorted(map(re.escape, functions))) +
+        r"\b(" + "|".join(sorted(map(re.escape, names))) +
         r")\s*\([^;{}]*\)\s*(?:const\s*)?(?:noexcept\s*)?(?:->[^;{]*)?\{",
         re.S)
 
 
-def kernel_files(index, candidates):
-    """{qualified operator: set of files} that register one of its C++
-    kernels or define a function registered as one, among the registration
-    files and candidates (real paths)."""
-    kernels = cpp_kernels(index)
-    by_function = {}
-    for op, ks in kernels.items():
-        for k in ks:
-            if k.get("function"):
-                by_function.setdefault(k["function"].split("::")[-1],
-                                       set()).add(op)
-    files = {op: {os.path.realpath(k["file"]) for k in ks}
-             for op, ks in kernels.items()}
-    pattern = definition_pattern(by_function)
-    if pattern:
-        for f in candidates:
-            for m in pattern.finditer(read_text(f)):
-                for op in by_function.get(m.group(1), ()):
-                    files[op].add(os.path.realpath(f))
-    return files
+def defined_functions(text, names):
+    """The names of `names` that text defines: `name(...) {` after a return
+    type or a qualifier (a word, `>`, `*`, `&` or `::`), not a call inside
+    a condition or an expression."""
+    if not names:
+        return set()
+    found = set()
+    for m in _definition_pattern(names).finditer(text):
+        before = text[max(0, m.start(1) - 200):m.start(1)].rstrip()
+        if not before or before[-1] not in "_>*&:" and \
+                not before[-1].isalnum():
+            continue
+        word = re.search(r"(\w+)$", before)
+        if word and word.group(1) in NOT_A_DECLARATOR:
+            continue
+        found.add(m.group(1))
+    return found
 
 
 def operator_files(index, files):
@@ -98,13 +105,12 @@ def operator_files(index, files):
         named.add(os.path.realpath(k["file"]))
         if k.get("function"):
             functions.add(k["function"].split("::")[-1])
-    definition = definition_pattern(functions)
     why = {}
     for f in files:
         reasons = []
         if os.path.realpath(f) in named:
             reasons.append("registers or defines operators")
-        if definition and definition.search(read_text(f)):
+        if defined_functions(read_text(f), functions):
             reasons.append("defines a kernel")
         if reasons:
             why[f] = reasons
@@ -116,10 +122,8 @@ def registering_files(index):
     register kernels (fakes left out)."""
     found = {}
     for s in (index or {}).get("operators", []):
-        m = re.match(r"\s*(?:(\w+)::)?(\w+)", s["schema"])
-        if m and not s["file"].endswith(".py"):
-            found.setdefault(s["file"], []).append(
-                f"{m.group(1) or s['namespace']}::{m.group(2)}")
+        if schema_operator(s) and not s["file"].endswith(".py"):
+            found.setdefault(s["file"], []).append(schema_operator(s))
     for op, ks in cpp_kernels(index).items():
         for k in ks:
             ops = found.setdefault(k["file"], [])

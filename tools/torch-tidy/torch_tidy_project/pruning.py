@@ -8,8 +8,8 @@ import re
 import subprocess
 from collections import Counter
 
-from . import index as project_index
-from .common import read_text
+from . import index
+from .common import ProjectError, read_text
 
 FLAGSHIP = "torch-compile-requires-grad-propagation"
 UNDECLARED = "torch-op-undeclared-mutation"
@@ -28,20 +28,34 @@ CANNOT_WARN = ("cannot warn under the enabled checks (no schema, "
 def enabled_checks(tidy, checks, project, sample, env=None):
     """The torch checks that will run, and their options, as torch-tidy
     reads them for a file of the project (its .clang-tidy included)."""
-    res = subprocess.run([tidy, f"--checks={checks}", "--list-checks",
-                          sample], capture_output=True, text=True,
-                         cwd=project, env=env)
-    listed = res.stdout.split("Enabled checks:", 1)[-1]
+    def ask(option):
+        try:
+            res = subprocess.run([tidy, f"--checks={checks}", option,
+                                  sample], capture_output=True, text=True,
+                                 errors="replace", cwd=project, env=env,
+                                 timeout=300)
+        except (OSError, subprocess.TimeoutExpired) as e:
+            raise ProjectError(f"{tidy} {option} did not answer: {e}")
+        if res.returncode != 0:
+            last = (res.stderr.strip().splitlines() or ["no output"])[-1]
+            raise ProjectError(f"{tidy} {option} failed for {sample} "
+                               f"(exit {res.returncode}: {last}); a "
+                               f".clang-tidy of the project it cannot read?")
+        return res.stdout
+
+    listed = ask("--list-checks").split("Enabled checks:", 1)[-1]
     names = set(re.findall(r"^\s+([\w.-]+)\s*$", listed, re.M))
-    res = subprocess.run([tidy, f"--checks={checks}", "--dump-config",
-                          sample], capture_output=True, text=True,
-                         cwd=project, env=env)
+    if not names:
+        raise ProjectError(f"no check is enabled for {sample} with "
+                           f"--checks={checks} (and the project's "
+                           f".clang-tidy)")
+    dumped = ask("--dump-config")
     options = dict(re.findall(r"^\s+(torch-[\w.-]+):\s*'?(.*?)'?\s*$",
-                              res.stdout, re.M))
+                              dumped, re.M))
     return names, options
 
 
-def files_that_matter(names, options, project, files, index):
+def files_that_matter(names, options, project, files, index_json):
     """((kept files, Counter of skipped by why), None), or (None, why every
     file is linted)."""
     if FLAGSHIP in names and (
@@ -54,7 +68,7 @@ def files_that_matter(names, options, project, files, index):
     if unknown:
         return None, f"no pruning rule for {', '.join(sorted(unknown))}"
     operators = FLAGSHIP in names or UNDECLARED in names
-    operator_why = project_index.operator_files(index, files) \
+    operator_why = index.operator_files(index_json, files) \
         if operators else {}
     # Project headers that mark compiled regions: a file including one may
     # define a marked function.

@@ -40,12 +40,17 @@ def backend(doc):
 
 
 def uses_scikit_build(doc):
-    """Whether scikit-build-core builds the project: its backend, or a
-    project's own backend with [tool.scikit-build] settings or
-    scikit-build-core among its requirements."""
-    name, _ = backend(doc)
-    if name.startswith("scikit_build_core"):
+    """Whether scikit-build-core's backend builds the project: named as the
+    backend (scikit_build_core.build), or a project's own backend (named
+    with backend-path) beside [tool.scikit-build] settings or a requirement
+    of scikit-build-core. setuptools with scikit-build-core's plugin is not:
+    its build would compile."""
+    name, path = backend(doc)
+    if name.startswith("scikit_build_core") and \
+            not name.startswith("scikit_build_core.setuptools"):
         return True
+    if not path:
+        return False
     requires = (doc or {}).get("build-system", {}).get("requires", [])
     return "scikit-build" in (doc or {}).get("tool", {}) or any(
         str(r).replace("_", "-").lower().startswith("scikit-build-core")
@@ -55,7 +60,7 @@ def uses_scikit_build(doc):
 def scikit_build_settings(doc):
     """[tool.scikit-build]'s CMake settings, with dotted keys and nested
     tables read alike: source_dir, args, defines, version (a specifier such
-    as '>=3.25.2', or None), build_dir."""
+    as '>=3.25.2', or None)."""
     tool = (doc or {}).get("tool", {}).get("scikit-build", {})
     cmake = dict(tool.get("cmake", {}))
     defines = {}
@@ -73,5 +78,4 @@ def scikit_build_settings(doc):
     return {"source_dir": cmake.get("source-dir", "."),
             "args": [str(a) for a in cmake.get("args", [])],
             "defines": defines,
-            "version": str(version) if version else None,
-            "build_dir": tool.get("build-dir")}
+            "version": str(version) if version else None}

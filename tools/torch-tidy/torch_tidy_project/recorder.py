@@ -1,9 +1,12 @@
 """A project's own build run with its compiler-facing steps stood in for:
 setup.py with setuptools' setup() recording its extensions, and setup.py or
 a PEP 517 build backend (scikit-build-core, a project's own) with `cmake`
-recording the configure command it is given. Nothing is compiled, and
-nothing is written outside the scratch folder given. Also recorded: the
-environment variables the project's own Python code reads."""
+recording the configure command it is given. What setuptools and cmake
+would build is not built, and their output goes to the scratch folder
+given; a build_ext that compiles by other means than cmake is not stood in
+for (and stopped after 30 minutes), and what the project's own code writes
+is its own. Also recorded: the environment variables the project's own
+Python code reads."""
 import json
 import os
 import re
@@ -18,7 +21,7 @@ MARKER = "TORCH_TIDY_RECORD_JSON="
 # Stands in for cmake (and cmake3): queries go to the real cmake; a
 # configure is recorded, with copies of its -C initial-cache files, and
 # fails so that the build stops there; --build and --install are refused.
-CMAKE_STANDIN = r'''#!%(python)s
+CMAKE_STANDIN = r'''
 import json, os, sys
 args = sys.argv[1:]
 real = os.environ.get("TORCH_TIDY_REAL_CMAKE", "")
@@ -98,7 +101,8 @@ def _popen(self, args, *a, **kw):
 subprocess.Popen.__init__ = _popen
 result = {"variables": variables, "error": None}
 def finish():
-    print(MARKER + json.dumps(result), flush=True)
+    # On a line of its own, whatever the build printed last.
+    print("\n" + MARKER + json.dumps(result), flush=True)
 '''
 
 DRIVER_SETUP = DRIVER_COMMON + r'''
@@ -179,8 +183,7 @@ try:
     result["error"] = "the build backend built a wheel without calling cmake"
 except BaseException as e:
     traceback.print_exc()
-    result.setdefault("error", None)
-    result["error"] = result["error"] or \
+    result["error"] = result.get("error") or \
         (type(e).__name__ + ": " + str(e))[-600:]
 finish()
 '''
@@ -252,17 +255,23 @@ def variables_in_text(text):
     return found
 
 
-def _prepare(scratch, real_cmake):
-    """The stand-in cmake and the `cmake` Python module that names it (for
-    builds that run PyPI's cmake through `cmake.CMAKE_BIN_DIR`)."""
+def _prepare(scratch):
+    """The stand-in cmake (a shell script running CMAKE_STANDIN with this
+    Python: a shebang line cannot hold a path with spaces) and the `cmake`
+    Python module that names it (for builds that run PyPI's cmake through
+    `cmake.CMAKE_BIN_DIR`)."""
     bindir = os.path.join(scratch, "bin")
     stub = os.path.join(scratch, "stub")
     os.makedirs(bindir, exist_ok=True)
     os.makedirs(os.path.join(stub, "cmake"), exist_ok=True)
+    script = os.path.join(scratch, "cmake-stand-in.py")
+    with open(script, "w") as f:
+        f.write(CMAKE_STANDIN)
     for name in ("cmake", "cmake3"):
         path = os.path.join(bindir, name)
         with open(path, "w") as f:
-            f.write(CMAKE_STANDIN % {"python": sys.executable})
+            f.write(f"#!/bin/sh\nexec {shlex.quote(sys.executable)} "
+                    f"{shlex.quote(script)} \"$@\"\n")
         os.chmod(path, 0o755)
     with open(os.path.join(stub, "cmake", "__init__.py"), "w") as f:
         f.write("# torch-tidy's stand-in for PyPI's cmake package.\n"
@@ -274,7 +283,7 @@ def _prepare(scratch, real_cmake):
 
 
 def _run(python, driver, request, env, scratch, real_cmake, what, log):
-    bindir, stub, record_path = _prepare(scratch, real_cmake)
+    bindir, stub, record_path = _prepare(scratch)
     request = dict(request, bin=bindir, stub=stub)
     run_env = dict(env)
     run_env["PATH"] = bindir + os.pathsep + env.get("PATH", "")
@@ -285,7 +294,8 @@ def _run(python, driver, request, env, scratch, real_cmake, what, log):
     try:
         res = subprocess.run([python, "-c", driver, MARKER,
                               json.dumps(request)], capture_output=True,
-                             text=True, env=run_env, timeout=1800)
+                             text=True, errors="replace", env=run_env,
+                             timeout=1800)
         out, code = res.stdout + res.stderr, res.returncode
     except OSError as e:
         out, code = f"cannot run {python}: {e.strerror}", -1
@@ -313,7 +323,10 @@ def _run(python, driver, request, env, scratch, real_cmake, what, log):
     if os.path.exists(record_path):
         base = dict(run_env)
         for line in read_text(record_path).splitlines():
-            call = json.loads(line)
+            try:
+                call = json.loads(line)
+            except ValueError:
+                continue  # a configure that was stopped while writing
             call["env_changes"] = _env_changes(base, call.pop("env"))
             call["init_caches"] = _keep_caches(call["init_caches"], scratch,
                                                len(rec.cmake_calls))
@@ -383,9 +396,10 @@ def record_backend(python, project, backend, backend_path, env, scratch,
 
 
 def parse_cmake_call(call):
-    """A recorded configure as {source, defines, init_caches, env}: the
-    source directory (absolute), the -D cache entries in order, the -C
-    files (our copies) and the environment the build set for it."""
+    """A recorded configure as {source, defines, init_caches, env,
+    command}: the source directory (absolute), the -D cache entries in
+    order, the -C files (our copies), the environment the build set for it,
+    and the command as one line."""
     cwd, args = call["cwd"], call["args"]
     source, positional, defines, caches = None, [], {}, []
     i = 0

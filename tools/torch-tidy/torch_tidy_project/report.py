@@ -68,6 +68,11 @@ def percent(share):
     return f"{math.floor(100 * share + 1e-9)}%"
 
 
+def threshold(minimum):
+    """--min-coverage as given, in percent: 0.895 is 89.5%."""
+    return f"{100 * minimum:g}%"
+
+
 def coverage_text(c):
     """'coverage 82%: 14 of 17 kernels analysed, 6 of 6 files parsed'."""
     if c["share"] is None:
@@ -110,7 +115,7 @@ def verdict(fail_on, warnings, unparsed, c, minimum):
     names = ", ".join(op for op, _, _ in unseen[:8]) + \
         (f" and {len(unseen) - 8} more" if len(unseen) > 8 else "")
     remedies = cov.bring_in(c)
-    line = (f"{head}, but {coverage_text(c)}, below {percent(minimum)} "
+    line = (f"{head}, but {coverage_text(c)}, below {threshold(minimum)} "
             f"(--min-coverage)")
     if unseen:
         line += (f": {len(unseen)} of {c['operators']['with_cpp_kernels']} "
@@ -156,7 +161,7 @@ def print_summary(s, project):
     else:
         print("  project: the project index could not be read")
     c = s["coverage"]
-    print(f"  {coverage_text(c)} (--min-coverage {percent(c['minimum'])})")
+    print(f"  {coverage_text(c)} (--min-coverage {threshold(c['minimum'])})")
     for op, status, hints in cov.unseen(c)[:20]:
         print(f"    {op}: {status}; " + "; ".join(hints))
     if len(cov.unseen(c)) > 20:

@@ -38,18 +38,26 @@ def find_torch_tidy(explicit, here):
                        "build/demo/bin); pass --torch-tidy PATH")
 
 
+def _ask(tidy, *args):
+    """What torch-tidy prints for a quick query ('' where it cannot run)."""
+    try:
+        return subprocess.run([tidy, *args], capture_output=True, text=True,
+                              errors="replace", timeout=120).stdout
+    except (OSError, subprocess.TimeoutExpired):
+        return ""
+
+
 def tidy_version(tidy):
     """(torch-tidy's version or None, LLVM's version or None)."""
-    res = subprocess.run([tidy, "--version"], capture_output=True, text=True)
-    own = re.search(r"torch-tidy version (\S+)", res.stdout)
-    llvm = re.search(r"LLVM version (\S+)", res.stdout)
+    out = _ask(tidy, "--version")
+    own = re.search(r"torch-tidy version (\S+)", out)
+    llvm = re.search(r"LLVM version (\S+)", out)
     return own and own.group(1), llvm and llvm.group(1)
 
 
 def has_torch_checks(tidy):
-    res = subprocess.run([tidy, "--list-checks", "-checks=-*,torch-*"],
-                         capture_output=True, text=True)
-    return "torch-compile-requires-grad-propagation" in res.stdout
+    return "torch-compile-requires-grad-propagation" in _ask(
+        tidy, "--list-checks", "-checks=-*,torch-*")
 
 
 def find_sarif(tidy):
@@ -66,8 +74,13 @@ class FileResult:
             path, code, output, fixes
 
 
+# A file whose lint takes longer than this is reported as not parsed.
+FILE_TIMEOUT = 1800
+
+
 def lint(tidy, files, checks, db_dir, jobs, env, scratch, project):
-    """{file: FileResult}; a progress line per file."""
+    """{file: FileResult}; a progress line per file. A file that takes
+    longer than FILE_TIMEOUT seconds gets code None."""
     lock = threading.Lock()
     done = [0]
     os.makedirs(scratch, exist_ok=True)
@@ -77,13 +90,19 @@ def lint(tidy, files, checks, db_dir, jobs, env, scratch, project):
         fixes = os.path.join(scratch, f"{n}.yaml")
         if os.path.exists(fixes):
             os.remove(fixes)
-        res = subprocess.run([tidy, f"-checks={checks}", "-p", db_dir,
-                              "--quiet", f"--export-fixes={fixes}", f],
-                             capture_output=True, text=True, env=env)
+        try:
+            res = subprocess.run([tidy, f"-checks={checks}", "-p", db_dir,
+                                  "--quiet", f"--export-fixes={fixes}", f],
+                                 capture_output=True, text=True,
+                                 errors="replace", env=env,
+                                 timeout=FILE_TIMEOUT)
+            code, out = res.returncode, res.stdout + res.stderr
+        except subprocess.TimeoutExpired:
+            code, out = None, ""
         with lock:
             done[0] += 1
             print(f"[{done[0]}/{len(files)}] {rel(f, project)}", flush=True)
-        return FileResult(f, res.returncode, res.stdout + res.stderr,
+        return FileResult(f, code, out,
                           fixes if os.path.exists(fixes) else None)
 
     with ThreadPoolExecutor(max_workers=jobs) as pool:
@@ -137,9 +156,17 @@ def parse_failure(result, llvm=None):
     """Why a file did not parse (one short line), or None when it did.
     llvm: torch-tidy's LLVM version, for the Debian package of a missing
     header that comes with clang."""
+    if result.code is None:
+        return f"torch-tidy did not finish in {FILE_TIMEOUT} s"
     errs = errors(result.output)
     if not errs and result.code >= 0:
-        return None
+        if result.code == 0 or diagnostics(result.output):
+            return None
+        # An exit status with nothing to show for it: a configuration torch-
+        # tidy refused ("Error: no checks enabled."), not a parsed file.
+        last = [l for l in result.output.splitlines() if l.strip()]
+        return (f"torch-tidy exited {result.code}: " +
+                (last[-1][:100] if last else "no output"))
     missing = [NOT_FOUND.match(e).group(1) for e in errs if NOT_FOUND.match(e)]
     if missing:
         package = HEADER_PACKAGES.get(os.path.basename(missing[0]))
@@ -162,8 +189,11 @@ def fixes(sarif, result, scratch):
     out = result.fixes[:-5] + ".sarif"
     with open(log, "w") as f:
         f.write(result.output)
-    res = subprocess.run([sarif, log, "--fixes", result.fixes, "-o", out],
-                         capture_output=True, text=True)
+    try:
+        res = subprocess.run([sarif, log, "--fixes", result.fixes, "-o", out],
+                             capture_output=True, text=True, timeout=300)
+    except (OSError, subprocess.TimeoutExpired):
+        return {}
     if res.returncode != 0:
         return {}
     try:
@@ -174,7 +204,7 @@ def fixes(sarif, result, scratch):
     found = {}
     for run in doc.get("runs", []):
         for r in run.get("results", []):
-            loc = r.get("locations", [{}])[0].get("physicalLocation", {})
+            loc = (r.get("locations") or [{}])[0].get("physicalLocation", {})
             region = loc.get("region", {})
             key = (r.get("ruleId"), os.path.realpath(_path(loc)),
                    region.get("startLine"), region.get("startColumn"))
@@ -184,6 +214,8 @@ def fixes(sarif, result, scratch):
                     path = _path(change)
                     for rep in change.get("replacements", []):
                         deleted = rep.get("deletedRegion", {})
+                        if deleted.get("charOffset") is None:
+                            continue  # a replacement not located by offset
                         reps.append({
                             "file": path,
                             "offset": deleted.get("charOffset"),

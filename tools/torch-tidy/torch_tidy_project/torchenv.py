@@ -39,7 +39,8 @@ def query(python, env=None):
     cuda_home. Raises TorchNotFound."""
     try:
         res = subprocess.run([python, "-c", QUERY], capture_output=True,
-                             text=True, timeout=300, env=env)
+                             text=True, errors="replace", timeout=300,
+                             env=env)
     except OSError as e:
         raise TorchNotFound(f"cannot run {python}: {e.strerror}")
     except subprocess.TimeoutExpired:
