@@ -9,6 +9,7 @@ One module per concern:
              stood in for: their extensions, CMake calls, variables read
   pyproject  pyproject.toml: the build backend and scikit-build-core settings
   cmake      configuring a CMake project for its compile database
+  flags      the flags of a compile command that decide how a source parses
   nvcc       nvcc entries of a CMake database turned into clang ones
   database   finding or making the database, and saying where it came from
   index      the project index (torch-tidy --project-index) summed up
