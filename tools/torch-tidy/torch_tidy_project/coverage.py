@@ -91,8 +91,8 @@ def measure(index, root, database_files, linted, unparsed, switches,
     by_op = project_index.cpp_kernels(index)
     # Where kernel functions are defined: the database's files and the
     # project's own sources (other projects' code and tests left out).
-    candidates = set(database_files) | set(map(os.path.realpath,
-                                               tree_sources(root, True)))
+    own = set(map(os.path.realpath, tree_sources(root, True)))
+    candidates = set(database_files) | own
     functions = {}
     for ks in by_op.values():
         for k in ks:
@@ -147,8 +147,7 @@ def measure(index, root, database_files, linted, unparsed, switches,
     # kernel is registered or defined: said, not counted.
     kernel_files = {f for files in body_files.values() for f in files} | {
         os.path.realpath(k["file"]) for ks in by_op.values() for k in ks}
-    outside = sorted(rel(f, root) for f in map(os.path.realpath,
-                                                 tree_sources(root, True))
+    outside = sorted(rel(f, root) for f in own
                      if f not in database_files and f not in kernel_files)
     shares = []
     if kernels_total:

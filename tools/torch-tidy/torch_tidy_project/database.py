@@ -114,15 +114,13 @@ def setup_py_cmake_defines(text):
     for m in re.finditer(r"""(?<![\w{])[fF]?(["'])-D([A-Za-z_][\w]*)"""
                          r"""(?::\w+)?=([^"'{}]*)\1"""
                          r"""(?!\s*(?:\+|%|\.format))""", text):
-        if m.group(0)[0] in "fF" and "{" in m.group(3):
-            continue
         found[m.group(2)] = m.group(3)
     return found
 
 
 def obtain(ctx):
     """The database for a run. ctx: project, root, python, env (dict),
-    env_pairs, defines (-D, dict), cmake (explicit or None), database
+    defines (-D, dict), cmake (explicit or None), database
     ('auto', 'make' or a path), cuda_path, torch (torchenv.query's dict or
     None), operator_files ({file: [operators]} the index says register or
     define operators: for the 'no sources' explanation)."""
@@ -216,13 +214,9 @@ def _from_backend(ctx, db, doc):
         source = call["source"] or source
         defines, caches, env = call["defines"], call["init_caches"], \
             call["env"]
-        shown = {k: v for k, v in defines.items()
-                 if not k.startswith(("SKBUILD", "CMAKE_"))}
-        log(f"CMake options the backend computed: " +
-            (" ".join(f"-D{k}={v}" for k, v in sorted(shown.items())) or
-             "none") + (f" (and {len(caches)} initial-cache file"
-                        f"{'s' if len(caches) != 1 else ''})"
-                        if caches else ""))
+        log(f"CMake options the backend computed: {_options(defines)}" +
+            (f" (and {len(caches)} initial-cache file"
+             f"{'s' if len(caches) != 1 else ''})" if caches else ""))
     else:
         for a in settings["args"]:
             m = re.match(r"-D([A-Za-z_]\w*)(?::\w+)?=(.*)", a)
@@ -237,6 +231,15 @@ def _from_backend(ctx, db, doc):
                         f"CMake options are pyproject.toml's own")
         log(db.notes[-1])
     return _from_cmake(ctx, db, source, defines, caches, env, real)
+
+
+def _options(defines):
+    """The project's own of a build's -D options, as one line: CMake's,
+    scikit-build-core's and the ones torch-tidy sets itself left out."""
+    shown = sorted((k, v) for k, v in defines.items()
+                   if k not in cmake.OWN_CMAKE_VARS and
+                   not k.startswith(("CMAKE_", "SKBUILD")))
+    return " ".join(f"-D{k}={v}" for k, v in shown) or "none"
 
 
 def _from_setup_py(ctx, db, setup_py, top_cmake):
@@ -263,12 +266,8 @@ def _from_setup_py(ctx, db, setup_py, top_cmake):
     if rec.cmake_calls:
         _need_torch(ctx)
         call = recorder.parse_cmake_call(rec.cmake_calls[-1])
-        shown = {k: v for k, v in call["defines"].items()
-                 if k not in cmake.OWN_CMAKE_VARS and
-                 not k.startswith("CMAKE_")}
-        log("setup.py drives CMake; the options its build_ext computed: " +
-            (" ".join(f"-D{k}={v}" for k, v in sorted(shown.items())) or
-             "none"))
+        log(f"setup.py drives CMake; the options its build_ext computed: "
+            f"{_options(call['defines'])}")
         return _from_cmake(ctx, db, call["source"] or ctx.project,
                           call["defines"], call["init_caches"], call["env"])
     sources = [s for e in rec.extensions or [] for s in e["sources"]]
@@ -345,7 +344,7 @@ def _from_cmake(ctx, db, source, defines, caches, env, real=None):
                                          scratch_dir(ctx.root, "cuda-shim"),
                                          ctx.cuda_path)
     db.entries, db.how = items, "cmake sources"
-    db.origin = f"made from the CMake sources: CMake could not configure"
+    db.origin = "made from the CMake sources: CMake could not configure"
     db.notes.append(f"CMake could not configure, so torch-tidy wrote {said}; "
                     f"flags CMake would compute are missing")
     log(db.notes[-1])
