@@ -157,7 +157,48 @@ struct ConsequenceFacts {
   /// fused_add_rmsnorm_cpu): inductor's stale read was measured on the
   /// reference version only.
   bool DeclaresOther = false;
+  /// The fake and an unnamed fake among the operator's sites, if any: the
+  /// condition a fake is registered under, and where the index met a fake
+  /// it could not name, narrow or leave open the class.
+  const KernelSite *Fake = nullptr;
+  const KernelSite *Unnamed = nullptr;
+  /// A backend kernel is registered beside a catch-all one: measured
+  /// traced on the reference version only (row catchall_aten_device).
+  bool BackendBesideCatchAll = false;
 };
+
+/// Whether Sites register a backend kernel (not a catch-all one, a fake or
+/// a mark) beside a catch-all one.
+bool backendBesideCatchAll(llvm::ArrayRef<KernelSite> Sites) {
+  bool CatchAll = false, Backend = false;
+  for (const KernelSite &S : Sites) {
+    if (isCatchAllKey(S.Key))
+      CatchAll = true;
+    else if (!isFakeKey(S.Key) && S.Key != DisallowInGraphKey &&
+             S.Key != UnnamedFakeKey)
+      Backend = true;
+  }
+  return CatchAll && Backend;
+}
+
+/// "file:line" of a site registered in another file.
+std::string whereOf(const KernelSite &S) {
+  return S.File + ":" + std::to_string(S.Line);
+}
+
+/// The class's word in a message with its condition: "silent", "silent
+/// where `if x:` holds (f.py:3; a graph break otherwise)".
+std::string classWord(const ConsequenceFacts &F, llvm::StringRef Word) {
+  if (F.Class == Consequence::Silent && F.Fake && !F.Fake->Condition.empty())
+    return (Word +
+            " where the fake's condition holds: it is registered "
+            "under `" +
+            F.Fake->Condition + "`" +
+            (F.Fake->File.empty() ? std::string() : " at " + whereOf(*F.Fake)) +
+            "; a graph break where it does not")
+        .str();
+  return Word.str();
+}
 
 /// The class, its condition and what was measured, for a message.
 std::string consequenceText(const ConsequenceFacts &F) {
@@ -181,17 +222,27 @@ std::string consequenceText(const ConsequenceFacts &F) {
                 : "";
   std::string Dirty = "its Autograd kernel runs on fake tensors too, and "
                       "one that marks the argument dirty fails to compile";
+  std::string Silent = classWord(F, "silent");
   switch (F.Class) {
   case Consequence::Silent:
-    return (F.Void ? "its calls vanish under torch.compile (silent): with "
-                     "the fake kernel registered for it, aot_eager and "
-                     "inductor drop them" +
+    return (F.Void ? "its calls vanish under torch.compile (" + Silent +
+                         "): with the fake kernel registered for it, "
+                         "aot_eager and inductor drop them" +
                          Gone
-                   : std::string("torch.compile gives wrong values (silent): "
-                                 "with the fake kernel registered for it, "
-                                 "inductor computes with the unwritten "
-                                 "values")) +
+                   : "torch.compile gives wrong values (" + Silent +
+                         "): with the fake kernel registered for it, "
+                         "inductor computes with the unwritten values") +
            (F.Autograd ? ", unless " + Dirty : std::string()) + Measured;
+  case Consequence::Unknown:
+    return "what torch.compile does with its calls is not known here "
+           "(unknown: the project registers fakes this analysis could not "
+           "name, " +
+           (F.Unnamed ? whereOf(*F.Unnamed) : std::string("?")) +
+           "): if one of them is its fake, " +
+           (F.Void ? "aot_eager and inductor drop its calls" + Gone
+                   : std::string("inductor computes with the unwritten "
+                                 "values")) +
+           ", silently; if none is, Dynamo graph-breaks at them" + Measured;
   case Consequence::GraphBreak:
     return std::string("torch.compile graph-breaks at its calls (graph "
                        "break): no fake kernel is registered for it in the "
@@ -205,9 +256,21 @@ std::string consequenceText(const ConsequenceFacts &F) {
   case Consequence::Loud:
     return "torch.compile fails at its calls where its catch-all kernel "
            "reads or writes tensor data through pointers (loud): Dynamo runs "
-           "that kernel on fake tensors, which have none" +
+           "that kernel on fake tensors, which have none, whatever else is "
+           "registered beside it (a device or Meta kernel), and torch "
+           "refuses a fake for it" +
            Measured;
   case Consequence::Traced:
+    if (F.BackendBesideCatchAll)
+      return ("torch.compile traces through its catch-all kernel (traced on "
+              "torch " +
+              ground_truth::ReferenceVersion +
+              ", the writes kept; with a backend kernel beside the catch-all "
+              "one, torch " +
+              ground_truth::NewestVersion +
+              "'s aot_eager dropped the writes and inductor failed to "
+              "compile)")
+          .str();
     return "torch.compile traces through its catch-all kernel and keeps the "
            "writes (traced)" +
            Measured;
@@ -232,10 +295,17 @@ bool hasAutogradKernel(llvm::ArrayRef<KernelSite> Sites) {
                       [](const KernelSite &K) { return isAutogradKey(K.Key); });
 }
 
+/// What `Consequence: silent` keeps: the silent class, and the unknown one
+/// (a fake the index could not name may make it silent).
+bool mayBeSilent(Consequence C) {
+  return C == Consequence::Silent || C == Consequence::Unknown;
+}
+
 /// Where opcheck's test_schema was measured failing: kernels below
 /// autograd (a catch-all kernel decomposes, and passes).
 bool opcheckFails(Consequence C) {
-  return C == Consequence::Silent || C == Consequence::GraphBreak;
+  return C == Consequence::Silent || C == Consequence::GraphBreak ||
+         C == Consequence::Unknown;
 }
 
 } // namespace
@@ -287,7 +357,12 @@ void OpUndeclaredMutationCheck::noteDisallowed(SourceLocation Loc,
 
 void OpUndeclaredMutationCheck::diagVoid(SourceLocation At, StringRef Operator,
                                          bool Inferred, Consequence Class,
-                                         bool Autograd) {
+                                         ArrayRef<KernelSite> Sites) {
+  ConsequenceFacts F{Class, /*Void=*/true, /*Effects=*/true,
+                     /*ReturnsWritten=*/false, hasAutogradKernel(Sites)};
+  F.Fake = fakeSite(Sites);
+  F.Unnamed = unnamedFakeSite(Sites);
+  F.BackendBesideCatchAll = backendBesideCatchAll(Sites);
   diag(At, "operator '%0' returns nothing and its schema declares no "
            "argument mutable%select{|, as LibTorch infers it from the C++ "
            "signature of m.def(name, fn)}1: %2; declare the argument its "
@@ -295,9 +370,7 @@ void OpUndeclaredMutationCheck::diagVoid(SourceLocation At, StringRef Operator,
            "%select{(a declared mutation keeps the call, measured)|and "
            "register the kernel for its device instead of as a catch-all "
            "(then opcheck passes and the writes are kept, measured)}3")
-      << Operator << static_cast<unsigned>(Inferred)
-      << consequenceText({Class, /*Void=*/true, /*Effects=*/true,
-                          /*ReturnsWritten=*/false, Autograd})
+      << Operator << static_cast<unsigned>(Inferred) << consequenceText(F)
       << static_cast<unsigned>(Class == Consequence::Loud);
 }
 
@@ -333,10 +406,12 @@ void OpUndeclaredMutationCheck::reportFromIndex(const OperatorModel &Model,
     std::vector<KernelSite> Sites;
     for (const DeclaredKernel *K : Project->kernels(Ns, S.Name))
       Sites.push_back(K->Site);
+    for (KernelSite &U : Project->unnamedFakesFor(MainPath))
+      Sites.push_back(std::move(U));
     // No kernel body is seen here: a catch-all one counts as through
     // memory, as in the parsed case.
     Consequence Class = consequenceOf(Sites, /*RawCatchAll=*/true);
-    if (ConsequenceFilter == "silent" && Class != Consequence::Silent)
+    if (ConsequenceFilter == "silent" && !mayBeSilent(Class))
       continue;
     // At the schema literal's opening quote on its line.
     SourceLocation At = SM.translateLineCol(SM.getMainFileID(), D.Line, 1);
@@ -347,8 +422,7 @@ void OpUndeclaredMutationCheck::reportFromIndex(const OperatorModel &Model,
       At = At.getLocWithOffset(Quote != StringRef::npos ? Quote : Name);
     }
     std::string Qualified = qualifiedOperatorName(Ns, S.Name, S.Overload);
-    diagVoid(At, Qualified, /*Inferred=*/false, Class,
-             hasAutogradKernel(Sites));
+    diagVoid(At, Qualified, /*Inferred=*/false, Class, Sites);
     diag(At,
          "read from the schema's text (the project index): this file did "
          "not parse where '%0' is defined",
@@ -388,7 +462,7 @@ void OpUndeclaredMutationCheck::checkOperator(
   std::vector<KernelSite> Sites = sitesOf(Op, SM);
   Consequence Class = consequenceOf(Sites, catchAllThroughMemory(Op, Analysis));
   const KernelSite *Fake = fakeSite(Sites);
-  if (ConsequenceFilter == "silent" && Class != Consequence::Silent)
+  if (ConsequenceFilter == "silent" && !mayBeSilent(Class))
     return;
   bool Autograd = hasAutogradKernel(Sites);
 
@@ -445,7 +519,7 @@ void OpUndeclaredMutationCheck::checkOperator(
     SourceLocation At =
         written(Op.SchemaLiteral ? Op.SchemaLiteral->getBeginLoc()
                                  : Op.DefSite->getExprLoc());
-    diagVoid(At, Op.qualifiedName(), Op.SchemaInferred, Class, Autograd);
+    diagVoid(At, Op.qualifiedName(), Op.SchemaInferred, Class, Sites);
     if (Fake)
       noteFake(At, Op, *Fake);
     noteDisallowed(At, Op.qualifiedName(), Sites);
@@ -501,7 +575,9 @@ void OpUndeclaredMutationCheck::checkOperator(
                << First.W->Form << A.Name << Op.qualifiedName()
                << consequenceText({Class, ReturnsNothing && !DeclaresMutation,
                                    /*Effects=*/false, Rets.count(ArgIndex) > 0,
-                                   Autograd, DeclaresMutation})
+                                   Autograd, DeclaresMutation, Fake,
+                                   unnamedFakeSite(Sites),
+                                   backendBesideCatchAll(Sites)})
                << static_cast<unsigned>(opcheckFails(Class))
                << (Letter.empty() ? std::string("a") : Letter)
                << written(Site->getSourceRange());

@@ -54,7 +54,8 @@ private:
   /// The warning on an operator that returns nothing and declares nothing
   /// mutable.
   void diagVoid(clang::SourceLocation At, llvm::StringRef Operator,
-                bool Inferred, Consequence Class, bool Autograd);
+                bool Inferred, Consequence Class,
+                llvm::ArrayRef<KernelSite> Sites);
   /// In a file that did not parse: the operators defined in it that the
   /// parse missed, judged from the project index (their schemas' text,
   /// kernels and fakes) where that suffices (`-> ()` schemas).

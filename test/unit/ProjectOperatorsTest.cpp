@@ -279,6 +279,89 @@ meta_lib.impl("j", lambda x: x)
             }));
 }
 
+TEST(ScanKernels, PythonLoopsGetattrConditionsAndUnnamed) {
+  // deep-gemm's loop (the namespace made by a helper: any, "*"), an
+  // f-string's namespace, getattr, a condition (kept), an else branch, a
+  // helper's own body (resolved at its calls, not unnamed) and a fake whose
+  // operator nobody can name here.
+  const char *Text = R"py(import torch
+for _op in [
+    "gemm_nt",  # a comment
+    "gemm_nn",
+]:
+
+    @torch.library.register_fake(add_op_namespace_prefix(_op))
+    def _fake(*args, **kwargs):
+        pass
+for name in ("a", "b"):
+    torch.library.register_fake(f"lp::{name}")(lambda x: None)
+torch.library.register_fake(getattr(torch.ops.ga, "op"))(lambda x: None)
+if enable_torch_compile:
+    torch.library.register_fake("cd::op")(lambda x: None)
+else:
+    torch.library.register_fake("cd::other")(lambda x: None)
+def helper(name):
+    torch.library.register_fake(f"hp::{name}")(lambda x: None)
+torch.library.register_fake(spec.name)(spec.fn)
+)py";
+  FileOperatorFacts F = scanOperatorFile("/p/fakes.py", Text);
+  EXPECT_EQ(kernelsOf(F.Kernels),
+            (std::vector<std::string>{
+                "*::gemm_nt|Fake|torch.library.register_fake (in a loop over "
+                "names)|7",
+                "*::gemm_nn|Fake|torch.library.register_fake (in a loop over "
+                "names)|7",
+                "lp::a|Fake|torch.library.register_fake (in a loop over "
+                "names)|11",
+                "lp::b|Fake|torch.library.register_fake (in a loop over "
+                "names)|11",
+                "ga::op|Fake|torch.library.register_fake|12",
+                "cd::op|Fake|torch.library.register_fake|14",
+                "cd::other|Fake|torch.library.register_fake|16",
+                "::|UnnamedFake|torch.library.register_fake|19",
+            }));
+  std::vector<std::string> Conditions;
+  for (const DeclaredKernel &K : F.Kernels)
+    Conditions.push_back(K.Site.Condition);
+  EXPECT_EQ(Conditions,
+            (std::vector<std::string>{
+                "", "", "", "", "", "if enable_torch_compile:", "else:", ""}));
+}
+
+TEST(ScanKernels, PythonFakeOfAHelpersName) {
+  // kernel-builder projects: the namespace is made at build time by a
+  // helper given the bare name.
+  const char *Text = R"py(import torch
+@register_fake(add_op_namespace_prefix("marlin_gemm"))
+def _(x): return x
+torch.library.register_fake(prefix(name))(f)
+)py";
+  EXPECT_EQ(kernelsOf(scanOperatorFile("/p/fakes.py", Text).Kernels),
+            (std::vector<std::string>{
+                "*::marlin_gemm|Fake|torch.library.register_fake|2",
+                "::|UnnamedFake|torch.library.register_fake|4"}));
+}
+
+TEST(ScanKernels, PythonHelperCalledWithBareNames) {
+  // A helper of the file called with a bare name and with a loop's
+  // variable: wrapper calls of any namespace, by name.
+  const char *Text = R"py(import torch
+def _register(name):
+    torch.library.register_fake(f"sp::{name}")(lambda a: None)
+_register("one")
+for n in ["two", "three"]:
+    _register(n)
+other("not_a_call_of_a_helper")
+)py";
+  FileOperatorFacts F = scanOperatorFile("/p/fakes.py", Text);
+  EXPECT_TRUE(F.Kernels.empty());
+  ASSERT_EQ(F.Wrappers.size(), 1u);
+  EXPECT_EQ(
+      kernelsOf(F.WrapperCalls),
+      (std::vector<std::string>{"*::one||_register|4", "*::two||_register|6",
+                                "*::three||_register|6"}));
+}
+
 class ProjectIndex : public ::testing::Test {
 protected:
   void SetUp() override {
@@ -458,3 +541,24 @@ TEST_F(ProjectIndex, MacroNamespaceMatchesByName) {
 }
 
 } // namespace
+
+TEST(Consequence, ClassesFollowTheMeasuredRows) {
+  auto Of = [](std::vector<std::string> Keys, bool Raw = true) {
+    std::vector<KernelSite> Sites;
+    for (const std::string &K : Keys)
+      Sites.push_back(KernelSite{K, "", "", 0});
+    return consequenceName(consequenceOf(Sites, Raw)).str();
+  };
+  // A catch-all kernel decides, whatever is beside it (rows
+  // catchall_raw_cuda, catchall_raw_device, catchall_raw_meta,
+  // catchall_raw_fake, catchall_aten_device).
+  EXPECT_EQ(Of({"CompositeImplicitAutograd", "CUDA"}), "loud");
+  EXPECT_EQ(Of({"CompositeImplicitAutograd", "Meta"}), "loud");
+  EXPECT_EQ(Of({"CompositeImplicitAutograd", "Fake"}), "loud");
+  EXPECT_EQ(Of({"CompositeImplicitAutograd", "CPU"}, false), "traced");
+  EXPECT_EQ(Of({"CPU", "Fake"}), "silent");
+  EXPECT_EQ(Of({"CPU", "CUDA"}), "graph-break");
+  // A fake nobody could name: unknown, unless a named fake decides.
+  EXPECT_EQ(Of({"CPU", UnnamedFakeKey.str()}), "unknown");
+  EXPECT_EQ(Of({"CPU", UnnamedFakeKey.str(), "Meta"}), "silent");
+}

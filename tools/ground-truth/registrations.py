@@ -59,9 +59,16 @@ FORMS = {
     # writes m undeclared: sglang's fused_add_rmsnorm_cpu(Tensor(a!) input,
     # Tensor residual, ...) writes residual.
     "beside_declared": (False, ["d.fill_(1);", "m.narrow(0, 0, 2).add_(v);"], None),
+    # No tensor argument at all (`(int n) -> ()`), a side effect only: the
+    # runtime settings operators (deep-gemm's set_num_sms) look so.
+    "scalar_side_effect": (False, ["recordRun();"], None),
 }
 # Forms whose operator takes a declared-mutable argument d before m.
 LEADING = {"beside_declared"}
+# Forms whose operator takes an int and no tensor.
+SCALAR = {"scalar_side_effect"}
+# Forms whose kernel only records that it ran.
+SIDE_EFFECT = {"void_side_effect", "scalar_side_effect"}
 
 # registration shape -> the (form, declared) operators it gets. The declared
 # controls sit beside the shapes that would lose or break on them undeclared.
@@ -88,8 +95,45 @@ SHAPES = {
     "catchall_aten": [("void_write", False), ("write_other", False),
                       ("written_returned", False)],
     "catchall_raw": [("void_write", False), ("write_other", False)],
+    # rwkv's registration (kernels-community): `ops.def(name, fn)`, a
+    # catch-all kernel with an inferred schema, and `ops.impl(name,
+    # torch::kCUDA, fn)`. The inputs are CPU tensors, so this row's CUDA
+    # kernel never runs; catchall_raw_device registers the same kernel for
+    # the inputs' own device (CPU), as rwkv's CUDA tensors meet it.
+    "catchall_raw_cuda": [("void_write", False), ("write_other", False)],
+    "catchall_raw_device": [("void_write", False), ("write_other", False)],
+    "catchall_aten_device": [("void_write", False)],
+    # A catch-all kernel and a C++ Meta kernel; and a catch-all kernel with
+    # a Python fake asked for (torch refuses it: the row records the refusal).
+    "catchall_raw_meta": [("void_write", False)],
+    "catchall_raw_fake": [("void_write", False)],
+    # The Python fakes registered the ways projects write them: in a loop
+    # over names (deep-gemm's `for _op in [...]: register_fake(...)`),
+    # through getattr(torch.ops.ns, name), by a helper called with the name,
+    # and under a condition that holds; python_fake_condition_off: the
+    # condition does not hold (sglang registers its fakes only so).
+    "python_fake_loop": [("void_write", False)],
+    "python_fake_getattr": [("void_write", False)],
+    "python_fake_helper": [("void_write", False)],
+    "python_fake_condition_on": [("void_write", False)],
+    "python_fake_condition_off": [("void_write", False)],
+    # Operators with no tensor argument: a CPU kernel only (nothing to
+    # dispatch on), a catch-all kernel (m.def(schema, fn)), the same marked
+    # effectful, a CompositeExplicitAutograd kernel, and that with a fake.
+    "scalar_backend_only": [("scalar_side_effect", False)],
+    "scalar_catchall": [("scalar_side_effect", False)],
+    "scalar_catchall_effectful": [("scalar_side_effect", False)],
+    "scalar_composite_explicit": [("scalar_side_effect", False)],
+    "scalar_python_fake": [("scalar_side_effect", False)],
 }
-PYTHON_FAKE = {"python_fake", "python_fake_effectful", "python_fake_disallowed"}
+PYTHON_FAKE = {"python_fake", "python_fake_effectful", "python_fake_disallowed",
+               "python_fake_loop", "python_fake_getattr", "python_fake_helper",
+               "python_fake_condition_on", "scalar_python_fake"}
+# How each shape registers its Python fake (the measurement does it so).
+FAKE_HOW = {"python_fake_loop": "loop", "python_fake_getattr": "getattr",
+            "python_fake_helper": "helper", "python_fake_condition_on": "condition",
+            "python_fake_condition_off": "condition_off", "catchall_raw_fake": "refused"}
+EFFECTFUL = {"python_fake_effectful", "scalar_catchall_effectful"}
 
 
 def op_name(form, declared):
@@ -97,6 +141,8 @@ def op_name(form, declared):
 
 
 def schema_of(form, declared):
+    if form in SCALAR:
+        return f"{op_name(form, declared)}(int n) -> ()"
     m = "Tensor(a!) m" if declared else "Tensor m"
     d = "Tensor(b!) d, " if form in LEADING else ""
     ret = "Tensor" if FORMS[form][0] else "()"
@@ -111,6 +157,9 @@ def operators():
 
 def _kernel(name, form, body):
     ret = "at::Tensor" if FORMS[form][0] else "void"
+    if form in SCALAR:
+        return [f"{ret} {name}(int64_t n) {{", "  (void)n;"] + \
+            ["  " + b for b in body] + ["}", ""]
     d = "const at::Tensor &d, " if form in LEADING else ""
     return [f"{ret} {name}({d}const at::Tensor &m, const at::Tensor &v) {{"] + \
         ["  " + b for b in body] + ["}", ""]
@@ -178,7 +227,8 @@ def generate(path):
         # Meta kernels: the shapes only, as a fake would.
         lines += _kernel(f"meta_{form}", form,
                          ["return at::empty({}, m.options());"] if form == "write_other"
-                         else ["return m;"] if tensor else ["(void)m;", "(void)v;"] +
+                         else ["return m;"] if tensor else [] if form in SCALAR
+                         else ["(void)m;", "(void)v;"] +
                          (["(void)d;"] if form in LEADING else []))
     for form, _ in SHAPES["autograd_mark_dirty"]:
         lines += _mark_dirty(form)
@@ -188,9 +238,9 @@ def generate(path):
         lines.append(f"TORCH_LIBRARY({ns}, m) {{")
         for form, declared in ops:
             schema = schema_of(form, declared)
-            if shape.startswith("catchall"):
+            if shape.startswith("catchall") or shape.startswith("scalar_catchall"):
                 # m.def(schema, fn): a catch-all (CompositeImplicitAutograd) kernel.
-                raw = "_raw" if shape == "catchall_raw" else ""
+                raw = "_raw" if shape.startswith("catchall_raw") else ""
                 lines.append(f'  m.def("{schema}", &k_{form}{raw});')
             else:
                 lines.append(f'  m.def("{schema}");')
@@ -198,11 +248,19 @@ def generate(path):
         impls = {"cpp_meta": [("CPU", "k_"), ("Meta", "meta_")],
                  "composite_explicit": [("CompositeExplicitAutograd", "k_")],
                  "autograd_mark_dirty": [("CPU", "k_"), ("Autograd", "ag_")],
-                 "catchall_aten": [], "catchall_raw": []}.get(shape, [("CPU", "k_")])
-        for key, prefix in impls:
+                 "catchall_aten": [], "catchall_raw": [], "catchall_raw_fake": [],
+                 "scalar_catchall": [], "scalar_catchall_effectful": [],
+                 "scalar_composite_explicit": [("CompositeExplicitAutograd", "k_")],
+                 "scalar_python_fake": [("CompositeExplicitAutograd", "k_")],
+                 "catchall_raw_cuda": [("CUDA", "k_", "_raw")],
+                 "catchall_raw_device": [("CPU", "k_", "_raw")],
+                 "catchall_raw_meta": [("Meta", "meta_")],
+                 }.get(shape, [("CPU", "k_")])
+        for key, prefix, *suffix in impls:
             lines.append(f"TORCH_LIBRARY_IMPL({ns}, {key}, m) {{")
             for form, declared in ops:
-                lines.append(f'  m.impl("{op_name(form, declared)}", &{prefix}{form});')
+                lines.append(f'  m.impl("{op_name(form, declared)}", '
+                             f'&{prefix}{form}{"".join(suffix)});')
             lines += ["}", ""]
     with open(path, "w") as f:
         f.write("\n".join(lines))
@@ -249,17 +307,42 @@ def _measure(args):
         return n
 
     def fake_of(form):
+        if form in SCALAR:
+            return lambda n: None
         if not FORMS[form][0]:
             return lambda *args: None
         if form == "write_other":
             return lambda m, v: m.new_empty(())
         return lambda m, v: m
 
+    def register_fake_helper(qualname, fn):
+        # A project's helper, called with the operator's name.
+        torch.library.register_fake(qualname)(fn)
+
     effect_api = {}
+    fake_refused = {}
     for ns, name, shape, form, declared in operators():
-        if shape in PYTHON_FAKE:
+        how = FAKE_HOW.get(shape, "call")
+        if shape in PYTHON_FAKE and how == "call":
             torch.library.register_fake(f"{ns}::{name}")(fake_of(form))
-        if shape == "python_fake_effectful":
+        elif how == "loop":
+            for each in [name]:
+                torch.library.register_fake(f"{ns}::{each}")(fake_of(form))
+        elif how == "getattr":
+            torch.library.register_fake(getattr(getattr(torch.ops, ns), name).default)(
+                fake_of(form))
+        elif how == "helper":
+            register_fake_helper(f"{ns}::{name}", fake_of(form))
+        elif how in ("condition", "condition_off"):
+            enable_torch_compile = how == "condition"
+            if enable_torch_compile:
+                torch.library.register_fake(f"{ns}::{name}")(fake_of(form))
+        elif how == "refused":
+            try:
+                torch.library.register_fake(f"{ns}::{name}")(fake_of(form))
+            except Exception as e:
+                fake_refused[f"{ns}::{name}"] = type(e).__name__ + ": " + first_line(e)
+        if shape in EFFECTFUL:
             op = getattr(getattr(torch.ops, ns), name).default
             try:
                 effect_api[f"{ns}::{name}"] = mark_effectful(torch, op)
@@ -268,6 +351,9 @@ def _measure(args):
 
     def program(op, form):
         def f(x, v):
+            if form in SCALAR:
+                op(3)
+                return x * 2, v.sum()
             m = x * 1
             if form in LEADING:
                 # d, declared and written, beside m: both read after.
@@ -298,11 +384,17 @@ def _measure(args):
                "schema": schema_of(form, declared), "errors": {}}
         if qual in effect_api:
             row["effect_api"] = effect_api[qual]
+        if shape in FAKE_HOW:
+            row["fake_registered"] = FAKE_HOW[shape]
+        if qual in fake_refused:
+            row["fake_refused"] = fake_refused[qual]
         g = torch.Generator().manual_seed(7)
         try:
             inputs = (torch.randn(4, 3, generator=g), torch.randn(2, 3, generator=g))
             if form in LEADING:
                 inputs = (torch.zeros(3),) + inputs
+            if form in SCALAR:
+                inputs = (3,)
             torch.library.opcheck(op, inputs,
                                   test_utils="test_schema")
             row["opcheck"], row["opcheck_message"] = "pass", ""
@@ -312,8 +404,16 @@ def _measure(args):
         if shape == "python_fake_disallowed":
             op = torch._dynamo.disallow_in_graph(op.default)
         ran()
-        want = call(program(op, form))
-        row["uncompiled_runs"] = ran() if form == "void_side_effect" else None
+        try:
+            want = call(program(op, form))
+        except Exception as e:
+            # The operator cannot run uncompiled (no tensor to dispatch on):
+            # nothing compiled to compare with.
+            row["uncompiled"] = "error: " + type(e).__name__
+            row["errors"]["uncompiled"] = first_line(e)
+            rows.append(row)
+            continue
+        row["uncompiled_runs"] = ran() if form in SIDE_EFFECT else None
         for mode in MODES:
             for backend in BACKENDS:
                 column = f"{backend} {mode}"
@@ -328,7 +428,7 @@ def _measure(args):
                 if mode == "default":
                     row[f"{backend} breaks"] = sum(
                         torch._dynamo.utils.counters["graph_break"].values())
-                if form == "void_side_effect":
+                if form in SIDE_EFFECT:
                     # The first call compiles (and may run the kernel while
                     # tracing); the second is what every later call does.
                     first = ran()
@@ -357,13 +457,16 @@ def measure_with(python):
 def comparable(row):
     """What check compares: the verdicts, not error texts (they carry paths
     and line numbers that move between runs)."""
-    keys = ["op", "opcheck", "opcheck_message", "uncompiled_runs", *COLUMNS]
+    keys = ["op", "opcheck", "opcheck_message", "uncompiled", "uncompiled_runs",
+            "fake_refused", *COLUMNS]
     keys += [f"{b} breaks" for b in BACKENDS]
     keys += [f"{c} runs" for c in COLUMNS]
     return {k: row.get(k) for k in keys}
 
 
 def cell(row, column):
+    if "uncompiled" in row:
+        return "(uncompiled: " + row["uncompiled"] + ")"
     text = row[column]
     backend, mode = column.split()
     breaks = row.get(f"{backend} breaks") if mode == "default" else None

@@ -112,7 +112,8 @@ int dumpProjectIndex(llvm::StringRef Dir) {
                            {"how", K.Site.How},
                            {"function", K.Function},
                            {"file", K.Site.File},
-                           {"line", K.Site.Line}});
+                           {"line", K.Site.Line},
+                           {"condition", K.Site.Condition}});
   const torch_tidy::ProjectIndexStats &Stats = Index->stats();
   llvm::json::Object Out{{"root", Index->root()},
                          {"files", Stats.Files},

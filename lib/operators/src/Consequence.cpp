@@ -37,19 +37,27 @@ const KernelSite *disallowSite(llvm::ArrayRef<KernelSite> Sites) {
 }
 
 Consequence consequenceOf(llvm::ArrayRef<KernelSite> Sites, bool RawCatchAll) {
+  // Fake tensors decompose a catch-all kernel before anything else is
+  // asked: whatever else the operator registers (a device kernel beside it,
+  // as rwkv's `def(name, fn)` plus `impl(name, kCUDA, fn)`, a Meta kernel),
+  // Dynamo runs the catch-all kernel on fake tensors, and torch refuses a
+  // Python fake for it (rows catchall_raw_device, catchall_raw_cuda,
+  // catchall_raw_meta, catchall_raw_fake, catchall_aten_device).
+  if (llvm::any_of(Sites,
+                   [](const KernelSite &S) { return isCatchAllKey(S.Key); }))
+    return RawCatchAll ? Consequence::Loud : Consequence::Traced;
   if (fakeSite(Sites))
     return Consequence::Silent;
-  bool CatchAll = llvm::any_of(
-      Sites, [](const KernelSite &S) { return isCatchAllKey(S.Key); });
-  bool Backend = llvm::any_of(Sites, [](const KernelSite &S) {
-    return !isCatchAllKey(S.Key) && !isFakeKey(S.Key) &&
-           S.Key != DisallowInGraphKey;
-  });
-  // A backend kernel takes the call before a catch-all one; with none, the
-  // catch-all kernel is what Dynamo runs on fake tensors.
-  if (CatchAll && !Backend)
-    return RawCatchAll ? Consequence::Loud : Consequence::Traced;
+  if (unnamedFakeSite(Sites))
+    return Consequence::Unknown;
   return Consequence::GraphBreak;
+}
+
+const KernelSite *unnamedFakeSite(llvm::ArrayRef<KernelSite> Sites) {
+  for (const KernelSite &S : Sites)
+    if (S.Key == UnnamedFakeKey)
+      return &S;
+  return nullptr;
 }
 
 llvm::StringRef consequenceName(Consequence C) {
@@ -62,17 +70,31 @@ llvm::StringRef consequenceName(Consequence C) {
     return "traced";
   case Consequence::Loud:
     return "loud";
+  case Consequence::Unknown:
+    return "unknown";
   }
   return "";
 }
 
 llvm::ArrayRef<llvm::StringLiteral> registrationRows(Consequence C) {
-  static constexpr llvm::StringLiteral Silent[] = {"python_fake", "cpp_meta",
-                                                   "composite_explicit"};
-  static constexpr llvm::StringLiteral GraphBreak[] = {"backend_only",
-                                                       "autograd_mark_dirty"};
-  static constexpr llvm::StringLiteral Traced[] = {"catchall_aten"};
-  static constexpr llvm::StringLiteral Loud[] = {"catchall_raw"};
+  // A Python fake counts the same however the project's code reaches
+  // register_fake: a call, a loop over names, getattr, a helper, under a
+  // condition that holds (measured alike); a condition that does not hold
+  // registers none.
+  static constexpr llvm::StringLiteral Silent[] = {"python_fake",
+                                                   "cpp_meta",
+                                                   "composite_explicit",
+                                                   "python_fake_loop",
+                                                   "python_fake_getattr",
+                                                   "python_fake_helper",
+                                                   "python_fake_condition_on"};
+  static constexpr llvm::StringLiteral GraphBreak[] = {
+      "backend_only", "autograd_mark_dirty", "python_fake_condition_off"};
+  static constexpr llvm::StringLiteral Traced[] = {"catchall_aten",
+                                                   "catchall_aten_device"};
+  static constexpr llvm::StringLiteral Loud[] = {
+      "catchall_raw", "catchall_raw_cuda", "catchall_raw_device",
+      "catchall_raw_meta", "catchall_raw_fake"};
   switch (C) {
   case Consequence::Silent:
     return Silent;
@@ -82,6 +104,9 @@ llvm::ArrayRef<llvm::StringLiteral> registrationRows(Consequence C) {
     return Traced;
   case Consequence::Loud:
     return Loud;
+  case Consequence::Unknown:
+    // Not a measurement: what the index could not read.
+    return {};
   }
   return {};
 }

@@ -22,7 +22,7 @@ using namespace llvm;
 namespace torch_tidy {
 namespace {
 
-constexpr int CacheVersion = 6;
+constexpr int CacheVersion = 8;
 /// Files larger than this are not read (generated or vendored code).
 constexpr uint64_t MaxFileSize = 4 << 20;
 /// A project with more files than this is indexed up to this many.
@@ -594,6 +594,122 @@ std::optional<std::pair<std::string, std::string>> opsAttribute(StringRef Arg) {
   return std::make_pair(Ns.str(), Name.str());
 }
 
+/// Whether S is a Python identifier (an operator's bare name).
+bool isIdentifier(StringRef S) {
+  return !S.empty() && !isDigit(S[0]) && S.find_if_not([](char C) {
+    return isAlnum(C) || C == '_';
+  }) == StringRef::npos;
+}
+
+/// The start of the line holding Pos, and that line's indentation.
+std::pair<size_t, size_t> lineAndIndent(StringRef Text, size_t Pos) {
+  size_t Start = Text.rfind('\n', Pos);
+  Start = Start == StringRef::npos ? 0 : Start + 1;
+  size_t Indent = Start;
+  while (Indent < Text.size() && (Text[Indent] == ' ' || Text[Indent] == '\t'))
+    ++Indent;
+  return {Start, Indent - Start};
+}
+
+/// The headers of the Python blocks enclosing Pos, innermost first, up to
+/// the enclosing `def` or `class` (included): each line above Pos indented
+/// less than everything after it.
+std::vector<StringRef> enclosingHeaders(StringRef Text, size_t Pos) {
+  std::vector<StringRef> Out;
+  auto [Start, Indent] = lineAndIndent(Text, Pos);
+  while (Start > 0 && Indent > 0) {
+    size_t PrevEnd = Start - 1; // the '\n' ending the previous line
+    size_t LastStart = PrevEnd == 0 ? 0 : Text.rfind('\n', PrevEnd - 1);
+    LastStart =
+        LastStart == StringRef::npos || PrevEnd == 0 ? 0 : LastStart + 1;
+    // A header over several lines (`for op in [\n    "a",\n]:`) starts
+    // where the brackets that close on its last line open.
+    int Depth = 0;
+    size_t P = PrevEnd;
+    while (P > 0) {
+      char C = Text[P - 1];
+      if (C == ')' || C == ']' || C == '}')
+        ++Depth;
+      else if ((C == '(' || C == '[' || C == '{') && Depth > 0)
+        --Depth;
+      --P;
+      if (P <= LastStart && Depth == 0)
+        break;
+    }
+    size_t FirstStart = lineAndIndent(Text, P).first;
+    StringRef First = Text.slice(FirstStart, PrevEnd);
+    StringRef Code = First.ltrim(" \t");
+    StringRef Last = Text.slice(LastStart, PrevEnd).split('#').first.rtrim();
+    size_t LineIndent = First.size() - Code.size();
+    Start = FirstStart;
+    if (Code.empty() || Code.starts_with("#") || LineIndent >= Indent)
+      continue;
+    Indent = LineIndent;
+    // Only a line that ends a block header with ':' opens a block.
+    if (!Last.ends_with(":"))
+      continue;
+    StringRef Header = Text.slice(
+        FirstStart + LineIndent, static_cast<size_t>(Last.end() - Text.data()));
+    Out.push_back(Header);
+    if (Header.starts_with("def ") || Header.starts_with("async def ") ||
+        Header.starts_with("class "))
+      break;
+  }
+  return Out;
+}
+
+/// Whether Arg mentions identifier Var.
+bool mentionsIdentifier(StringRef Arg, StringRef Var) {
+  for (size_t At = Arg.find(Var); At != StringRef::npos;
+       At = Arg.find(Var, At + 1)) {
+    bool Before = At > 0 && (isAlnum(Arg[At - 1]) || Arg[At - 1] == '_');
+    size_t E = At + Var.size();
+    bool After = E < Arg.size() && (isAlnum(Arg[E]) || Arg[E] == '_');
+    if (!Before && !After)
+      return true;
+  }
+  return false;
+}
+
+/// The names a `for VAR in [...]:` (or a tuple) enclosing Pos iterates
+/// over, when the loop variable is mentioned by Arg and every element is a
+/// string literal: the loop a project registers its fakes in (deep-gemm's
+/// `for _op in [...]: @register_fake(add_op_namespace_prefix(_op))`).
+std::optional<std::vector<std::string>> loopNames(StringRef Text, size_t Pos,
+                                                  StringRef Arg) {
+  for (StringRef Header : enclosingHeaders(Text, Pos)) {
+    if (!Header.consume_front("for "))
+      continue;
+    auto [Var, Rest] = Header.split(" in ");
+    Var = Var.trim();
+    if (!mentionsIdentifier(Arg, Var))
+      return std::nullopt;
+    // The iterable, read from the file to its bracket's end (Header is a
+    // slice of Text; the list may span many lines).
+    size_t InAt = static_cast<size_t>(Rest.data() - Text.data());
+    size_t Open = InAt;
+    while (Open < Text.size() && isSpace(Text[Open]))
+      ++Open;
+    if (Open >= Text.size() || (Text[Open] != '[' && Text[Open] != '('))
+      return std::nullopt;
+    PythonCall List = pythonCall(Text, Open);
+    if (List.Strings.empty())
+      return std::nullopt;
+    return List.Strings;
+  }
+  return std::nullopt;
+}
+
+/// The condition a Python registration at Pos is made under: the innermost
+/// enclosing `if` / `elif` / `else` header, else empty.
+std::string conditionOf(StringRef Text, size_t Pos) {
+  for (StringRef Header : enclosingHeaders(Text, Pos))
+    if (Header.starts_with("if ") || Header.starts_with("elif ") ||
+        Header.starts_with("else"))
+      return Header.str();
+  return "";
+}
+
 /// A project's own functions that register a fake for the name they are
 /// given (`def register_custom_op(name): ... torch.library.register_fake(
 /// f"{name}")(func)`, as torchao writes it): a `def` whose body (the lines
@@ -733,13 +849,37 @@ void scanPython(StringRef Path, StringRef Text, FileOperatorFacts &Facts) {
       // that function as a wrapper of register_fake (resolved project-wide).
       size_t Pos = At + 1;
       std::optional<std::string> First = pythonStrings(Text, Pos);
+      // A helper of this file, called with a bare name or a loop's variable
+      // (`for n in ["a", "b"]: register(n)`): any namespace, by name.
+      bool OwnWrapper =
+          !Verb.empty() && llvm::any_of(Facts.Wrappers, [&](const auto &W) {
+            return W.Name == Verb;
+          });
+      if (OwnWrapper && (!First || First->find("::") == std::string::npos) &&
+          (!Text.take_front(At - Verb.size()).rtrim().ends_with("def"))) {
+        std::vector<std::string> Names;
+        if (First && isIdentifier(*First))
+          Names.push_back(*First);
+        else if (!First)
+          if (std::optional<std::vector<std::string>> L =
+                  loopNames(Text, At, pythonCall(Text, At).FirstArgument))
+            Names = *L;
+        for (const std::string &N : Names)
+          Facts.WrapperCalls.push_back(
+              {"*", N,
+               KernelSite{"", Verb.str(), Path.str(),
+                          Lines.lineOf(At - Verb.size()),
+                          conditionOf(Text, At)},
+               ""});
+        continue;
+      }
       if (!Verb.empty() && First && First->find("::") != std::string::npos &&
           First->find('(') == std::string::npos) {
         auto [Ns, Name] = operatorNameOf(*First);
         Facts.WrapperCalls.push_back(
             {Ns, Name,
              KernelSite{"", Verb.str(), Path.str(),
-                        Lines.lineOf(At - Verb.size())},
+                        Lines.lineOf(At - Verb.size()), conditionOf(Text, At)},
              ""});
       }
       continue;
@@ -774,9 +914,19 @@ void scanPython(StringRef Path, StringRef Text, FileOperatorFacts &Facts) {
     PythonCall Call = pythonCall(Text, At);
     std::string Ns, Name;
     std::vector<std::string> Keys;
+    bool IsFake = V->second == "Fake";
     if (std::optional<std::pair<std::string, std::string>> A =
             opsAttribute(Call.FirstArgument))
       std::tie(Ns, Name) = *A;
+    // getattr(torch.ops.ns, "op") (or a name from a loop, below).
+    StringRef Getattr = Call.FirstArgument;
+    if (Name.empty() && Getattr.consume_front("getattr(")) {
+      StringRef Owner = Getattr.split(',').first.trim();
+      if (Owner.consume_front("torch.ops."))
+        Ns = Owner.str();
+      if (!Call.Strings.empty() && !pythonKey(Call.Strings.front()))
+        Name = Call.Strings.front();
+    }
     for (const std::string &S : Call.Strings) {
       if (Name.empty() && (S.find("::") != std::string::npos ||
                            (!LibNs.empty() && !pythonKey(S)))) {
@@ -786,6 +936,44 @@ void scanPython(StringRef Path, StringRef Text, FileOperatorFacts &Facts) {
       } else if (std::optional<std::string> K = pythonKey(S)) {
         Keys.push_back(*K);
       }
+    }
+    unsigned Line = Lines.lineOf(VerbAt);
+    std::string Condition = conditionOf(Text, VerbAt);
+    std::string FakeHow = ("torch.library." + Verb).str();
+    // A fake whose operator the call does not spell out: an f-string
+    // ("ns::{name}") or a helper's result, named by a loop around it, or
+    // else kept as one this index could not name.
+    if (IsFake && (Name.empty() || Name.find('{') != std::string::npos)) {
+      if (Ns.empty() || Ns.find('{') != std::string::npos)
+        Ns = "*"; // set by code the index does not evaluate: any, by name
+      // A helper given the bare name (kernel-builder's
+      // `register_fake(add_op_namespace_prefix("op"))`).
+      if (Call.Strings.size() == 1 && isIdentifier(Call.Strings.front()) &&
+          Call.FirstArgument.contains("(")) {
+        Facts.Kernels.push_back(
+            {Ns, Call.Strings.front(),
+             KernelSite{"Fake", FakeHow, Path.str(), Line, Condition}});
+        continue;
+      }
+      if (std::optional<std::vector<std::string>> Names =
+              loopNames(Text, VerbAt, Call.FirstArgument)) {
+        for (const std::string &N : *Names)
+          Facts.Kernels.push_back(
+              {Ns, N,
+               KernelSite{"Fake", FakeHow + " (in a loop over names)",
+                          Path.str(), Line, Condition}});
+        continue;
+      }
+      std::vector<StringRef> Headers = enclosingHeaders(Text, VerbAt);
+      bool InDef = !Headers.empty() && (Headers.back().starts_with("def ") ||
+                                        Headers.back().starts_with("async "));
+      // Inside a def: a helper called with the name (resolved at its
+      // calls); elsewhere, a fake of an operator nobody here can name.
+      if (!InDef)
+        Facts.Kernels.push_back({"", "",
+                                 KernelSite{UnnamedFakeKey.str(), FakeHow,
+                                            Path.str(), Line, Condition}});
+      continue;
     }
     if (Name.empty())
       continue;
@@ -809,7 +997,7 @@ void scanPython(StringRef Path, StringRef Text, FileOperatorFacts &Facts) {
                                       : "Library.impl";
     for (const std::string &K : Keys)
       Facts.Kernels.push_back(
-          {Ns, Name, KernelSite{K, How, Path.str(), Lines.lineOf(VerbAt)}});
+          {Ns, Name, KernelSite{K, How, Path.str(), Line, Condition}});
   }
 }
 
@@ -829,6 +1017,7 @@ json::Array kernelsJson(const std::vector<DeclaredKernel> &Kernels) {
                              {"key", K.Site.Key},
                              {"how", K.Site.How},
                              {"line", K.Site.Line},
+                             {"cond", K.Site.Condition},
                              {"fn", K.Function}});
   return A;
 }
@@ -844,7 +1033,8 @@ void readKernels(const json::Object &FO, StringRef Field, StringRef File,
              KernelSite{
                  O->getString("key").value_or("").str(),
                  O->getString("how").value_or("").str(), File.str(),
-                 static_cast<unsigned>(O->getInteger("line").value_or(0))},
+                 static_cast<unsigned>(O->getInteger("line").value_or(0)),
+                 O->getString("cond").value_or("").str()},
              O->getString("fn").value_or("").str()});
 }
 
@@ -1094,8 +1284,13 @@ void ProjectOperators::indexKernels(std::vector<WrapperMacro> Wrappers,
       C.Site.Key = It->second;
       Kernels.push_back(std::move(C));
     }
-  for (size_t I = 0; I < Kernels.size(); ++I)
+  for (size_t I = 0; I < Kernels.size(); ++I) {
+    if (Kernels[I].Site.Key == UnnamedFakeKey) {
+      UnnamedFakes.push_back(&Kernels[I]);
+      continue;
+    }
     KernelsByName[Kernels[I].Namespace + "::" + Kernels[I].Name].push_back(I);
+  }
   Stats.Kernels = Kernels.size();
 }
 
@@ -1140,6 +1335,35 @@ std::vector<const T *> lookUp(const StringMap<std::vector<size_t>> &Map,
   return Out;
 }
 } // namespace
+
+namespace {
+std::string packageOf(StringRef File, StringRef Root) {
+  SmallString<256> Dir(sys::path::parent_path(File));
+  while (Dir.size() > Root.size() && StringRef(Dir).starts_with(Root)) {
+    for (const char *Marker :
+         {"setup.py", "pyproject.toml", "build.toml", "flake.nix"}) {
+      SmallString<256> P(Dir);
+      sys::path::append(P, Marker);
+      if (sys::fs::exists(P))
+        return std::string(Dir);
+    }
+    Dir = sys::path::parent_path(Dir);
+  }
+  return Root.str();
+}
+} // namespace
+
+std::vector<KernelSite>
+ProjectOperators::unnamedFakesFor(StringRef File) const {
+  std::vector<KernelSite> Out;
+  if (UnnamedFakes.empty())
+    return Out;
+  std::string Package = packageOf(File, Root);
+  for (const DeclaredKernel *K : UnnamedFakes)
+    if (packageOf(K->Site.File, Root) == Package)
+      Out.push_back(K->Site);
+  return Out;
+}
 
 std::vector<const DeclaredSchema *>
 ProjectOperators::find(StringRef Ns, StringRef Name) const {

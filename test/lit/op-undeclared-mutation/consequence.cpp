@@ -74,7 +74,7 @@
 // OPS: ops.cpp:20:9: note: the fake kernel of 'cq::effects_only' is registered in {{.*}}fakes.py:11 (torch.library.register_fake)
 // OPS: ops.cpp:21:9: warning: operator 'cq::explicit_op' returns nothing {{.*}} (silent)
 // OPS: ops.cpp:21:9: note: the fake kernel of 'cq::explicit_op' is registered in {{.*}}meta.cpp:19 (CompositeExplicitAutograd kernel, TORCH_LIBRARY_IMPL)
-// OPS: ops.cpp:22:9: warning: operator 'cq::catch_raw' returns nothing and its schema declares no argument mutable: torch.compile fails at its calls where its catch-all kernel reads or writes tensor data through pointers (loud): Dynamo runs that kernel on fake tensors, which have none (measured on torch 2.8.0 and 2.15.0); declare the argument its kernels write 'Tensor(a!)' and register the kernel for its device instead of as a catch-all (then opcheck passes and the writes are kept, measured)
+// OPS: ops.cpp:22:9: warning: operator 'cq::catch_raw' returns nothing and its schema declares no argument mutable: torch.compile fails at its calls where its catch-all kernel reads or writes tensor data through pointers (loud): Dynamo runs that kernel on fake tensors, which have none, whatever else is registered beside it (a device or Meta kernel), and torch refuses a fake for it (measured on torch 2.8.0 and 2.15.0); declare the argument its kernels write 'Tensor(a!)' and register the kernel for its device instead of as a catch-all (then opcheck passes and the writes are kept, measured)
 // OPS: ops.cpp:22:9: note: no fix: its catch-all kernel writes 'dst'; the fix declares it and registers the kernel for its device, a change of registration torch-tidy does not rewrite
 // OPS: ops.cpp:24:9: warning: operator 'cq::py_meta' returns nothing {{.*}} (silent)
 // OPS: ops.cpp:24:9: note: the fake kernel of 'cq::py_meta' is registered in {{.*}}fakes.py:14 (Meta kernel, torch.library.impl)
@@ -87,7 +87,7 @@
 
 // OPS: ops.cpp:29:9: warning: operator 'cq::elsewhere' returns nothing {{.*}} (graph break)
 
-// COMPOSITE: ops.cpp:9:3: warning: a write through data_ptr writes into argument 'dst' of operator 'cq::catch_raw', {{.*}} (loud): Dynamo runs that kernel on fake tensors, which have none (measured on torch 2.8.0 and 2.15.0); declare it 'Tensor(a!) dst'
+// COMPOSITE: ops.cpp:9:3: warning: a write through data_ptr writes into argument 'dst' of operator 'cq::catch_raw', {{.*}} (loud): Dynamo runs that kernel on fake tensors, which have none, whatever else is registered beside it (a device or Meta kernel), and torch refuses a fake for it (measured on torch 2.8.0 and 2.15.0); declare it 'Tensor(a!) dst'
 // COMPOSITE: ops.cpp:11:49: warning: add_ writes into argument 'dst' of operator 'cq::catch_aten', which its schema does not declare mutable: torch.compile traces through its catch-all kernel and keeps the writes (traced) (measured on torch 2.8.0 and 2.15.0); declare it 'Tensor(a!) dst'
 
 // SILENT-OPS: ops.cpp:16:9: warning: operator 'cq::silent_py'

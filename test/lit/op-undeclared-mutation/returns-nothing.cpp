@@ -66,7 +66,7 @@ TORCH_LIBRARY(vi, m) {
   m.def("rmsnorm", &rmsnorm_cuda);
   // m.def(name, fn) registers a catch-all kernel: Dynamo runs it on fake
   // tensors, and a body elsewhere (CUDA) is taken to read their data.
-  // CHECK-MESSAGES: :[[@LINE-3]]:5: warning: operator 'vi::rmsnorm' returns nothing and its schema declares no argument mutable, as LibTorch infers it from the C++ signature of m.def(name, fn): torch.compile fails at its calls where its catch-all kernel reads or writes tensor data through pointers (loud): Dynamo runs that kernel on fake tensors, which have none (measured on torch 2.8.0 and 2.15.0); declare the argument its kernels write 'Tensor(a!)' in a schema string and register the kernel for its device instead of as a catch-all (then opcheck passes and the writes are kept, measured) [torch-op-undeclared-mutation]
+  // CHECK-MESSAGES: :[[@LINE-3]]:5: warning: operator 'vi::rmsnorm' returns nothing and its schema declares no argument mutable, as LibTorch infers it from the C++ signature of m.def(name, fn): torch.compile fails at its calls where its catch-all kernel reads or writes tensor data through pointers (loud): Dynamo runs that kernel on fake tensors, which have none, whatever else is registered beside it (a device or Meta kernel), and torch refuses a fake for it (measured on torch 2.8.0 and 2.15.0); declare the argument its kernels write 'Tensor(a!)' in a schema string and register the kernel for its device instead of as a catch-all (then opcheck passes and the writes are kept, measured) [torch-op-undeclared-mutation]
   // CHECK-MESSAGES: :[[@LINE-4]]:5: note: no fix: no kernel of 'vi::rmsnorm' is defined in this translation unit
   m.def("norm_returns", &norm_returns);
 }

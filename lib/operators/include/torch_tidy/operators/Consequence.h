@@ -16,10 +16,15 @@
 //               writes are kept); fullgraph=True errors. It turns silent the
 //               day a fake is registered.
 //   Traced      a catch-all CompositeImplicitAutograd kernel written with
-//               ATen ops: Dynamo traces through it and the writes are kept.
+//               ATen ops (a device kernel beside it or not): Dynamo traces
+//               through it and the writes are kept.
 //   Loud        a catch-all CompositeImplicitAutograd kernel that writes
 //               through raw pointers: compiling fails (fake tensors have no
-//               data).
+//               data), whatever else is registered beside it (a device or
+//               Meta kernel; torch refuses a Python fake for it).
+//   Unknown     no fake is known, but the project registers fakes whose
+//               operators the index could not name: silent if one of them
+//               is this operator's, a graph break if none is.
 //
 // The ground-truth ctest `ground-truth-claims` checks that each class's
 // rows (registrationRows) measure what its description says.
@@ -36,7 +41,7 @@
 
 namespace torch_tidy {
 
-enum class Consequence { Silent, GraphBreak, Traced, Loud };
+enum class Consequence { Silent, GraphBreak, Traced, Loud, Unknown };
 
 /// Where one kernel or fake of an operator is registered.
 struct KernelSite {
@@ -48,6 +53,10 @@ struct KernelSite {
   std::string How;
   std::string File; ///< absolute path; empty for this translation unit
   unsigned Line = 0;
+  /// A Python registration under a condition: the header of the innermost
+  /// `if` / `elif` / `else` block around it ("if enable_torch_compile:"),
+  /// else empty. The class is measured for the condition holding.
+  std::string Condition;
 };
 
 /// Whether a registration under Key gives the operator a fake (meta)
@@ -76,10 +85,19 @@ const KernelSite *fakeSite(llvm::ArrayRef<KernelSite> Sites);
 /// Neither a kernel nor a fake: it changes no class.
 inline constexpr llvm::StringLiteral DisallowInGraphKey = "DisallowInGraph";
 
+/// The pseudo-key of a Python fake registration whose operator the index
+/// could not name (`register_fake(make_name(x))`): neither a kernel nor a
+/// fake of any operator, it makes "no fake" unknown for the project's
+/// operators that have none.
+inline constexpr llvm::StringLiteral UnnamedFakeKey = "UnnamedFake";
+
 /// The first disallow_in_graph mark among Sites, if any.
 const KernelSite *disallowSite(llvm::ArrayRef<KernelSite> Sites);
 
-/// "silent", "graph-break", "traced", "loud": the names of
+/// The first unnamed fake among Sites, if any.
+const KernelSite *unnamedFakeSite(llvm::ArrayRef<KernelSite> Sites);
+
+/// "silent", "graph-break", "traced", "loud", "unknown": the names of
 /// the Consequence option's values and of the docs' classes.
 llvm::StringRef consequenceName(Consequence C);
 

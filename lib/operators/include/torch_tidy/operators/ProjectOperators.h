@@ -32,7 +32,13 @@
 //     "Meta"), register_kernel(..., "cuda"), register_autograd, the
 //     .impl("op", fn, "Meta") of Library objects, and a project's own
 //     function whose body calls register_fake (torchao's
-//     @register_custom_op("ns::op")), called with the operator's name.
+//     @register_custom_op("ns::op")), called with the operator's name;
+//     fakes registered in a loop over a literal list of names
+//     (`for name in ["a", "b"]: register_fake(prefix(name))`, the
+//     namespace from an "ns::{name}" f-string, `torch.ops.ns`, or any when
+//     a helper makes it), through getattr(torch.ops.ns, "op"), and under a
+//     condition (the `if` is kept for messages). A register_fake whose
+//     operator cannot be named is kept as an unnamed fake (UnnamedFakeKey).
 //
 // What each file says is cached on disk (one JSON file per project: each
 // file's path, size, modification time and schemas). A file whose size or
@@ -144,6 +150,16 @@ public:
   std::vector<const DeclaredKernel *> kernels(llvm::StringRef Ns,
                                               llvm::StringRef Name) const;
 
+  /// Python fake registrations whose operator the index could not name.
+  const std::vector<const DeclaredKernel *> &unnamedFakes() const {
+    return UnnamedFakes;
+  }
+  /// The unnamed fakes of File's package: its nearest ancestor (up to the
+  /// root) holding setup.py, pyproject.toml, build.toml or flake.nix. A
+  /// monorepo of packages (kernels-community: a build.toml per kernel)
+  /// has several; a project has one, its root.
+  std::vector<KernelSite> unnamedFakesFor(llvm::StringRef File) const;
+
   const std::vector<DeclaredSchema> &schemas() const { return Schemas; }
   const std::vector<DeclaredKernel> &allKernels() const { return Kernels; }
   const ProjectIndexStats &stats() const { return Stats; }
@@ -159,6 +175,7 @@ private:
   std::vector<DeclaredKernel> Kernels;
   /// "ns::name" to indices in Schemas and Kernels.
   llvm::StringMap<std::vector<size_t>> ByName, KernelsByName;
+  std::vector<const DeclaredKernel *> UnnamedFakes;
   ProjectIndexStats Stats;
 };
 
