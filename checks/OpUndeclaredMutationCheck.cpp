@@ -162,6 +162,9 @@ struct ConsequenceFacts {
   /// it could not name, narrow or leave open the class.
   const KernelSite *Fake = nullptr;
   const KernelSite *Unnamed = nullptr;
+  /// A torch._dynamo.disallow_in_graph mark: calls through it keep the
+  /// call; the silent class holds for direct torch.ops calls.
+  const KernelSite *Disallow = nullptr;
   /// A backend kernel is registered beside a catch-all one: measured
   /// traced on the reference version only (row catchall_aten_device).
   bool BackendBesideCatchAll = false;
@@ -189,6 +192,11 @@ std::string whereOf(const KernelSite &S) {
 /// The class's word in a message with its condition: "silent", "silent
 /// where `if x:` holds (f.py:3; a graph break otherwise)".
 std::string classWord(const ConsequenceFacts &F, llvm::StringRef Word) {
+  if (F.Class == Consequence::Silent && F.Disallow)
+    return (Word + " for direct torch.ops calls; calls through its "
+                   "torch._dynamo.disallow_in_graph wrapper break the graph "
+                   "and run")
+        .str();
   if (F.Class == Consequence::Silent && F.Fake && !F.Fake->Condition.empty())
     return (Word +
             " where the fake's condition holds: it is registered "
@@ -363,13 +371,17 @@ void OpUndeclaredMutationCheck::diagVoid(SourceLocation At, StringRef Operator,
   F.Fake = fakeSite(Sites);
   F.Unnamed = unnamedFakeSite(Sites);
   F.BackendBesideCatchAll = backendBesideCatchAll(Sites);
+  F.Disallow = disallowSite(Sites);
   diag(At, "operator '%0' returns nothing and its schema declares no "
            "argument mutable%select{|, as LibTorch infers it from the C++ "
            "signature of m.def(name, fn)}1: %2; declare the argument its "
            "kernels write 'Tensor(a!)'%select{| in a schema string}1 "
-           "%select{(a declared mutation keeps the call, measured)|and "
-           "register the kernel for its device instead of as a catch-all "
-           "(then opcheck passes and the writes are kept, measured)}3")
+           "%select{(a declared mutation keeps the call, measured; where "
+           "they write no tensor, as for files or communication, declaring "
+           "a tensor argument mutable keeps the call all the same, "
+           "measured)|and register the kernel for its device instead of as "
+           "a catch-all (then opcheck passes and the writes are kept, "
+           "measured)}3")
       << Operator << static_cast<unsigned>(Inferred) << consequenceText(F)
       << static_cast<unsigned>(Class == Consequence::Loud);
 }
@@ -576,7 +588,7 @@ void OpUndeclaredMutationCheck::checkOperator(
                << consequenceText({Class, ReturnsNothing && !DeclaresMutation,
                                    /*Effects=*/false, Rets.count(ArgIndex) > 0,
                                    Autograd, DeclaresMutation, Fake,
-                                   unnamedFakeSite(Sites),
+                                   unnamedFakeSite(Sites), disallowSite(Sites),
                                    backendBesideCatchAll(Sites)})
                << static_cast<unsigned>(opcheckFails(Class))
                << (Letter.empty() ? std::string("a") : Letter)

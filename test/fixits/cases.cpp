@@ -58,6 +58,20 @@ TORCH_TIDY_COMPILED at::Tensor skew_checked(const at::Tensor &v, int64_t n) {
   return matrix;
 }
 
+// v: [N]; idx: int64 positions in [0, N), repeats allowed (a repeat writes
+// the same value). The value is an expression (a gather), passed as written
+// and evaluated once in both forms; StrictFixes would strip it, evaluating
+// it twice, so gives no fix.
+// RULE: index-put-advanced
+// strict: none
+TORCH_TIDY_COMPILED at::Tensor index_put_gathered(const at::Tensor &v,
+                                                  const at::Tensor &idx) {
+  auto scaled = v * 2;
+  auto out = torch::zeros({v.size(0)}, v.options());
+  out.index_put_({idx}, scaled.index({idx}));
+  return out;
+}
+
 // v: [B, K] or [B, 1, K]; indexed by tensors only (the seed workaround's
 // own index), with a value reshaped in the function.
 // RULE: index-put-advanced

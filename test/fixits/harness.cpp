@@ -199,6 +199,12 @@ const std::map<std::string, Driver> &drivers() {
          auto V = D.pick<std::vector<int64_t>>({{B, K}, {B, 1, K}});
          compare(BOTH(skew_batched), D.value(V), N);
        }},
+      {"index_put_gathered",
+       [](Draw &D) {
+         int64_t N = D.range(1, 6), K = D.range(1, 8);
+         compare(BOTH(index_put_gathered), D.value({N}),
+                 D.rowsWithRepeats(K, N));
+       }},
       {"subscript_tensor",
        [](Draw &D) {
          int64_t R = D.range(1, 6), C = D.range(1, 4);

@@ -89,6 +89,8 @@ def parse_cases(text):
             if not more:
                 break
             pairs[more.group(1)] = more.group(2)
+        # `strict: none`: that mode keeps the warning without a fix.
+        pairs = {k: None if v == "none" else v for k, v in pairs.items()}
         auto = pairs.get("auto", first)
         rules = {"index_put": first, "auto": auto,
                  "strict": pairs.get("strict", auto)}

@@ -277,6 +277,34 @@ def compound_problems(bodies):
     return checked, problems
 
 
+FOUND = os.path.join(ROOT, "docs", "found.md")
+
+
+def latent_table_problems():
+    """(rows checked, disagreements) of docs/found.md's latent table: each
+    row counts distinct operators, its classes add up to that count, and a
+    row that also counts warnings has at least as many warnings."""
+    text = open(FOUND).read()
+    start = text.index("## Latent, by project")
+    rows = [l for l in text[start:].splitlines()
+            if l.startswith("| ") and " @ " in l.split(" | ")[0] and
+            not l.startswith("| project @")]
+    problems = []
+    for line in rows:
+        cells = [c.strip() for c in line.strip("|").split(" | ")]
+        project, confirmed, classes = cells[0], cells[1], cells[2]
+        n = int(re.match(r"(\d+)", confirmed).group(1))
+        stated = sum(int(k) for k in re.findall(r"\b(\d+)\b", classes))
+        if stated != n:
+            problems.append(f"found.md: {project}: {n} operators, classes add up to {stated}")
+        w = re.search(r"\((\d+) warnings\)", confirmed)
+        if w and int(w.group(1)) < n:
+            problems.append(f"found.md: {project}: fewer warnings than operators")
+    if not rows:
+        problems.append("found.md: the latent table was not found")
+    return len(rows), problems
+
+
 def main():
     args = sys.argv[1:]
     bodies = [args[i + 1] for i, a in enumerate(args) if a == "--tensor-body"]
@@ -378,6 +406,9 @@ def main():
     checked += n
     problems += more
     n, more = compound_problems(bodies)
+    checked += n
+    problems += more
+    n, more = latent_table_problems()
     checked += n
     problems += more
 

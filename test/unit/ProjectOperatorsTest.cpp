@@ -328,6 +328,31 @@ torch.library.register_fake(spec.name)(spec.fn)
                 "", "", "", "", "", "if enable_torch_compile:", "else:", ""}));
 }
 
+TEST(ScanKernels, PythonLoopOverANamedList) {
+  // sglang's register_fake_ops: a helper of the file that registers
+  // f"sgl_kernel::{op_name}", called in a loop over a list named above.
+  const char *Text = R"py(import torch
+def register_cpu_compile_fake(op_name: str):
+    return torch.library.register_fake(f"sgl_kernel::{op_name}")
+def register_fake_ops(tp_size: int):
+    none_return_ops = [
+        "fused_add_rmsnorm_cpu",
+        "decode_attention_cpu",
+    ]
+    for op in none_return_ops:
+
+        @register_cpu_compile_fake(op)
+        def _(*args, **kwargs):
+            return
+)py";
+  FileOperatorFacts F = scanOperatorFile("/p/runner.py", Text);
+  EXPECT_TRUE(F.Kernels.empty());
+  EXPECT_EQ(kernelsOf(F.WrapperCalls),
+            (std::vector<std::string>{
+                "*::fused_add_rmsnorm_cpu||register_cpu_compile_fake|11",
+                "*::decode_attention_cpu||register_cpu_compile_fake|11"}));
+}
+
 TEST(ScanKernels, PythonFakeOfAHelpersName) {
   // kernel-builder projects: the namespace is made at build time by a
   // helper given the bare name.

@@ -290,6 +290,34 @@ TWINS = {
         "inputs": "[t.randn(2, 4, generator=g), t.randn(2, 4, generator=g), t.randn(4, generator=g), "
                   "1e-6]",
     },
+    # The same operator under sglang's decoder layers: each call's residual
+    # feeds the next (two layers, four norms), both returned
+    # (tools/ground-truth/sglang_chain.py measures more caller shapes and
+    # sglang's own compile settings).
+    "fused_add_rmsnorm_cpu_chained": {
+        "project": "sglang-cpu",
+        "claims": {"2.8.0": {"shipped": "silent", "with_fake": "silent"}},
+        "caller": "def caller(op, x, residual, weight, eps):\n"
+                  "    x, residual = x * 1, residual * 1\n"
+                  "    for _ in range(2):\n"
+                  "        op(x, residual, weight, eps)\n"
+                  "        x = x.tanh()\n"
+                  "        op(x, residual, weight, eps)\n"
+                  "        x = x.sigmoid()\n"
+                  "    return [x * 2, residual * 2]\n",
+        "ships_fake": True,
+        "schema": "fused_add_rmsnorm_cpu_chained(Tensor(a!) input, Tensor residual, "
+                  "Tensor weight, float eps) -> ()",
+        "fixed": "fused_add_rmsnorm_cpu_chained(Tensor(a!) input, Tensor(b!) residual, "
+                 "Tensor weight, float eps) -> ()",
+        "writes": ["residual"],
+        "params": "at::Tensor &input, at::Tensor &residual, const at::Tensor &weight, double eps",
+        "body": ["residual.add_(input);",
+                 "input.copy_(residual * at::rsqrt(residual.pow(2).mean(-1, true) + eps) * weight);"],
+        "fake": "lambda *a, **k: None",
+        "inputs": "[t.randn(2, 4, generator=g), t.randn(2, 4, generator=g), t.randn(4, generator=g), "
+                  "1e-6]",
+    },
     "decode_attention_cpu": {
         "project": "sglang-cpu",
         # intel_amx_backend.forward_decode: the query and the output are

@@ -26,6 +26,7 @@
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <map>
@@ -53,6 +54,23 @@ cl::opt<std::string>
               cl::init("auto"), cl::cat(Category));
 cl::opt<unsigned long long> Seed("seed", cl::desc("Seed of the instances"),
                                  cl::init(20261122), cl::cat(Category));
+
+/// Whether R deletes exactly one declaration of a single name
+/// (`auto col = buf.t()[2];`, its indentation and line break included), as
+/// a fix that writes through a named view removes that view.
+bool isNamedViewRemoval(const tooling::Replacement &R) {
+  if (!R.getReplacementText().empty() || R.getLength() == 0)
+    return false;
+  ErrorOr<std::unique_ptr<MemoryBuffer>> Buf =
+      MemoryBuffer::getFile(R.getFilePath());
+  if (!Buf || R.getOffset() + R.getLength() > (*Buf)->getBufferSize())
+    return false;
+  std::string Text =
+      (*Buf)->getBuffer().substr(R.getOffset(), R.getLength()).str();
+  static const std::regex Declaration(
+      R"(^\s*(const\s+)?(auto|at::Tensor|torch::Tensor)\s*&?\s*\w+\s*=\s*[^;{}]*;\s*$)");
+  return std::regex_match(Text, Declaration);
+}
 
 struct Fix {
   std::string Check, File, Rule;
@@ -179,15 +197,26 @@ int torchTidyVerifyMain(int argc, const char **argv) {
                  "' (not a rule of this torch-tidy-verify's rule table)";
       continue;
     }
-    if (F.Replacements.size() != V->fix_patterns.size()) {
+    // A fix may also delete the declaration of a named view it writes
+    // through (`auto col = buf.t()[2];`, removed with the write where it has
+    // no other use): a deletion of one declaration, not part of the rule's
+    // form. Every other replacement is the rule's.
+    std::vector<const tooling::Replacement *> Rewrites;
+    for (const tooling::Replacement &R : F.Replacements)
+      if (!isNamedViewRemoval(R))
+        Rewrites.push_back(&R);
+    if (Rewrites.size() != V->fix_patterns.size()) {
       F.Reason = "rule '" + F.Rule + "' makes " +
                  std::to_string(V->fix_patterns.size()) +
                  " replacement(s), the fix has " +
-                 std::to_string(F.Replacements.size());
+                 std::to_string(Rewrites.size()) +
+                 (Rewrites.size() != F.Replacements.size()
+                      ? " besides removing named views"
+                      : "");
       continue;
     }
-    for (size_t I = 0; I < F.Replacements.size() && F.Reason.empty(); ++I) {
-      std::string R = F.Replacements[I].getReplacementText().str();
+    for (size_t I = 0; I < Rewrites.size() && F.Reason.empty(); ++I) {
+      std::string R = Rewrites[I]->getReplacementText().str();
       if (!std::regex_search(R, std::regex(V->fix_patterns[I])))
         F.Reason = "the replacement '" + R +
                    "' does not have the form of rule '" + F.Rule + "'";

@@ -22,7 +22,7 @@ using namespace llvm;
 namespace torch_tidy {
 namespace {
 
-constexpr int CacheVersion = 8;
+constexpr int CacheVersion = 9;
 /// Files larger than this are not read (generated or vendored code).
 constexpr uint64_t MaxFileSize = 4 << 20;
 /// A project with more files than this is indexed up to this many.
@@ -690,6 +690,20 @@ std::optional<std::vector<std::string>> loopNames(StringRef Text, size_t Pos,
     size_t Open = InAt;
     while (Open < Text.size() && isSpace(Text[Open]))
       ++Open;
+    // `for op in none_return_ops:` (sglang): the list assigned to that name
+    // last before the loop, `none_return_ops = [...]`.
+    StringRef Iterable = Rest.trim().drop_back().rtrim(); // without ':'
+    if (isIdentifier(Iterable)) {
+      std::string Assign = (Iterable + " = ").str();
+      size_t At = Text.take_front(InAt).rfind(Assign);
+      while (
+          At != StringRef::npos && At > 0 &&
+          (isAlnum(Text[At - 1]) || Text[At - 1] == '_' || Text[At - 1] == '.'))
+        At = Text.take_front(At).rfind(Assign);
+      if (At == StringRef::npos)
+        return std::nullopt;
+      Open = At + Assign.size();
+    }
     if (Open >= Text.size() || (Text[Open] != '[' && Text[Open] != '('))
       return std::nullopt;
     PythonCall List = pythonCall(Text, Open);

@@ -628,8 +628,10 @@ std::vector<RuleVerifier> make_verifiers() {
        "default, which may throw on extra leading size-1 dims, never "
        "differ), with it (StrictFixes) unless the value has no more dims "
        "than the result",
-       pattern(R"(\1\.index_put\(\{.*\}, \w+()" + std::string(kStrip) +
-               R"()?\))"),
+       // The value as written (any expression, evaluated once in both
+       // forms), or a name with the strip (StrictFixes).
+       pattern(R"(\1\.index_put\(\{.*\}, (\w+)" + std::string(kStrip) +
+               R"(|.+)\))"),
        index_put_advanced},
       {"index-put-positions-setitem",
        "setitem on a chain of up to two views (slice with steps and negative "

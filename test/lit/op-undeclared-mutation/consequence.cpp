@@ -62,7 +62,7 @@
 // RUN:   %S/Inputs/consequence-project/csrc/ops.cpp -- -std=c++17 -isystem %mock_include \
 // RUN:   2>&1 | FileCheck %s --check-prefix=BAD
 
-// OPS: ops.cpp:16:9: warning: operator 'cq::silent_py' returns nothing and its schema declares no argument mutable: its calls vanish under torch.compile (silent): with the fake kernel registered for it, aot_eager and inductor drop them, and with them whatever its kernels do (tensor writes, files, communication) (measured on torch 2.8.0 and 2.15.0); declare the argument its kernels write 'Tensor(a!)' (a declared mutation keeps the call, measured) [torch-op-undeclared-mutation]
+// OPS: ops.cpp:16:9: warning: operator 'cq::silent_py' returns nothing and its schema declares no argument mutable: its calls vanish under torch.compile (silent): with the fake kernel registered for it, aot_eager and inductor drop them, and with them whatever its kernels do (tensor writes, files, communication) (measured on torch 2.8.0 and 2.15.0); declare the argument its kernels write 'Tensor(a!)' (a declared mutation keeps the call, measured; where they write no tensor, as for files or communication, declaring a tensor argument mutable keeps the call all the same, measured) [torch-op-undeclared-mutation]
 // OPS-NEXT: m.def(
 // OPS-NEXT: ^
 // OPS-NEXT: ops.cpp:16:9: note: the fake kernel of 'cq::silent_py' is registered in {{.*}}consequence-project{{/|\\}}cq{{/|\\}}fakes.py:6 (torch.library.register_fake)
