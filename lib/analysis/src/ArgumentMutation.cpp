@@ -34,6 +34,18 @@ bool isAliasReturningMethod(StringRef Name) {
   return Names.contains(Name);
 }
 
+/// In-place methods that change a tensor's sizes, strides or storage, not
+/// its values: opcheck's test_schema rejects each on an argument not
+/// declared mutable where the metadata changes (measured on torch 2.8.0
+/// and 2.15.0; detach_ and requires_grad_, autograd metadata, pass).
+bool isMetadataWrite(StringRef Name) {
+  static const llvm::StringSet<> Names = {
+      "resize_",   "resize_as_", "set_",       "set_data",
+      "squeeze_",  "unsqueeze_", "transpose_", "t_",
+      "swapdims_", "swapaxes_",  "as_strided_"};
+  return Names.contains(Name);
+}
+
 /// Methods that hand out the tensor's memory for raw writes.
 bool isRawPointerMethod(StringRef Name) {
   return Name == "data_ptr" || Name == "mutable_data_ptr" || Name == "data";
@@ -259,6 +271,20 @@ public:
       if (std::optional<unsigned> P = rawTarget(Call->getArg(0)))
         write(*P, Call, "a Vectorized store through data_ptr",
               /*ThroughMemory=*/true);
+      return true;
+    }
+    // A write of the argument's own metadata (not a view's: that changes
+    // the view only).
+    if (isMetadataWrite(nameOf(Call->getMethodDecl()))) {
+      const auto *Ref = dyn_cast<DeclRefExpr>(
+          libtorch::ignoreTensorWrappers(Call->getImplicitObjectArgument()));
+      if (Ref && isa<ParmVarDecl>(Ref->getDecl()))
+        if (std::optional<unsigned> P = aliasedParam(Ref)) {
+          write(*P, Call,
+                nameOf(Call->getMethodDecl()).str() +
+                    " (a write of its sizes, strides or storage)");
+          Out.Writes.back().Metadata = true;
+        }
       return true;
     }
     if (!libtorch::isInPlaceValueMethod(Call))

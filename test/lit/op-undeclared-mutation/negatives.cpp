@@ -49,7 +49,7 @@ at::Tensor read_only(const at::Tensor &m, const at::Tensor &v) {
 at::Tensor grad_metadata(const at::Tensor &m, const at::Tensor &v) {
   m.requires_grad_(false); // autograd metadata, not values
   at::Tensor s = m;
-  s.unsqueeze_(1);         // shape metadata of the handle, not values
+  s.unsqueeze_(1); // metadata through a copy of the handle: not followed
   s.squeeze_(1);
   s.transpose_(0, 1);
   return v.sum();

@@ -286,6 +286,11 @@ public:
   Tensor &unsqueeze_(int64_t d) const;
   Tensor &squeeze_(int64_t d) const;
   Tensor &transpose_(int64_t a, int64_t b) const;
+  const Tensor &resize_(IntArrayRef size) const;
+  const Tensor &as_strided_(IntArrayRef size, IntArrayRef stride) const;
+  Tensor &set_(const Tensor &source) const;
+  void set_data(const Tensor &new_data) const;
+  Tensor &t_() const;
   Tensor expand(IntArrayRef size) const;
   Tensor diagonal(int64_t offset = 0, int64_t d1 = 0, int64_t d2 = 1) const;
   Tensor t() const;

@@ -60,6 +60,10 @@ struct ArgumentWrite {
   /// function handed the memory), not a LibTorch operation: a catch-all
   /// kernel that does this cannot run on fake tensors.
   bool ThroughMemory = false;
+  /// A write of the argument's metadata, not its values (`resize_`,
+  /// `set_data`, `unsqueeze_`, ...): opcheck's test_schema rejects it where
+  /// the metadata changes (measured on torch 2.8.0 and 2.15.0).
+  bool Metadata = false;
 };
 
 /// A return of a parameter, or of a view or alias of it.
