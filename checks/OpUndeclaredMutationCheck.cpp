@@ -139,6 +139,11 @@ bool catchAllThroughMemory(const RegisteredOperator &Op,
   return !Seen;
 }
 
+bool hasAutogradKernel(llvm::ArrayRef<KernelSite> Sites) {
+  return llvm::any_of(Sites,
+                      [](const KernelSite &K) { return isAutogradKey(K.Key); });
+}
+
 /// What a message says torch.compile does with an operator.
 struct ConsequenceFacts {
   Consequence Class = Consequence::GraphBreak;
@@ -168,21 +173,23 @@ struct ConsequenceFacts {
   /// A backend kernel is registered beside a catch-all one: measured
   /// traced on the reference version only (row catchall_aten_device).
   bool BackendBesideCatchAll = false;
-};
 
-/// Whether Sites register a backend kernel (not a catch-all one, a fake or
-/// a mark) beside a catch-all one.
-bool backendBesideCatchAll(llvm::ArrayRef<KernelSite> Sites) {
-  bool CatchAll = false, Backend = false;
-  for (const KernelSite &S : Sites) {
-    if (isCatchAllKey(S.Key))
-      CatchAll = true;
-    else if (!isFakeKey(S.Key) && S.Key != DisallowInGraphKey &&
-             S.Key != UnnamedFakeKey)
-      Backend = true;
+  /// The facts the operator's kernel sites give (its Autograd kernel, its
+  /// fake, an unnamed fake, a disallow_in_graph mark, a backend kernel
+  /// beside a catch-all one).
+  ConsequenceFacts &withSites(llvm::ArrayRef<KernelSite> Sites) {
+    Autograd = hasAutogradKernel(Sites);
+    Fake = fakeSite(Sites);
+    Unnamed = unnamedFakeSite(Sites);
+    Disallow = disallowSite(Sites);
+    BackendBesideCatchAll = backendBesideCatchAll(Sites);
+    return *this;
   }
-  return CatchAll && Backend;
-}
+  ConsequenceFacts &declaresOther(bool Value) {
+    DeclaresOther = Value;
+    return *this;
+  }
+};
 
 /// "file:line" of a site registered in another file.
 std::string whereOf(const KernelSite &S) {
@@ -298,11 +305,6 @@ bool returnsNothingDeclaresNothing(const OperatorSchema &S) {
          });
 }
 
-bool hasAutogradKernel(llvm::ArrayRef<KernelSite> Sites) {
-  return llvm::any_of(Sites,
-                      [](const KernelSite &K) { return isAutogradKey(K.Key); });
-}
-
 /// What `Consequence: silent` keeps: the silent class, and the unknown one
 /// (a fake the index could not name may make it silent).
 bool mayBeSilent(Consequence C) {
@@ -366,12 +368,8 @@ void OpUndeclaredMutationCheck::noteDisallowed(SourceLocation Loc,
 void OpUndeclaredMutationCheck::diagVoid(SourceLocation At, StringRef Operator,
                                          bool Inferred, Consequence Class,
                                          ArrayRef<KernelSite> Sites) {
-  ConsequenceFacts F{Class, /*Void=*/true, /*Effects=*/true,
-                     /*ReturnsWritten=*/false, hasAutogradKernel(Sites)};
-  F.Fake = fakeSite(Sites);
-  F.Unnamed = unnamedFakeSite(Sites);
-  F.BackendBesideCatchAll = backendBesideCatchAll(Sites);
-  F.Disallow = disallowSite(Sites);
+  ConsequenceFacts F{Class, /*Void=*/true, /*Effects=*/true};
+  F.withSites(Sites);
   diag(At, "operator '%0' returns nothing and its schema declares no "
            "argument mutable%select{|, as LibTorch infers it from the C++ "
            "signature of m.def(name, fn)}1: %2; declare the argument its "
@@ -591,11 +589,11 @@ void OpUndeclaredMutationCheck::checkOperator(
                         "%3%select{|; torch.library.opcheck fails "
                         "test_schema}4; declare it 'Tensor(%5!) %1'")
                << First.W->Form << A.Name << Op.qualifiedName()
-               << consequenceText({Class, ReturnsNothing && !DeclaresMutation,
-                                   /*Effects=*/false, Rets.count(ArgIndex) > 0,
-                                   Autograd, DeclaresMutation, Fake,
-                                   unnamedFakeSite(Sites), disallowSite(Sites),
-                                   backendBesideCatchAll(Sites)})
+               << consequenceText(ConsequenceFacts{
+                      Class, ReturnsNothing && !DeclaresMutation,
+                      /*Effects=*/false, Rets.count(ArgIndex) > 0}
+                                      .withSites(Sites)
+                                      .declaresOther(DeclaresMutation))
                << static_cast<unsigned>(opcheckFails(Class))
                << (Letter.empty() ? std::string("a") : Letter)
                << written(Site->getSourceRange());

@@ -53,6 +53,18 @@ Consequence consequenceOf(llvm::ArrayRef<KernelSite> Sites, bool RawCatchAll) {
   return Consequence::GraphBreak;
 }
 
+bool backendBesideCatchAll(llvm::ArrayRef<KernelSite> Sites) {
+  bool CatchAll = false, Backend = false;
+  for (const KernelSite &S : Sites) {
+    if (isCatchAllKey(S.Key))
+      CatchAll = true;
+    else if (!isFakeKey(S.Key) && S.Key != DisallowInGraphKey &&
+             S.Key != UnnamedFakeKey)
+      Backend = true;
+  }
+  return CatchAll && Backend;
+}
+
 const KernelSite *unnamedFakeSite(llvm::ArrayRef<KernelSite> Sites) {
   for (const KernelSite &S : Sites)
     if (S.Key == UnnamedFakeKey)

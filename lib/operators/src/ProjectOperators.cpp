@@ -611,6 +611,11 @@ std::pair<size_t, size_t> lineAndIndent(StringRef Text, size_t Pos) {
   return {Start, Indent - Start};
 }
 
+/// Whether a block header opens a function (`def f(...):`, `async def`).
+bool isDefHeader(StringRef Header) {
+  return Header.starts_with("def ") || Header.starts_with("async def ");
+}
+
 /// The headers of the Python blocks enclosing Pos, innermost first, up to
 /// the enclosing `def` or `class` (included): each line above Pos indented
 /// less than everything after it.
@@ -619,6 +624,8 @@ std::vector<StringRef> enclosingHeaders(StringRef Text, size_t Pos) {
   auto [Start, Indent] = lineAndIndent(Text, Pos);
   while (Start > 0 && Indent > 0) {
     size_t PrevEnd = Start - 1; // the '\n' ending the previous line
+    // The previous line's start; a blank line is read with the line above
+    // it (lineAndIndent of a position at a line break would be that line's).
     size_t LastStart = PrevEnd == 0 ? 0 : Text.rfind('\n', PrevEnd - 1);
     LastStart =
         LastStart == StringRef::npos || PrevEnd == 0 ? 0 : LastStart + 1;
@@ -651,8 +658,7 @@ std::vector<StringRef> enclosingHeaders(StringRef Text, size_t Pos) {
     StringRef Header = Text.slice(
         FirstStart + LineIndent, static_cast<size_t>(Last.end() - Text.data()));
     Out.push_back(Header);
-    if (Header.starts_with("def ") || Header.starts_with("async def ") ||
-        Header.starts_with("class "))
+    if (isDefHeader(Header) || Header.starts_with("class "))
       break;
   }
   return Out;
@@ -979,8 +985,7 @@ void scanPython(StringRef Path, StringRef Text, FileOperatorFacts &Facts) {
         continue;
       }
       std::vector<StringRef> Headers = enclosingHeaders(Text, VerbAt);
-      bool InDef = !Headers.empty() && (Headers.back().starts_with("def ") ||
-                                        Headers.back().starts_with("async "));
+      bool InDef = !Headers.empty() && isDefHeader(Headers.back());
       // Inside a def: a helper called with the name (resolved at its
       // calls); elsewhere, a fake of an operator nobody here can name.
       if (!InDef)

@@ -94,6 +94,12 @@ inline constexpr llvm::StringLiteral UnnamedFakeKey = "UnnamedFake";
 /// The first disallow_in_graph mark among Sites, if any.
 const KernelSite *disallowSite(llvm::ArrayRef<KernelSite> Sites);
 
+/// Whether Sites register a backend kernel (not a catch-all one, a fake or
+/// a mark) beside a catch-all one: the catch-all kernel still decides the
+/// class, which was measured traced on the reference version only there
+/// (row catchall_aten_device).
+bool backendBesideCatchAll(llvm::ArrayRef<KernelSite> Sites);
+
 /// The first unnamed fake among Sites, if any.
 const KernelSite *unnamedFakeSite(llvm::ArrayRef<KernelSite> Sites);
 
