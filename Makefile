@@ -5,6 +5,9 @@ LLVM_VERSION ?= 19
 BUILD_DIR    ?= build
 CACHE_DIR    ?= $(or $(TORCH_TIDY_CACHE),$(or $(XDG_CACHE_HOME),$(HOME)/.cache)/torch-tidy)
 CTEST_ARGS   ?=
+# Tests run side by side, one per core; those that compile with inductor share
+# a RESOURCE_LOCK and run one at a time.
+TEST_JOBS    ?= $(shell nproc 2>/dev/null || echo 2)
 
 .PHONY: all bootstrap configure build demo test bench bench-index corpus sweep format ground-truth package clean
 
@@ -44,7 +47,7 @@ ground-truth: bootstrap
 	@bash tools/ground-truth/run.sh
 
 test: build
-	@cd $(BUILD_DIR) && ctest --output-on-failure --timeout 1500 $(CTEST_ARGS)
+	@cd $(BUILD_DIR) && ctest --output-on-failure --timeout 1500 -j $(TEST_JOBS) $(CTEST_ARGS)
 
 # The Debian package (CPack): build/torch-tidy_<version>_<arch>.deb.
 package: build

@@ -293,6 +293,29 @@ TORCH_TIDY_COMPILED at::Tensor named_view_copy(const at::Tensor &v, int64_t r) {
   return m;
 }
 
+// v: broadcastable to [2, 3]; the view written through is read after the
+// write (and written again through): bound again to the rewritten target.
+// RULE: index-put-positions-copy auto: scatter-nested
+TORCH_TIDY_COMPILED at::Tensor named_view_read_after(const at::Tensor &v,
+                                                     int64_t r) {
+  auto out = torch::zeros({r, 3, 2}, v.options());
+  auto plane = out.select(2, 1).narrow(0, 1, 2);
+  plane.copy_(v);
+  auto total = plane.sum();
+  return out * 2 + total;
+}
+
+// v: [C]; two views read after the write, one written through.
+// RULE: index-put-positions-copy auto: select-scatter
+TORCH_TIDY_COMPILED at::Tensor two_views_read_after(const at::Tensor &v,
+                                                    int64_t r) {
+  auto m = torch::ones({r, v.size(0)}, v.options());
+  auto last = m.select(0, r - 1);
+  auto col = m.select(1, 0);
+  last.copy_(v);
+  return m + last.sum() + col.sum();
+}
+
 // v: [E, D]; the demo's write, one row of a [R, D] head (R >= 2).
 // RULE: index-put-positions-copy auto: select-scatter
 TORCH_TIDY_COMPILED at::Tensor demo_row(const at::Tensor &v, int64_t r) {
@@ -440,11 +463,23 @@ TORCH_TIDY_COMPILED at::Tensor result_used(const at::Tensor &v, int64_t r) {
   return m.index_put_({0}, v) * 2;
 }
 
-// v: [C]; another view of m is read after the write: warning, no fix.
-// RULE: none
+// v: [C]; another view of m is read after the write: it is bound again to
+// the same view of the rewritten m after the write.
+// RULE: index-put-positions-setitem auto: select-scatter
+// strict: index-put-positions-setitem
 TORCH_TIDY_COMPILED at::Tensor aliased(const at::Tensor &v, int64_t r) {
   auto m = torch::zeros({r, v.size(0)}, v.options());
   auto first = m.select(0, 0);
+  m.index_put_({0}, v);
+  return first * 3;
+}
+
+// v: [C]; a const view of m is read after the write: it cannot be bound
+// again, so warning, no fix.
+// RULE: none
+TORCH_TIDY_COMPILED at::Tensor aliased_const(const at::Tensor &v, int64_t r) {
+  auto m = torch::zeros({r, v.size(0)}, v.options());
+  const auto first = m.select(0, 0);
   m.index_put_({0}, v);
   return first * 3;
 }

@@ -422,6 +422,22 @@ const std::map<std::string, Driver> &drivers() {
          int64_t R = D.range(1, 5), C = D.range(1, 4);
          compare(BOTH(aliased), D.value({C}), R);
        }},
+      {"aliased_const",
+       [](Draw &D) {
+         int64_t R = D.range(1, 5), C = D.range(1, 4);
+         compare(BOTH(aliased_const), D.value({C}), R);
+       }},
+      {"named_view_read_after",
+       [](Draw &D) {
+         int64_t R = D.range(3, 5); // narrow(0, 1, 2) needs R >= 3
+         compare(BOTH(named_view_read_after),
+                 regionOrBroadcast(D, {2, 3}, {{3}, {1, 3}}), R);
+       }},
+      {"two_views_read_after",
+       [](Draw &D) {
+         int64_t R = D.range(1, 5), C = D.range(1, 4);
+         compare(BOTH(two_views_read_after), D.value({C}), R);
+       }},
   };
   return Drivers;
 }

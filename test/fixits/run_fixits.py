@@ -22,6 +22,7 @@ Exit 0 when all pass, 1 on any failure, 77 (one line saying why) when the
 tier's headers are missing.
 """
 import argparse
+import json
 import os
 import re
 import shutil
@@ -346,6 +347,30 @@ def read(path):
         return f.read()
 
 
+def verify_exported(args, yaml):
+    """torch-tidy-verify over the exported fixes: the failures, one per fix
+    it does not verify (a Schema rule is proven by the op-mutation-fixes
+    ctests instead, and says so)."""
+    if not os.path.exists(yaml):
+        return [f"no exported fixes at {yaml}"]
+    res = subprocess.run([args.verify, "--json", "--device", "cpu",
+                          "--instances", "200", yaml],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         text=True)
+    try:
+        doc = json.loads(res.stdout)
+    except ValueError:
+        return [f"torch-tidy-verify gave no JSON (exit {res.returncode}): "
+                f"{res.stderr.strip()[:300]}"]
+    bad = [f"torch-tidy-verify: {f.get('rule')} at line {f.get('line')}: "
+           f"{f.get('reason')}" for f in doc["fixes"]
+           if f["status"] != "verified"
+           and "op-mutation-fixes" not in (f.get("reason") or "")]
+    print(f"torch-tidy-verify: {len(doc['fixes']) - len(bad)} of "
+          f"{len(doc['fixes'])} exported fixes verified")
+    return bad if doc["fixes"] else ["torch-tidy-verify: no fix exported"]
+
+
 def main():
     ap = argparse.ArgumentParser()
     libtorch_tier.add_tier_arguments(ap)
@@ -353,6 +378,8 @@ def main():
     ap.add_argument("--strict", action="store_true",
                     help="run with StrictFixes: true")
     ap.add_argument("--apply-replacements", required=True)
+    ap.add_argument("--verify",
+                    help="torch-tidy-verify: every exported fix must verify")
     args = ap.parse_args()
     name = f"fixits-{args.tier}-{args.style}" + ("-strict" if args.strict
                                                   else "")
@@ -404,6 +431,11 @@ def main():
     again_run = start_clang_tidy(args, again, ["--fix"])
 
     failures += finish(export_run, "the export copy")[1]
+    # Every exported fix is one torch-tidy-verify proves (before the
+    # replacements are applied: it reads the file they edit).
+    if args.verify:
+        failures += verify_exported(args, os.path.join(work, "export",
+                                                       "fixes.yaml"))
     applied = subprocess.run([args.apply_replacements,
                               os.path.join(work, "export")],
                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT,

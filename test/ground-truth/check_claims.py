@@ -305,6 +305,29 @@ def latent_table_problems():
     return len(rows), problems
 
 
+def mutation_count_problems():
+    """(claims checked, disagreements): each doc that counts the generated
+    operators of docs/ground-truth-mutation.json states the table's count
+    per torch version."""
+    table = json.load(open(os.path.join(ROOT, "docs", "ground-truth-mutation.json")))
+    counts = {}
+    for r in table["rows"]:
+        counts[r["torch"]] = counts.get(r["torch"], 0) + 1
+    n = max(counts.values()) if counts else 0
+    problems, checked = [], 0
+    for doc, pattern in (("docs/design.md", r"measures (\d+) generated operators"),
+                         ("docs/ground-truth.md", r"torch.compile's values for (\d+)"),
+                         ("docs/checks/torch-op-undeclared-mutation.md",
+                          r"on the (\d+) generated ground-truth operators")):
+        found = re.search(pattern, open(os.path.join(ROOT, doc)).read())
+        checked += 1
+        if not found:
+            problems.append(f"{doc}: no count of the generated operators ({pattern})")
+        elif int(found.group(1)) != n:
+            problems.append(f"{doc}: {found.group(1)} generated operators, the table has {n}")
+    return checked, problems
+
+
 def main():
     args = sys.argv[1:]
     bodies = [args[i + 1] for i, a in enumerate(args) if a == "--tensor-body"]
@@ -409,6 +432,9 @@ def main():
     checked += n
     problems += more
     n, more = latent_table_problems()
+    checked += n
+    problems += more
+    n, more = mutation_count_problems()
     checked += n
     problems += more
 

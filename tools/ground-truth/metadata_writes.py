@@ -2,7 +2,7 @@
 """opcheck on kernels that write an argument's metadata, not its values.
 
 torch-op-undeclared-mutation reports the in-place methods isMetadataWrite
-(lib/analysis/src/ArgumentMutation.cpp) names when a kernel calls them on a
+(lib/libtorch/src/LibTorchApi.cpp) names when a kernel calls them on a
 tensor argument its schema does not declare mutable. This builds, per
 method, a CPU operator whose kernel calls it on `m` (the call changes m's
 sizes, strides or storage), once with `Tensor m` and once with
@@ -24,7 +24,7 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
-SOURCE = os.path.join(ROOT, "lib", "analysis", "src", "ArgumentMutation.cpp")
+SOURCE = os.path.join(ROOT, "lib", "libtorch", "src", "LibTorchApi.cpp")
 
 # method -> (the kernel's statement on m, m's shape, v's shape): inputs for
 # which the call changes m's metadata.

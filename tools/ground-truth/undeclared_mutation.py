@@ -126,6 +126,16 @@ FORMS = {
     "memset": ("const at::Tensor &m", [
         "std::memset(m.data_ptr<float>(), 0, 3 * sizeof(float));",
         "return v.sum();"], True),
+    # A helper that writes the elements of a list of tensors it is handed
+    # (issue 47): an init list, a local std::vector converted to
+    # at::TensorList.
+    "list_helper": ("const at::Tensor &m", [
+        "negAll({m.narrow(0, 0, 2), v.clone()});",
+        "return m.sum();"], True),
+    "tensorlist_helper": ("const at::Tensor &m", [
+        "std::vector<at::Tensor> both = {m, v.clone()};",
+        "scaleFirst(both);",
+        "return m.sum();"], True),
     "pointer_helper": ("const at::Tensor &m", [
         "fillRow(m.data_ptr<float>() + 3, 3);",
         "return m.sum();"], True),
@@ -240,6 +250,11 @@ def generate(path, prefix="tt_um"):
         "void writeRows(const at::Tensor &dst, const at::Tensor &src) {",
         "  dst.narrow(0, 0, 2).copy_(src);",
         "}",
+        "void negAll(const std::vector<at::Tensor> &ts) {",
+        "  for (const auto &t : ts)",
+        "    t.neg_();",
+        "}",
+        "void scaleFirst(at::TensorList ts) { ts[0].mul_(2); }",
         "void fillRow(float *p, int64_t n) {",
         "  for (int64_t i = 0; i < n; ++i)",
         "    p[i] = 2.0f;",

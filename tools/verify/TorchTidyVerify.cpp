@@ -72,6 +72,37 @@ bool isNamedViewRemoval(const tooling::Replacement &R) {
   return std::regex_match(Text, Declaration);
 }
 
+/// Whether R inserts, after a rewritten write, statements that bind named
+/// views again (`\n  plane = out.select(2, 1);`), each `NAME = INIT;` where
+/// the file declares `auto NAME = INIT;` (or at::Tensor, torch::Tensor)
+/// before R with the same INIT: the view re-taken of the rewritten target,
+/// whose values the rule's proof covers whole.
+bool isNamedViewRebind(const tooling::Replacement &R) {
+  if (R.getLength() != 0 || R.getReplacementText().empty())
+    return false;
+  ErrorOr<std::unique_ptr<MemoryBuffer>> Buf =
+      MemoryBuffer::getFile(R.getFilePath());
+  if (!Buf || R.getOffset() > (*Buf)->getBufferSize())
+    return false;
+  std::string Before = (*Buf)->getBuffer().substr(0, R.getOffset()).str();
+  std::string Text = R.getReplacementText().str();
+  static const std::regex Line(R"(^\n[ \t]*(\w+) = ([^;{}\n]+);)");
+  std::smatch M;
+  while (!Text.empty()) {
+    if (!std::regex_search(Text, M, Line))
+      return false;
+    std::string Name = M[1].str(), Init = M[2].str();
+    std::string Escaped = std::regex_replace(
+        Init, std::regex(R"([.^$|()\[\]{}*+?\\])"), R"(\$&)");
+    std::regex Declaration(R"((auto|at::Tensor|torch::Tensor)\s+)" + Name +
+                           R"(\s*=\s*)" + Escaped + ";");
+    if (!std::regex_search(Before, Declaration))
+      return false;
+    Text = M.suffix().str();
+  }
+  return true;
+}
+
 struct Fix {
   std::string Check, File, Rule;
   unsigned Offset = 0;
@@ -199,11 +230,12 @@ int torchTidyVerifyMain(int argc, const char **argv) {
     }
     // A fix may also delete the declaration of a named view it writes
     // through (`auto col = buf.t()[2];`, removed with the write where it has
-    // no other use): a deletion of one declaration, not part of the rule's
-    // form. Every other replacement is the rule's.
+    // no other use), or bind named views read after the write again to the
+    // rewritten target: not part of the rule's form. Every other
+    // replacement is the rule's.
     std::vector<const tooling::Replacement *> Rewrites;
     for (const tooling::Replacement &R : F.Replacements)
-      if (!isNamedViewRemoval(R))
+      if (!isNamedViewRemoval(R) && !isNamedViewRebind(R))
         Rewrites.push_back(&R);
     if (Rewrites.size() != V->fix_patterns.size()) {
       F.Reason = "rule '" + F.Rule + "' makes " +
@@ -211,7 +243,7 @@ int torchTidyVerifyMain(int argc, const char **argv) {
                  " replacement(s), the fix has " +
                  std::to_string(Rewrites.size()) +
                  (Rewrites.size() != F.Replacements.size()
-                      ? " besides removing named views"
+                      ? " besides removing or re-binding named views"
                       : "");
       continue;
     }

@@ -34,18 +34,6 @@ bool isAliasReturningMethod(StringRef Name) {
   return Names.contains(Name);
 }
 
-/// In-place methods that change a tensor's sizes, strides or storage, not
-/// its values: opcheck's test_schema rejects each on an argument not
-/// declared mutable where the metadata changes (measured on torch 2.8.0
-/// and 2.15.0; detach_ and requires_grad_, autograd metadata, pass).
-bool isMetadataWrite(StringRef Name) {
-  static const llvm::StringSet<> Names = {
-      "resize_",   "resize_as_", "set_",       "set_data",
-      "squeeze_",  "unsqueeze_", "transpose_", "t_",
-      "swapdims_", "swapaxes_",  "as_strided_"};
-  return Names.contains(Name);
-}
-
 /// Methods that hand out the tensor's memory for raw writes.
 bool isRawPointerMethod(StringRef Name) {
   return Name == "data_ptr" || Name == "mutable_data_ptr" || Name == "data";
@@ -247,6 +235,14 @@ public:
         Optional[V] = *P;
       return true;
     }
+    if (isTensorListType(V->getType())) {
+      // A local list of arguments, `std::vector<at::Tensor> ts = {a, b};`,
+      // handed to a helper that writes its elements.
+      llvm::SmallVector<unsigned, 4> Elements = listElements(Init);
+      if (!Elements.empty())
+        LocalLists[V] = {Elements.begin(), Elements.end()};
+      return true;
+    }
     if (V->getType()->isPointerType()) {
       if (!V->getType()->getPointeeType().isConstQualified())
         if (std::optional<unsigned> P = rawTarget(Init))
@@ -275,7 +271,7 @@ public:
     }
     // A write of the argument's own metadata (not a view's: that changes
     // the view only).
-    if (isMetadataWrite(nameOf(Call->getMethodDecl()))) {
+    if (libtorch::isMetadataWrite(nameOf(Call->getMethodDecl()))) {
       const auto *Ref = dyn_cast<DeclRefExpr>(
           libtorch::ignoreTensorWrappers(Call->getImplicitObjectArgument()));
       if (Ref && isa<ParmVarDecl>(Ref->getDecl()))
@@ -452,9 +448,18 @@ public:
         bool Memory = W.ThroughMemory;
         if (!P && (P = rawTarget(Arg)))
           Memory = true;
-        if (P)
+        if (P) {
           Out.Writes.push_back(
               {*P, W.Write, W.WriteFunction, W.Form, Call, W.Unseen, Memory});
+          continue;
+        }
+        // A helper that writes the elements of a list parameter (a
+        // std::vector<Tensor>, at::TensorList or c10::List<Tensor>): each
+        // argument the caller put in the list is written.
+        if (isTensorListType(Def->getParamDecl(W.ParamIndex)->getType()))
+          for (unsigned Element : listElements(Arg))
+            Out.Writes.push_back({Element, W.Write, W.WriteFunction, W.Form,
+                                  Call, W.Unseen, Memory});
       }
       return true;
     }
@@ -609,6 +614,46 @@ private:
   }
   /// The Tensor[] parameter E names.
   std::optional<unsigned> listParam(const Expr *E) { return named(Lists, E); }
+  /// The parameters a list of tensors holds: `{a, b.narrow(0, 0, 1)}`,
+  /// `std::vector<at::Tensor>{a, b}`, a Tensor[] parameter, a local list
+  /// of them, or one of those converted (to at::TensorList, c10::List).
+  llvm::SmallVector<unsigned, 4> listElements(const Expr *E, int Depth = 0) {
+    llvm::SmallVector<unsigned, 4> Out;
+    if (!E || Depth > 8)
+      return Out;
+    E = E->IgnoreImplicit();
+    if (const auto *Temp = dyn_cast<CXXFunctionalCastExpr>(E))
+      return listElements(Temp->getSubExpr(), Depth + 1);
+    if (const auto *IL = dyn_cast<CXXStdInitializerListExpr>(E))
+      return listElements(IL->getSubExpr(), Depth + 1);
+    if (const auto *Init = dyn_cast<InitListExpr>(E)) {
+      for (const Expr *Element : Init->inits())
+        if (std::optional<unsigned> P = aliasedParam(Element))
+          Out.push_back(*P);
+        else
+          llvm::append_range(Out, listElements(Element, Depth + 1));
+      return Out;
+    }
+    if (const auto *C = dyn_cast<CXXConstructExpr>(E)) {
+      // at::TensorList(t): a list of the one tensor.
+      for (const Expr *Arg : C->arguments())
+        if (std::optional<unsigned> P = libtorch::isTensorType(Arg->getType())
+                                            ? aliasedParam(Arg)
+                                            : std::nullopt)
+          Out.push_back(*P);
+        else
+          llvm::append_range(Out, listElements(Arg, Depth + 1));
+      return Out;
+    }
+    if (const auto *Ref = dyn_cast<DeclRefExpr>(E)) {
+      if (std::optional<unsigned> P = listParam(Ref))
+        Out.push_back(*P);
+      auto It = LocalLists.find(dyn_cast<VarDecl>(Ref->getDecl()));
+      if (It != LocalLists.end())
+        llvm::append_range(Out, It->second);
+    }
+    return Out;
+  }
   /// The optional<Tensor> parameter E names (or a local copy of it).
   std::optional<unsigned> optionalParam(const Expr *E) {
     return named(Optional, E);
@@ -745,6 +790,8 @@ private:
   llvm::DenseMap<const VarDecl *, unsigned> Wrapped;
   llvm::DenseMap<const VarDecl *, unsigned> Optional; ///< optional<Tensor>
   llvm::DenseMap<const VarDecl *, unsigned> Lists;    ///< Tensor[] arguments
+  /// Local lists of arguments and what they hold.
+  llvm::DenseMap<const VarDecl *, std::vector<unsigned>> LocalLists;
   llvm::DenseSet<const VarDecl *> Direct; ///< the parameters' own handles
   unsigned Conditional = 0, LambdaDepth = 0;
 };

@@ -15,6 +15,14 @@ using namespace clang;
 namespace torch_tidy {
 namespace libtorch {
 
+bool isMetadataWrite(StringRef Name) {
+  static const llvm::StringSet<> Names = {
+      "resize_",   "resize_as_", "set_",       "set_data",
+      "squeeze_",  "unsqueeze_", "transpose_", "t_",
+      "swapdims_", "swapaxes_",  "as_strided_"};
+  return Names.contains(Name);
+}
+
 static const NamedDecl *recordOf(QualType T) {
   if (T.isNull())
     return nullptr;

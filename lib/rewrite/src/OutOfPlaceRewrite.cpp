@@ -28,6 +28,7 @@
 #include "clang/Basic/CharInfo.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringSet.h"
 
 #include <variant>
@@ -104,6 +105,12 @@ private:
   const DeclRefExpr *chainRoot(const Expr *E) const;
   std::optional<std::string> chainSuffix(const Expr *Receiver) const;
   std::optional<std::string> acceptAlias(const VarDecl *A);
+  std::pair<const Stmt *, const CompoundStmt *> writeInBlock() const;
+  std::optional<std::string> viewObstacle(const VarDecl *V, bool FromTargetOnly,
+                                          const DeclStmt *&Found) const;
+  std::optional<std::string> rebindObstacle(const VarDecl *V,
+                                            bool FromTargetOnly) const;
+  std::optional<FixEdit> rebindViews() const;
   std::optional<std::string> lambdaObstacle() const;
   bool usedAsStatement() const;
   bool isSimpleValue(const Expr *E) const;
@@ -246,6 +253,8 @@ private:
   const VarDecl *Alias = nullptr;
   const DeclStmt *AliasDecl = nullptr;
   std::string AliasPrefix; ///< its view chain after Target
+  /// Views of Target read after the write, bound again after it.
+  std::vector<const VarDecl *> Rebinds;
 };
 
 const DeclRefExpr *Planner::chainRoot(const Expr *E) const {
@@ -266,23 +275,8 @@ std::optional<std::string> Planner::chainSuffix(const Expr *Receiver) const {
   return Prefix + textBetween(endOfToken(Root->getEndLoc()), End);
 }
 
-/// A write through a named view, `auto row = t.select(0, i); row.copy_(v);`,
-/// is rewritten into t when the view is a local of the same block, declared
-/// from a view chain of t, and neither it nor t is mentioned between its
-/// declaration and the write, and the view is not mentioned after the write
-/// (it would still show the old tensor).
-std::optional<std::string> Planner::acceptAlias(const VarDecl *A) {
-  std::string Why = "'" + A->getName().str() + "' is a view of '" + name() +
-                    "' whose later use the rewrite would change";
-  if (!A->hasInit() || A->getType()->isReferenceType() || !A->hasLocalStorage())
-    return Why;
-  const Expr *Init = libtorch::ignoreTensorWrappers(A->getInit());
-  if (!libtorch::isViewProducingCall(Init))
-    return Why;
-  const DeclRefExpr *Root = chainRoot(Init);
-  if (!Root || Root->getBeginLoc() != Init->getBeginLoc())
-    return Why;
-  // The write's statement and the view's declaration share a block.
+/// The statement of the write's block that holds the write, and that block.
+std::pair<const Stmt *, const CompoundStmt *> Planner::writeInBlock() const {
   ParentMap &Parents = Function.parents();
   const Stmt *S = W.Write;
   const Stmt *P = Parents.getParent(S);
@@ -290,47 +284,187 @@ std::optional<std::string> Planner::acceptAlias(const VarDecl *A) {
     S = P;
     P = Parents.getParent(P);
   }
-  const auto *Block = dyn_cast_or_null<CompoundStmt>(P);
+  return {S, dyn_cast_or_null<CompoundStmt>(P)};
+}
+
+/// Why V, a local view of the target (Root: its chain starts at the target
+/// or at the accepted alias), cannot be spelled again at the write: its
+/// declaration `auto V = t.<chain>;` is not in the write's block before the
+/// write, or V, the target or a variable its chain reads is mentioned in
+/// between (the chain would then name other elements at the write).
+std::optional<std::string> Planner::viewObstacle(const VarDecl *V,
+                                                 bool FromTargetOnly,
+                                                 const DeclStmt *&Found) const {
+  std::string Why = "'" + V->getName().str() + "' is a view of '" + name() +
+                    "' whose later use the rewrite would change";
+  if (!V->hasInit() || V->getType()->isReferenceType() || !V->hasLocalStorage())
+    return Why;
+  const Expr *Init = libtorch::ignoreTensorWrappers(V->getInit());
+  if (!libtorch::isViewProducingCall(Init))
+    return Why;
+  const DeclRefExpr *Root = chainRoot(Init);
+  if (!Root || Root->getBeginLoc() != Init->getBeginLoc() ||
+      (FromTargetOnly && Root->getDecl() != Target))
+    return Why;
+  auto [S, Block] = writeInBlock();
   if (!Block)
     return Why;
-  class Mentions : public RecursiveASTVisitor<Mentions> {
+  // What the chain reads besides its root: indices, sizes.
+  llvm::SmallPtrSet<const Decl *, 8> Watched = {V, Target};
+  class Collect : public RecursiveASTVisitor<Collect> {
   public:
-    Mentions(const VarDecl *A, const VarDecl *B) : A(A), B(B) {}
+    explicit Collect(llvm::SmallPtrSetImpl<const Decl *> &Out) : Out(Out) {}
     bool VisitDeclRefExpr(DeclRefExpr *E) {
-      if (E->getDecl() == A || E->getDecl() == B)
-        Locs.push_back(E->getBeginLoc());
+      if (isa<VarDecl>(E->getDecl()))
+        Out.insert(E->getDecl());
       return true;
     }
-    const VarDecl *A, *B;
-    std::vector<SourceLocation> Locs;
+    llvm::SmallPtrSetImpl<const Decl *> &Out;
+  } C(Watched);
+  C.TraverseStmt(const_cast<Expr *>(Init));
+  // The target may be read in between (a const method, `t.select(0, 1)`,
+  // or an in-place one, whose write the view shares), not bound anew nor
+  // given new sizes or storage (set_, resize_: const methods too).
+  ParentMap &Parents = Function.parents();
+  class Mentions : public RecursiveASTVisitor<Mentions> {
+  public:
+    Mentions(const llvm::SmallPtrSetImpl<const Decl *> &Of,
+             const VarDecl *Target, ParentMap &Parents)
+        : Of(Of), Target(Target), Parents(Parents) {}
+    bool VisitDeclRefExpr(DeclRefExpr *E) {
+      Found |= Of.contains(E->getDecl()) &&
+               !(E->getDecl() == Target && isConstMethodObject(E));
+      return !Found;
+    }
+    bool isConstMethodObject(const Expr *E) const {
+      const Stmt *P = Parents.getParent(E);
+      while (P && isa<ImplicitCastExpr, ParenExpr>(P))
+        P = Parents.getParent(P);
+      const auto *Member = dyn_cast_or_null<MemberExpr>(P);
+      if (!Member)
+        return false;
+      const auto *Call =
+          dyn_cast_or_null<CXXMemberCallExpr>(Parents.getParent(Member));
+      const CXXMethodDecl *Method = Call ? Call->getMethodDecl() : nullptr;
+      return Method && Method->isConst() && Method->getIdentifier() &&
+             !libtorch::isMetadataWrite(Method->getName());
+    }
+    const llvm::SmallPtrSetImpl<const Decl *> &Of;
+    const VarDecl *Target;
+    ParentMap &Parents;
+    bool Found = false;
   };
   bool Declared = false;
-  const DeclStmt *Decl = nullptr;
   for (const Stmt *Child : Block->body()) {
     if (Child == S)
       break;
     if (const auto *DS = dyn_cast<DeclStmt>(Child);
-        DS && llvm::is_contained(DS->decls(), A)) {
+        DS && llvm::is_contained(DS->decls(), V)) {
       Declared = true;
-      Decl = DS;
+      Found = DS;
       continue;
     }
     if (!Declared)
       continue;
-    Mentions M(A, Target);
+    Mentions M(Watched, Target, Parents);
     M.TraverseStmt(const_cast<Stmt *>(Child));
-    if (!M.Locs.empty())
+    if (M.Found)
       return Why;
   }
-  if (!Declared)
+  if (!Declared || Found->getBeginLoc().isMacroID() ||
+      Found->getEndLoc().isMacroID())
     return Why;
-  if (Function.usedAfter(A, W.Write, SM))
+  return std::nullopt;
+}
+
+/// Why V, a view of the target read after the write, cannot be bound again
+/// to the same view of the rewritten target right after the write
+/// (`out = out.select_scatter(...); plane = out.select(2, 1);`), which
+/// keeps every later read and write of V on the target as before.
+std::optional<std::string> Planner::rebindObstacle(const VarDecl *V,
+                                                   bool FromTargetOnly) const {
+  const DeclStmt *Decl = nullptr;
+  if (std::optional<std::string> Why = viewObstacle(V, FromTargetOnly, Decl))
     return Why;
+  std::string Why = "'" + V->getName().str() + "' is a view of '" + name() +
+                    "' read after the write, and ";
+  if (V->getType().isConstQualified())
+    return Why + "const: it cannot be bound again to the rewritten '" + name() +
+           "'";
+  if (!libtorch::isTensorType(V->getType()))
+    return Why + "not a Tensor: it cannot be bound again";
+  // The write is a statement of the block itself, so a statement after it
+  // runs right after it (not after an if or a loop it is the body of).
+  auto [S, Block] = writeInBlock();
+  const Stmt *Whole = W.Write;
+  for (const Stmt *P = Function.parents().getParent(Whole);
+       P && !isa<CompoundStmt>(P) && isa<Expr>(P);
+       P = Function.parents().getParent(P))
+    Whole = P;
+  if (Whole != S)
+    return Why + "the write is not a statement of its block: the view "
+                 "cannot be bound again right after it";
+  if (Captured)
+    return Why + "the write is in a lambda";
+  return std::nullopt;
+}
+
+/// A write through a named view, `auto row = t.select(0, i); row.copy_(v);`,
+/// is rewritten into t when the view is a local of the same block, declared
+/// from a view chain of t, and neither it, t nor what the chain reads is
+/// mentioned between its declaration and the write. A view not mentioned
+/// after the write goes with the fix; one read after it is bound again to
+/// the same view of the rewritten t (else it would still show the old
+/// tensor).
+std::optional<std::string> Planner::acceptAlias(const VarDecl *A) {
+  const DeclStmt *Decl = nullptr;
+  if (std::optional<std::string> Why =
+          viewObstacle(A, /*FromTargetOnly=*/true, Decl))
+    return Why;
+  if (Function.usedAfter(A, W.Write, SM)) {
+    if (std::optional<std::string> Why =
+            rebindObstacle(A, /*FromTargetOnly=*/true))
+      return Why;
+    Rebinds.push_back(A);
+  }
+  const Expr *Init = libtorch::ignoreTensorWrappers(A->getInit());
+  const DeclRefExpr *Root = chainRoot(Init);
   Alias = A;
   AliasDecl = Decl;
   AliasPrefix =
       textBetween(endOfToken(Root->getEndLoc()), endOfToken(Init->getEndLoc()));
   return std::nullopt;
+}
+
+/// The statements that bind the views in Rebinds again after the write, on
+/// their own lines at the write's indentation: `\n  plane = out.select(2,
+/// 1);`, each the view's own initializer as written.
+std::optional<FixEdit> Planner::rebindViews() const {
+  if (Rebinds.empty())
+    return std::nullopt;
+  std::optional<Token> Semi =
+      Lexer::findNextToken(W.Write->getEndLoc(), SM, Ctx.getLangOpts());
+  if (!Semi || Semi->isNot(tok::semi) || Semi->getLocation().isMacroID())
+    return std::nullopt;
+  SourceLocation Begin = W.Write->getBeginLoc();
+  bool Invalid = false;
+  StringRef Buffer = SM.getBufferData(SM.getFileID(Begin), &Invalid);
+  if (Invalid)
+    return std::nullopt;
+  unsigned B = SM.getFileOffset(Begin), LineBegin = B;
+  while (LineBegin > 0 &&
+         (Buffer[LineBegin - 1] == ' ' || Buffer[LineBegin - 1] == '\t'))
+    --LineBegin;
+  if (LineBegin > 0 && Buffer[LineBegin - 1] != '\n')
+    return std::nullopt; // something else before the write on its line
+  std::string Indent = Buffer.slice(LineBegin, B).str(), Text;
+  for (const VarDecl *V : Rebinds) {
+    SourceRange R = V->getInit()->getSourceRange();
+    if (R.getBegin().isMacroID() || R.getEnd().isMacroID())
+      return std::nullopt;
+    Text += "\n" + Indent + V->getName().str() + " = " + text(R) + ";";
+  }
+  return FixEdit::insert(endOfToken(Semi->getLocation()), Text);
 }
 
 namespace {
@@ -1162,11 +1296,33 @@ FixPlan Planner::planViewArithmetic() {
 
 FixPlan Planner::plan() {
   FixPlan Plan = planWrite();
-  // The named view the write went through is left with no use: its
-  // declaration goes too, so no name is left meaning the old tensor.
-  if (Plan.hasFix() && Alias)
+  if (!Plan.hasFix())
+    return Plan;
+  // The named view the write went through, where nothing reads it after
+  // the write, is left with no use: its declaration goes too, so no name
+  // is left meaning the old tensor.
+  if (Alias && !llvm::is_contained(Rebinds, Alias))
     if (std::optional<FixEdit> Remove = removeAliasDecl())
       Plan.Edits.insert(Plan.Edits.begin(), *Remove);
+  // Views read after the write are bound again to the rewritten target.
+  if (!Rebinds.empty()) {
+    std::optional<FixEdit> Rebind = rebindViews();
+    if (!Rebind)
+      return noFix("'" + Rebinds.front()->getName().str() + "' is a view of '" +
+                   name() +
+                   "' read after the write, and the statement that "
+                   "binds it again cannot be placed after the write");
+    Plan.Edits.push_back(*Rebind);
+    std::string Names;
+    for (const VarDecl *V : Rebinds)
+      Names += (Names.empty() ? "'" : ", '") + V->getName().str() + "'";
+    Plan.Notes.push_back(Names + (Rebinds.size() == 1 ? " is" : " are") +
+                         " bound again after the write to the same view of "
+                         "the rewritten '" +
+                         name() +
+                         "', which later reads "
+                         "and writes then see");
+  }
   return Plan;
 }
 
@@ -1199,13 +1355,17 @@ FixPlan Planner::planWrite() {
       if (std::optional<std::string> Why = acceptAlias(A))
         return noFix(*Why);
   for (const VarDecl *Other : Function.viewsOf(Target))
-    // A view declared after the write is taken of the rewritten tensor.
+    // A view declared after the write is taken of the rewritten tensor; one
+    // declared before and read after is bound again to it where it can be.
     if (Other != Alias &&
         SM.isBeforeInTranslationUnit(Other->getLocation(),
                                      W.Write->getBeginLoc()) &&
-        Function.usedAfter(Other, W.Write, SM))
-      return noFix("'" + Other->getName().str() + "' is another view of '" +
-                   name() + "' and would not see the rewritten tensor");
+        Function.usedAfter(Other, W.Write, SM)) {
+      if (rebindObstacle(Other, /*FromTargetOnly=*/true))
+        return noFix("'" + Other->getName().str() + "' is another view of '" +
+                     name() + "' and would not see the rewritten tensor");
+      Rebinds.push_back(Other);
+    }
 
   switch (W.Kind) {
   case WriteKind::IndexCopy:

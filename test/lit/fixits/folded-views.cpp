@@ -91,15 +91,31 @@ TORCH_TIDY_COMPILED at::Tensor named_col(const at::Tensor &y) {
   return buf;
 }
 
-// Read after the write: the view would still show the old tensor, so no
-// fix.
+// Read after the write: the view would still show the old tensor, so it
+// is bound again after the write to the same view of the rewritten buf.
 TORCH_TIDY_COMPILED at::Tensor named_read_later(const at::Tensor &x) {
   auto buf = torch::zeros({8, 4}, x.options());
   auto top = buf.slice(0, 0, 1).squeeze(0);
   top.copy_(x);
   // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: in-place copy_ into 'buf'
-  // CHECK-MESSAGES: :[[@LINE-2]]:3: note: no fix: 'top' is a view of 'buf' whose later use the rewrite would change
+  // CHECK-MESSAGES: :[[@LINE-2]]:3: note: 'top' is bound again after the write to the same view of the rewritten 'buf', which later reads and writes then see
   // CHECK-FIXES: {{^}}  auto top = buf.slice(0, 0, 1).squeeze(0);{{$}}
-  // CHECK-FIXES-NEXT: {{^}}  top.copy_(x);{{$}}
+  // CHECK-FIXES-NEXT: {{^}}  buf = buf.select_scatter(x, 0, 0);{{$}}
+  // CHECK-FIXES-NEXT: {{^}}  top = buf.slice(0, 0, 1).squeeze(0);{{$}}
   return buf + top.sum();
+}
+
+// Another view of the target, declared before the write and read after it,
+// is bound again too; the one the write goes through as well.
+TORCH_TIDY_COMPILED at::Tensor other_view_read_later(const at::Tensor &x) {
+  auto out = torch::zeros({4, 3, 2}, x.options());
+  auto first = out.select(0, 0);
+  auto plane = out.select(2, 1).narrow(0, 1, 2);
+  plane.copy_(x);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: in-place copy_ into 'out'
+  // CHECK-FIXES: {{^}}  auto plane = out.select(2, 1).narrow(0, 1, 2);{{$}}
+  // CHECK-FIXES-NEXT: {{^}}  out = out.select_scatter(out.select(2, 1).slice_scatter(x, 0, 1, 3), 2, 1);{{$}}
+  // CHECK-FIXES-NEXT: {{^}}  plane = out.select(2, 1).narrow(0, 1, 2);{{$}}
+  // CHECK-FIXES-NEXT: {{^}}  first = out.select(0, 0);{{$}}
+  return out + first.sum() + plane.sum();
 }

@@ -24,14 +24,42 @@ TORCH_TIDY_COMPILED at::Tensor no_fix(const at::Tensor &v, bool c) {
   return m + r;
 }
 
+// A const view read after the write cannot be bound again.
 TORCH_TIDY_COMPILED at::Tensor named_view(const at::Tensor &v) {
   auto m = torch::zeros({3, 3});
-  auto row = m.select(0, 2);
+  const auto row = m.select(0, 2);
+  row.copy_(v);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: in-place copy_ into 'm'
+  // CHECK-MESSAGES: :[[@LINE-2]]:3: note: no fix: 'row' is a view of 'm' read after the write, and const: it cannot be bound again to the rewritten 'm'
+  // CHECK-FIXES: {{^}}  row.copy_(v);{{$}}
+  return m + row;
+}
+
+// The view's chain reads 'i', which changes before the write: spelled at
+// the write, the chain would name another row.
+TORCH_TIDY_COMPILED at::Tensor view_index_changed(const at::Tensor &v,
+                                                  int64_t i) {
+  auto m = torch::zeros({3, 3});
+  auto row = m.select(0, i);
+  i = i + 1;
   row.copy_(v);
   // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: in-place copy_ into 'm'
   // CHECK-MESSAGES: :[[@LINE-2]]:3: note: no fix: 'row' is a view of 'm' whose later use the rewrite would change
   // CHECK-FIXES: {{^}}  row.copy_(v);{{$}}
-  return m + row;
+  return m * i;
+}
+
+// The write is the body of an if: a statement after it would run whatever
+// the condition.
+TORCH_TIDY_COMPILED at::Tensor view_written_under_if(const at::Tensor &v,
+                                                     bool b) {
+  auto m = torch::zeros({3, 3});
+  auto first = m.select(0, 0);
+  if (b)
+    m.index_copy_(0, v, v);
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: in-place index_copy_ into 'm'
+  // CHECK-MESSAGES: :[[@LINE-2]]:5: note: no fix: 'first' is another view of 'm' and would not see the rewritten tensor
+  return m + first;
 }
 
 TORCH_TIDY_COMPILED at::Tensor aliased(const at::Tensor &v) {

@@ -29,6 +29,12 @@ namespace libtorch {
 /// references and cv-qualifiers stripped.
 bool isTensorType(clang::QualType T);
 
+/// The in-place Tensor methods that write a tensor's metadata (its sizes,
+/// strides or storage), not its values: resize_, set_, unsqueeze_, ...
+/// opcheck's test_schema rejects each on an argument not declared mutable
+/// where the metadata changes (tools/ground-truth/metadata_writes.py).
+bool isMetadataWrite(llvm::StringRef Name);
+
 /// True if D is declared in namespace at, torch, c10 or one nested in them.
 bool isInTorchNamespace(const clang::Decl *D);
 
