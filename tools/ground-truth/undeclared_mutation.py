@@ -136,6 +136,13 @@ FORMS = {
         "std::vector<at::Tensor> both = {m, v.clone()};",
         "scaleFirst(both);",
         "return m.sum();"], True),
+    # A static member function of a class template's dispatch chain, and a
+    # custom autograd function's forward reached through F::apply (issue 47).
+    "static_helper": ("const at::Tensor &m", [
+        "RowDispatch<float>::run(m);",
+        "return m.sum();"], True),
+    "autograd_apply": ("const at::Tensor &m", [
+        "return AddRows::apply(m, v);"], True),
     "pointer_helper": ("const at::Tensor &m", [
         "fillRow(m.data_ptr<float>() + 3, 3);",
         "return m.sum();"], True),
@@ -240,6 +247,7 @@ def generate(path, prefix="tt_um"):
         "#include <ATen/Dispatch.h>",
         "#include <ATen/Parallel.h>",
         "#include <ATen/TensorIndexing.h>",
+        "#include <torch/csrc/autograd/custom_function.h>",
         "#include <torch/library.h>",
         "#include <cstring>",
         "#include <numeric>",
@@ -255,6 +263,24 @@ def generate(path, prefix="tt_um"):
         "    t.neg_();",
         "}",
         "void scaleFirst(at::TensorList ts) { ts[0].mul_(2); }",
+        "struct RowOps {",
+        "  static void scale(const at::Tensor &t) { t.narrow(0, 0, 2).mul_(2); }",
+        "};",
+        "template <typename T> struct RowDispatch {",
+        "  static void run(const at::Tensor &t) { RowOps::scale(t); }",
+        "};",
+        "struct AddRows : torch::autograd::Function<AddRows> {",
+        "  static at::Tensor forward(torch::autograd::AutogradContext *ctx,",
+        "                            const at::Tensor &dst, const at::Tensor &src) {",
+        "    dst.narrow(0, 0, 2).add_(src);",
+        "    return src.sum();",
+        "  }",
+        "  static torch::autograd::variable_list",
+        "  backward(torch::autograd::AutogradContext *ctx,",
+        "           torch::autograd::variable_list grads) {",
+        "    return {at::Tensor(), at::Tensor()};",
+        "  }",
+        "};",
         "void fillRow(float *p, int64_t n) {",
         "  for (int64_t i = 0; i < n; ++i)",
         "    p[i] = 2.0f;",
@@ -621,13 +647,36 @@ def comparable(row):
 
 def cmd_write(args):
     table = read_table(JSON_PATH)
+    only = None
+    if args.forms:
+        unknown = set(args.forms) - set(FORMS)
+        if unknown:
+            raise SystemExit(f"unknown forms: {sorted(unknown)}")
+        only = {f"{ns}::{name}" for ns, name, form, _, _ in operators()
+                if form in args.forms}
     with tempfile.TemporaryDirectory() as tmp:
         src = os.path.join(tmp, "tt_um_ops.cpp")
         generate(src)
         for spec in args.python:
             label, python = python_of(spec)
-            if python:
-                merge_measurement(table, label, measure_with(python, [src], ["tt_um"]))
+            if not python:
+                continue
+            got = measure_with(python, [src], ["tt_um"], only)
+            if only is not None:
+                # Only these forms re-measured: the version's other rows stay.
+                version = table["versions"].get(label)
+                if version != got["torch"]:
+                    raise SystemExit(f"torch {label} is {got['torch']}, the table's is "
+                                     f"{version}: re-measure every form")
+                kept = [r for r in table["rows"]
+                        if r["torch"] == version and r["op"] not in only]
+                got["rows"] = kept + got["rows"]
+            merge_measurement(table, label, got)
+    # The table in the generator's order.
+    order = {f"{ns}::{name}": i for i, (ns, name, _, _, _) in enumerate(operators())}
+    table["rows"].sort(key=lambda r: (table["order"].index(
+        next(l for l, v in table["versions"].items() if v == r["torch"])),
+        order.get(r["op"], len(order))))
     write_table(JSON_PATH, table)
     rewrite_generated(DOC_PATH, BEGIN, render(table))
     print(render(table))
@@ -802,6 +851,8 @@ def main():
     m.add_argument("sources", nargs="+")
     w = sub.add_parser("write", help="re-measure, rewrite the table and the doc's table")
     w.add_argument("--python", action="append", default=[], help="LABEL=PYTHON")
+    w.add_argument("--forms", nargs="+",
+                   help="re-measure only these forms (new ones): the other rows stay")
     c = sub.add_parser("check", help="re-measure one version against the table")
     c.add_argument("--python", required=True, help="LABEL=PYTHON")
     for name in ("static", "fixes"):

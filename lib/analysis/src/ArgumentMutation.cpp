@@ -167,6 +167,31 @@ std::optional<unsigned> destinationOf(const FunctionDecl *Callee,
   return std::nullopt;
 }
 
+/// For Callee = torch::autograd::Function<F>::apply, F::forward (a static
+/// method with a body, whose first parameter is the autograd context).
+const FunctionDecl *autogradForward(const FunctionDecl *Callee) {
+  const auto *Apply = dyn_cast<CXXMethodDecl>(Callee);
+  if (!Apply || !Apply->isStatic() || nameOf(Apply) != "apply")
+    return nullptr;
+  const auto *Base =
+      dyn_cast<ClassTemplateSpecializationDecl>(Apply->getParent());
+  if (!Base || Base->getName() != "Function" ||
+      !libtorch::isInTorchNamespace(Base) ||
+      Base->getTemplateArgs().size() != 1 ||
+      Base->getTemplateArgs()[0].getKind() != TemplateArgument::Type)
+    return nullptr;
+  const CXXRecordDecl *F =
+      Base->getTemplateArgs()[0].getAsType()->getAsCXXRecordDecl();
+  if (!F || !F->hasDefinition())
+    return nullptr;
+  for (const NamedDecl *D :
+       F->lookup(&F->getASTContext().Idents.get("forward")))
+    if (const auto *Forward = dyn_cast<CXXMethodDecl>(D);
+        Forward && Forward->isStatic() && Forward->getNumParams() >= 1)
+      return Forward;
+  return nullptr;
+}
+
 class Walker : public RecursiveASTVisitor<Walker> {
 public:
   Walker(ArgumentMutationAnalysis &Analysis, const FunctionDecl *FD,
@@ -370,10 +395,18 @@ public:
     const FunctionDecl *Callee = Call->getDirectCallee();
     if (!Callee)
       return true;
+    // F::apply(a, b) of a custom autograd function (struct F :
+    // torch::autograd::Function<F>) runs F::forward(ctx, a, b): what that
+    // writes through its parameters after the context.
+    unsigned ArgShift = 0;
+    if (const FunctionDecl *Forward = autogradForward(Callee)) {
+      Callee = Forward;
+      ArgShift = 1;
+    }
     bool IsMember = isa<CXXMemberCallExpr>(Call);
     // LibTorch free functions write into the arguments they take as
     // `Tensor &`: at::relu_(t), at::index_put_(t, ...), at::neg_out(t, x).
-    if (!IsMember && libtorch::isInTorchNamespace(Callee)) {
+    if (!ArgShift && !IsMember && libtorch::isInTorchNamespace(Callee)) {
       for (unsigned I = 0; I < Call->getNumArgs() && I < Callee->getNumParams();
            ++I) {
         QualType T = Callee->getParamDecl(I)->getType();
@@ -425,7 +458,9 @@ public:
             {*P, Call, FD, Form, nullptr, Unseen ? Param : nullptr, true});
       }
     }
-    if (IsMethod)
+    // A static member function takes its arguments as a free function does;
+    // other methods are not followed.
+    if (!ArgShift && IsMethod && !cast<CXXMethodDecl>(Callee)->isStatic())
       return true;
     // A helper (or a CUDA kernel launch) whose body this file has: what it
     // writes through its own parameters.
@@ -441,9 +476,10 @@ public:
       const ArgumentMutationResult &Sum = Analysis.analyse(Callee);
       Out.OpaqueMemory |= Sum.OpaqueMemory;
       for (const ArgumentWrite &W : Sum.Writes) {
-        if (W.ParamIndex >= Call->getNumArgs())
+        if (W.ParamIndex < ArgShift ||
+            W.ParamIndex - ArgShift >= Call->getNumArgs())
           continue;
-        const Expr *Arg = Call->getArg(W.ParamIndex);
+        const Expr *Arg = Call->getArg(W.ParamIndex - ArgShift);
         std::optional<unsigned> P = aliasedParam(Arg);
         bool Memory = W.ThroughMemory;
         if (!P && (P = rawTarget(Arg)))
@@ -463,6 +499,8 @@ public:
       }
       return true;
     }
+    if (ArgShift)
+      return true; // F::forward's body is not here
     // A function whose body is not here: a tensor's memory handed to a
     // parameter that is a non-const pointer (or an accessor) may be written,
     // where the declaration's `const` tells inputs from outputs.

@@ -38,7 +38,10 @@ struct AutogradContext {
 // AutogradContext *, ...); static variable_list backward(AutogradContext *,
 // variable_list); }; F::apply(...).
 template <class T> struct Function {
-  template <typename... Args> static auto apply(Args &&...args);
+  template <typename... Args> static auto apply(Args &&...args) {
+    return T::forward(static_cast<AutogradContext *>(nullptr),
+                      std::forward<Args>(args)...);
+  }
 };
 } // namespace autograd
 
