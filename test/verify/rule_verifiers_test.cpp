@@ -1,10 +1,10 @@
 // The rule verifiers themselves: every rule the checks can emit has one, the
-// patterns are valid, and a deliberately wrong rewrite is caught.
+// table gives its forms, and a deliberately wrong rewrite is caught.
+#include "torch_tidy/rules/RuleForms.h"
 #include "torch_tidy/verify/RuleVerifier.h"
 
 #include <gtest/gtest.h>
 
-#include <regex>
 #include <set>
 
 using namespace torch_tidy::verify;
@@ -37,26 +37,39 @@ TEST(RuleVerifiers, EveryRuleHasAVerifier) {
     EXPECT_TRUE(ids.count(v.rule_id)) << "verifier " << v.rule_id;
 }
 
-TEST(RuleVerifiers, PatternsCompileAndInstancesHaveText) {
+TEST(RuleVerifiers, EveryRuleHasFormsAndInstancesHaveText) {
   Random r(1);
   for (const RuleVerifier &v : rule_verifiers()) {
-    ASSERT_FALSE(v.fix_patterns.empty()) << v.rule_id;
-    for (const std::string &p : v.fix_patterns)
-      EXPECT_NO_THROW(std::regex{p}) << v.rule_id << ": " << p;
+    const torch_tidy::rules::RuleRow *row =
+        torch_tidy::rules::find_rule_row(v.rule_id);
+    ASSERT_NE(row, nullptr) << v.rule_id;
+    EXPECT_FALSE(torch_tidy::rules::split_forms(row->forms).empty())
+        << v.rule_id;
     Instance inst = v.make_instance(r);
     EXPECT_FALSE(inst.text.empty()) << v.rule_id;
     EXPECT_TRUE(inst.original && inst.rewrite) << v.rule_id;
   }
 }
 
-// The fix texts the checks emit (from the lit tests) match their rule.
-TEST(RuleVerifiers, PatternsMatchTheChecksTexts) {
+bool hasForm(const char *id, std::vector<std::string> texts) {
+  const torch_tidy::rules::RuleRow *row = torch_tidy::rules::find_rule_row(id);
+  return row && torch_tidy::rules::matches_rule_forms(row->forms, texts);
+}
+
+// The fix texts the checks emit (from the lit tests) have their rule's
+// forms (RewriteRules.def's Forms column, which the planner checks too).
+TEST(RuleVerifiers, FormsMatchTheChecksTexts) {
   const std::pair<const char *, const char *> texts[] = {
       {"index-put-list", "m = m.index_put(idx, v)"},
       {"index-put-list", "m = at::index_put(m, idx, v, true)"},
+      {"index-put-list",
+       "m = m.index_put(c10::List<std::optional<at::Tensor>>({rows}), v, "
+       "true)"},
       {"index-put-advanced",
        "m = m.index_put({std::nullopt, rows, cols}, "
        "v.view_symint(at::indexing::slicePrefix1sSize(v.sym_sizes())))"},
+      // The value as written, an expression (issue 47, item 7).
+      {"index-put-advanced", "out = out.index_put({idx}, scaled.index({idx}))"},
       {"index-put-positions-setitem",
        "m = m.flatten().index_put({torch::arange(m.numel(), "
        "m.options().dtype(torch::kLong)).view(m.sizes()).index({0})}, "
@@ -66,10 +79,21 @@ TEST(RuleVerifiers, PatternsMatchTheChecksTexts) {
        "m = m.flatten().index_put({torch::arange(m.numel(), "
        "m.options().dtype(torch::kLong)).view(m.sizes()).select(0, 1)}, "
        "v.to(m.options())).view(m.sizes())"},
+      {"index-put-positions-copy",
+       "c = c.flatten().index_put({at::arange(c.numel(), "
+       "c.options().dtype(at::kLong)).view(c.sizes())[0][1][2]}, "
+       "v.to(c.options())).view(c.sizes())"},
       {"slice-scatter", "m = m.slice_scatter(v.to(m.options()).expand_as("
                         "m.narrow(1, 0, 2)), 1, 0, 0 + (2))"},
       {"select-scatter", "m = m.select_scatter(v.to(m.options()).expand_as("
                          "m.select(0, 1)), 0, 1)"},
+      {"scatter-nested", "m = m.select_scatter(m[0].slice_scatter(v, 0, 1, "
+                         "3), 0, 0)"},
+      {"scatter-inplace-arith",
+       "buf = buf.slice_scatter(buf.narrow(0, 2, 2).add(y), 0, 2, 4)"},
+      {"scatter-inplace-arith",
+       "buf = buf.select_scatter(buf.select(1, 3).sub(y.select(0, 0)), 1, "
+       "3)"},
       {"index-copy", "m = m.index_copy(1, idx, v)"},
       {"masked-scatter", "m = m.masked_scatter(mask, v)"},
       {"scatter", "m = m.scatter(2, idx, v)"},
@@ -77,15 +101,54 @@ TEST(RuleVerifiers, PatternsMatchTheChecksTexts) {
       {"index-fill", "m = m.index_fill(0, idx, v)"},
       {"index-put-into-copy", "t.index_put_({idx}, v.to(t.options()))"},
   };
-  for (const auto &[id, text] : texts) {
-    const RuleVerifier *v = find_rule_verifier(id);
-    ASSERT_NE(v, nullptr) << id;
-    EXPECT_TRUE(std::regex_search(text, std::regex(v->fix_patterns[0])))
-        << id << ": " << text;
-  }
-  const RuleVerifier *slice = find_rule_verifier("slice-scatter");
-  EXPECT_FALSE(std::regex_search("m = m.index_copy(1, idx, v)",
-                                 std::regex(slice->fix_patterns[0])));
+  for (const auto &[id, text] : texts)
+    EXPECT_TRUE(hasForm(id, {text})) << id << ": " << text;
+  EXPECT_TRUE(
+      hasForm("no-grad-guard", {"{ torch::NoGradGuard no_grad; ", " }"}));
+}
+
+// Texts of another rule, another target, or more than one statement do
+// not have a rule's form.
+TEST(RuleVerifiers, FormsRejectOtherTexts) {
+  EXPECT_FALSE(hasForm("slice-scatter", {"m = m.index_copy(1, idx, v)"}));
+  // The target rebound must be the target read.
+  EXPECT_FALSE(hasForm("index-copy", {"m = n.index_copy(1, idx, v)"}));
+  EXPECT_FALSE(hasForm("index-put-list", {"m = at::index_put(n, {i}, v)"}));
+  // A second statement smuggled into a hole.
+  EXPECT_FALSE(
+      hasForm("masked-fill", {"m = m.masked_fill(mask, v); m.zero_()"}));
+  EXPECT_FALSE(hasForm("masked-fill", {"m = m.masked_fill(mask, (v)"}));
+  EXPECT_FALSE(hasForm("index-put-positions-copy",
+                       {"m = m.flatten().index_put({torch::arange(m.numel(), "
+                        "m.options().dtype(torch::kLong)).view(m.sizes())}, "
+                        "v).view(n.sizes())"}));
+  // A scatter-nested fix reads its target in the inner scatter.
+  EXPECT_FALSE(hasForm("scatter-nested",
+                       {"m = m.select_scatter(n[0].slice_scatter(v, 0, 1, 3), "
+                        "0, 0)"}));
+  EXPECT_FALSE(hasForm("no-grad-guard", {"{ torch::NoGradGuard no_grad; "}));
+  EXPECT_FALSE(hasForm("schema-mark-mutable", {"anything"}));
+}
+
+// The parts any rule's fix may add: a named view's declaration deleted,
+// and named views bound again.
+TEST(RuleVerifiers, NamedViewParts) {
+  using torch_tidy::rules::is_named_view_declaration;
+  using torch_tidy::rules::is_named_view_rebind_line;
+  EXPECT_TRUE(is_named_view_declaration("  auto col = buf.t()[2];\n"));
+  EXPECT_TRUE(is_named_view_declaration("const at::Tensor &row = m[1];"));
+  EXPECT_TRUE(is_named_view_declaration("torch::Tensor& r=m.select(0, 1);"));
+  EXPECT_FALSE(is_named_view_declaration("auto a = m[0]; a.zero_();"));
+  EXPECT_FALSE(is_named_view_declaration("int n = 3;"));
+  std::string name, init;
+  EXPECT_TRUE(
+      is_named_view_rebind_line("\n  plane = out.select(2, 1);", &name, &init));
+  EXPECT_EQ(name, "plane");
+  EXPECT_EQ(init, "out.select(2, 1)");
+  EXPECT_FALSE(is_named_view_rebind_line("\n  plane = out; out.zero_();",
+                                         nullptr, nullptr));
+  EXPECT_FALSE(
+      is_named_view_rebind_line("plane = out.select(2, 1);", nullptr, nullptr));
 }
 
 // Wrong rewrites, each a plausible slip, must fail verification.

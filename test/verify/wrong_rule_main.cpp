@@ -40,6 +40,7 @@ int main(int argc, const char **argv) {
   wrong.rule_id = "test-slice-scatter-drops-step";
   wrong.varies = "a deliberately wrong rule (tests only)";
   wrong.make_instance = dropsStep;
+  wrong.forms_row = "slice-scatter";
   add_rule_verifier(wrong);
   return torchTidyVerifyMain(argc, argv);
 }

@@ -38,9 +38,11 @@ Per file and run: crash, timeout, compile errors (and the headers not
 found), warnings per check, seconds.
 
 Then, unless --no-fix, every file with warnings under `RegionMode: all` is
-copied beside itself, fixed with --fix, and syntax-checked with the same
-flags: the fixed copy must bring no new compile error, and a second --fix
-must change nothing.
+copied beside itself, its fixes exported and proven by torch-tidy-verify
+(CPU; Schema-rule fixes are proven on real torch by the op-mutation-fixes
+ctests and counted apart), fixed with --fix, and syntax-checked with the same
+flags: every exported fix must be verified, the fixed copy must bring no new
+compile error, and a second --fix must change nothing.
 
 Writes OUT/report.json, OUT/warnings.tsv (every warning, for labelling),
 prints a summary, and with tools/corpus/labels.tsv the precision per check
@@ -396,13 +398,16 @@ ERROR = re.compile(r"^(.*?):(\d+):(\d+): error: (.*?)( \[clang-diagnostic-error\
 NOT_FOUND = re.compile(r"^'([^']+)' file not found")
 
 
-def lint(args, path, flags, config, fix=False, root=None):
-    """root: the unpacked repository, the project the operator index reads."""
+def lint(args, path, flags, config, fix=False, root=None, export=None):
+    """root: the unpacked repository, the project the operator index reads.
+    export: a YAML file for --export-fixes (the file is left as it is)."""
     cmd = [args.clang_tidy, f"--load={args.module}", "-checks=-*," + ",".join(args.checks)]
     if CONFIGS[config]:
         cmd.append("--config=" + CONFIGS[config])
     if fix:
         cmd.append("--fix-notes")  # --fix, and the schema fixes on their notes
+    if export:
+        cmd.append("--export-fixes=" + export)
     cmd += [path, "--"] + flags
     out, code, timed_out, secs = run(cmd, args.timeout, root)
     warnings = []
@@ -466,7 +471,12 @@ def check_fix(args, path, flags, root=None):
     d, name = os.path.split(path)
     copy = os.path.join(d, ".tt-fix-" + name)
     shutil.copyfile(path, copy)
+    exported = copy + ".fixes.yaml"
     try:
+        # Every fix the file gets, proven by torch-tidy-verify before it is
+        # applied (the verifier reads the file the offsets point into).
+        verified = verify_exports(args, lint(args, copy, flags, "all", root=root,
+                                             export=exported), exported)
         result = lint(args, copy, flags, "all", fix=True, root=root)
         fixed = text_of(copy)
         changed = fixed != text_of(path)
@@ -480,10 +490,37 @@ def check_fix(args, path, flags, root=None):
         idempotent = text_of(copy) == fixed
         return {"changed": changed, "new_errors": new[:5], "idempotent": idempotent,
                 "lengths": fix_lengths(text_of(path), fixed),
+                "verify": verified,
                 "crash": result["crash"] or again["crash"],
                 "timeout": result["timeout"] or again["timeout"]}
     finally:
         os.remove(copy)
+        if os.path.exists(exported):
+            os.remove(exported)
+
+
+def verify_exports(args, result, exported):
+    """torch-tidy-verify over one file's exported fixes: counts of fixes
+    verified, of Schema-rule fixes (proven on real torch by the
+    op-mutation-fixes ctests, not on the runtime) and of others unverified,
+    with the reasons."""
+    out = {"fixes": 0, "verified": 0, "schema": 0, "unverified": []}
+    if result["crash"] or result["timeout"] or not os.path.exists(exported):
+        return out
+    p = subprocess.run([args.torch_tidy_verify, exported, "--json", "--device", "cpu",
+                        "--instances", "200"], capture_output=True, text=True)
+    if p.returncode not in (0, 1):
+        out["unverified"].append("torch-tidy-verify failed: " + p.stderr.strip()[-300:])
+        return out
+    for f in json.loads(p.stdout)["fixes"]:
+        out["fixes"] += 1
+        if f["status"] == "verified":
+            out["verified"] += 1
+        elif "op-mutation-fixes" in f.get("reason", ""):
+            out["schema"] += 1
+        else:
+            out["unverified"].append(f"{f.get('line')}: {f.get('rule')}: {f.get('reason')}")
+    return out
 
 
 # Under the default options the flagship looks only at operators registered
@@ -603,9 +640,17 @@ def summarize(entries, labels, out_dir, checks=CHECKS, configs=tuple(CONFIGS)):
                  f"'all' run)" if same else ""))
     fixes = [e for e in entries if "fix" in e]
     bad = [e for e in fixes if e["fix"]["new_errors"] or not e["fix"]["idempotent"]
-           or e["fix"]["crash"] or e["fix"]["timeout"]]
+           or e["fix"]["crash"] or e["fix"]["timeout"]
+           or e["fix"].get("verify", {}).get("unverified")]
     print(f"  --fix: {len(fixes)} files with warnings, {sum(e['fix']['changed'] for e in fixes)} "
-          f"changed, {len(bad)} with a new compile error or a second --fix that changes them")
+          f"changed, {len(bad)} with a new compile error, a second --fix that changes them "
+          f"or an unverified fix")
+    proofs = [e["fix"].get("verify", {}) for e in fixes]
+    print(f"  exported fixes (torch-tidy-verify, CPU): {sum(v.get('fixes', 0) for v in proofs)}, "
+          f"{sum(v.get('verified', 0) for v in proofs)} verified on the runtime, "
+          f"{sum(v.get('schema', 0) for v in proofs)} schema fixes (proven on real torch by "
+          f"the op-mutation-fixes ctests), "
+          f"{sum(len(v.get('unverified', [])) for v in proofs)} unverified")
     for e in bad:
         print(f"    FIX {e['repo']}/{e['path']}: {e['fix']}")
     # Fix length (issue 30): every fixed statement, and those at lines
@@ -711,6 +756,7 @@ def main():
     args.clang = os.path.join(llvm_bin, "clang++")
     args.module = args.module or os.path.join(args.build, "lib", "TorchTidyModule.so")
     args.torch_tidy = os.path.join(args.build, "bin", "torch-tidy")
+    args.torch_tidy_verify = os.path.join(args.build, "bin", "torch-tidy-verify")
     if args.whole and not os.path.exists(args.torch_tidy):
         raise SystemExit(f"corpus: --whole needs {args.torch_tidy} (the project index)")
     # The module is a small loader; the checks are in the libraries beside it.

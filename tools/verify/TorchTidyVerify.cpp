@@ -19,10 +19,12 @@
 
 #include "ExportFixes.h"
 
+#include "torch_tidy/rules/RuleForms.h"
 #include "torch_tidy/runtime/backend.h"
 #include "torch_tidy/verify/RuleVerifier.h"
 
 #include "clang/Tooling/Core/Diagnostic.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/JSON.h"
@@ -30,7 +32,6 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <map>
-#include <regex>
 
 using namespace llvm;
 namespace tooling = clang::tooling;
@@ -57,7 +58,8 @@ cl::opt<unsigned long long> Seed("seed", cl::desc("Seed of the instances"),
 
 /// Whether R deletes exactly one declaration of a single name
 /// (`auto col = buf.t()[2];`, its indentation and line break included), as
-/// a fix that writes through a named view removes that view.
+/// a fix that writes through a named view removes that view: the
+/// named-view-declaration part of RewriteRules.def.
 bool isNamedViewRemoval(const tooling::Replacement &R) {
   if (!R.getReplacementText().empty() || R.getLength() == 0)
     return false;
@@ -65,40 +67,48 @@ bool isNamedViewRemoval(const tooling::Replacement &R) {
       MemoryBuffer::getFile(R.getFilePath());
   if (!Buf || R.getOffset() + R.getLength() > (*Buf)->getBufferSize())
     return false;
-  std::string Text =
-      (*Buf)->getBuffer().substr(R.getOffset(), R.getLength()).str();
-  static const std::regex Declaration(
-      R"(^\s*(const\s+)?(auto|at::Tensor|torch::Tensor)\s*&?\s*\w+\s*=\s*[^;{}]*;\s*$)");
-  return std::regex_match(Text, Declaration);
+  return rules::is_named_view_declaration(
+      (*Buf)->getBuffer().substr(R.getOffset(), R.getLength()));
+}
+
+/// Whether the file before Offset declares Name (`auto`, `at::Tensor` or
+/// `torch::Tensor`, possibly a reference) as `Name = Init;`.
+bool declaresBefore(StringRef Before, StringRef Name, StringRef Init) {
+  std::string Tail = (Name + " = " + Init + ";").str();
+  for (size_t At = Before.find(Tail); At != StringRef::npos;
+       At = Before.find(Tail, At + 1)) {
+    if (At > 0 && (isAlnum(Before[At - 1]) || Before[At - 1] == '_'))
+      continue;
+    StringRef Type = Before.substr(0, At).rtrim(" \t&").rtrim(" \t");
+    if (Type.ends_with("auto") || Type.ends_with("at::Tensor") ||
+        Type.ends_with("torch::Tensor"))
+      return true;
+  }
+  return false;
 }
 
 /// Whether R inserts, after a rewritten write, statements that bind named
-/// views again (`\n  plane = out.select(2, 1);`), each `NAME = INIT;` where
-/// the file declares `auto NAME = INIT;` (or at::Tensor, torch::Tensor)
-/// before R with the same INIT: the view re-taken of the rewritten target,
-/// whose values the rule's proof covers whole.
+/// views again (`\n  plane = out.select(2, 1);`): lines of the
+/// named-view-rebind part of RewriteRules.def, each `NAME = INIT;` where the
+/// file declares `auto NAME = INIT;` (or at::Tensor, torch::Tensor) before R
+/// with the same INIT: the view re-taken of the rewritten target, whose
+/// values the rule's proof covers whole.
 bool isNamedViewRebind(const tooling::Replacement &R) {
-  if (R.getLength() != 0 || R.getReplacementText().empty())
+  StringRef Text = R.getReplacementText();
+  if (R.getLength() != 0 || !Text.starts_with("\n"))
     return false;
   ErrorOr<std::unique_ptr<MemoryBuffer>> Buf =
       MemoryBuffer::getFile(R.getFilePath());
   if (!Buf || R.getOffset() > (*Buf)->getBufferSize())
     return false;
-  std::string Before = (*Buf)->getBuffer().substr(0, R.getOffset()).str();
-  std::string Text = R.getReplacementText().str();
-  static const std::regex Line(R"(^\n[ \t]*(\w+) = ([^;{}\n]+);)");
-  std::smatch M;
+  StringRef Before = (*Buf)->getBuffer().substr(0, R.getOffset());
   while (!Text.empty()) {
-    if (!std::regex_search(Text, M, Line))
+    size_t Next = Text.find('\n', 1);
+    std::string Name, Init;
+    if (!rules::is_named_view_rebind_line(Text.substr(0, Next), &Name, &Init) ||
+        !declaresBefore(Before, Name, Init))
       return false;
-    std::string Name = M[1].str(), Init = M[2].str();
-    std::string Escaped = std::regex_replace(
-        Init, std::regex(R"([.^$|()\[\]{}*+?\\])"), R"(\$&)");
-    std::regex Declaration(R"((auto|at::Tensor|torch::Tensor)\s+)" + Name +
-                           R"(\s*=\s*)" + Escaped + ";");
-    if (!std::regex_search(Before, Declaration))
-      return false;
-    Text = M.suffix().str();
+    Text = Next == StringRef::npos ? StringRef() : Text.substr(Next);
   }
   return true;
 }
@@ -223,7 +233,9 @@ int torchTidyVerifyMain(int argc, const char **argv) {
       continue;
     }
     const RuleVerifier *V = find_rule_verifier(F.Rule);
-    if (!V) {
+    const rules::RuleRow *Row = rules::find_rule_row(
+        V && !V->forms_row.empty() ? V->forms_row : F.Rule);
+    if (!V || !Row) {
       F.Reason = "no verifier for rule '" + F.Rule +
                  "' (not a rule of this torch-tidy-verify's rule table)";
       continue;
@@ -237,21 +249,30 @@ int torchTidyVerifyMain(int argc, const char **argv) {
     for (const tooling::Replacement &R : F.Replacements)
       if (!isNamedViewRemoval(R) && !isNamedViewRebind(R))
         Rewrites.push_back(&R);
-    if (Rewrites.size() != V->fix_patterns.size()) {
-      F.Reason = "rule '" + F.Rule + "' makes " +
-                 std::to_string(V->fix_patterns.size()) +
-                 " replacement(s), the fix has " +
-                 std::to_string(Rewrites.size()) +
-                 (Rewrites.size() != F.Replacements.size()
-                      ? " besides removing or re-binding named views"
-                      : "");
-      continue;
-    }
-    for (size_t I = 0; I < Rewrites.size() && F.Reason.empty(); ++I) {
-      std::string R = Rewrites[I]->getReplacementText().str();
-      if (!std::regex_search(R, std::regex(V->fix_patterns[I])))
-        F.Reason = "the replacement '" + R +
-                   "' does not have the form of rule '" + F.Rule + "'";
+    // The forms come from RewriteRules.def, the table the planner spells
+    // from and checks its fixes against.
+    std::vector<std::string> Texts;
+    for (const tooling::Replacement *R : Rewrites)
+      Texts.push_back(R->getReplacementText().str());
+    if (!rules::matches_rule_forms(Row->forms, Texts)) {
+      std::string Counts;
+      for (const std::vector<std::string> &Alt : rules::split_forms(Row->forms))
+        Counts += (Counts.empty() ? "" : " or ") + std::to_string(Alt.size());
+      if (llvm::none_of(rules::split_forms(Row->forms), [&](const auto &Alt) {
+            return Alt.size() == Texts.size();
+          }))
+        F.Reason = "rule '" + F.Rule + "' makes " + Counts +
+                   " replacement(s), the fix has " +
+                   std::to_string(Texts.size()) +
+                   (Rewrites.size() != F.Replacements.size()
+                        ? " besides removing or re-binding named views"
+                        : "");
+      else
+        F.Reason =
+            "the replacement" + std::string(Texts.size() > 1 ? "s" : "") +
+            " '" + llvm::join(Texts, "', '") + "' do" +
+            (Texts.size() > 1 ? "" : "es") + " not have the form of rule '" +
+            F.Rule + "' (RewriteRules.def: " + std::string(Row->forms) + ")";
     }
     if (!F.Reason.empty())
       continue;

@@ -167,6 +167,77 @@ std::optional<unsigned> destinationOf(const FunctionDecl *Callee,
   return std::nullopt;
 }
 
+/// CUDA and HIP atomics, and ATen's wrappers of them, which write through
+/// their first argument (atomicAdd(p + i, v), gpuAtomicAdd(p, v),
+/// at::native::fastAtomicAdd(p, i, n, v, fast)): their bodies, where a
+/// header has them, are builtins the walk does not read as writes.
+bool isAtomicWrite(const FunctionDecl *Callee) {
+  StringRef Name = nameOf(Callee);
+  if (Name.empty())
+    return false;
+  static const llvm::StringSet<> Atomics = {"atomicAdd",
+                                            "atomicSub",
+                                            "atomicExch",
+                                            "atomicMin",
+                                            "atomicMax",
+                                            "atomicInc",
+                                            "atomicDec",
+                                            "atomicCAS",
+                                            "atomicAnd",
+                                            "atomicOr",
+                                            "atomicXor",
+                                            "atomicAddNoRet",
+                                            "unsafeAtomicAdd",
+                                            "gpuAtomicAdd",
+                                            "gpuAtomicAddNoReturn",
+                                            "gpuAtomicMul",
+                                            "gpuAtomicMax",
+                                            "gpuAtomicMin",
+                                            "fastAtomicAdd",
+                                            "fastSpecializedAtomicAdd"};
+  for (StringRef Suffix : {"_block", "_system"})
+    Name.consume_back(Suffix);
+  return Atomics.contains(Name) && Callee->getNumParams() >= 1 &&
+         Callee->getParamDecl(0)->getType()->isPointerType();
+}
+
+/// The operands an inline-assembly statement stores through: the first
+/// address (`[%N]` or `[%[name]]`, `[$N]` once LLVM has numbered the
+/// operands) of each PTX instruction that writes
+/// memory (st, red, atom, stmatrix), as indices into its outputs then
+/// inputs. A helper such as `red_add(float *p, float v) { asm volatile(
+/// "red.global.add.f32 [%0], %1;" :: "l"(p), "f"(v)); }` writes through p.
+llvm::SmallVector<unsigned> asmStoreOperands(const GCCAsmStmt *A,
+                                             const ASTContext &Ctx) {
+  llvm::SmallVector<unsigned> Out;
+  std::string Generated = A->generateAsmString(Ctx);
+  StringRef Text = Generated;
+  auto IsWrite = [](StringRef Mnemonic) {
+    return Mnemonic.starts_with("st.") || Mnemonic.starts_with("red.") ||
+           Mnemonic.starts_with("atom.") || Mnemonic.starts_with("stmatrix.") ||
+           Mnemonic.starts_with("cp.reduce.async.bulk");
+  };
+  while (!Text.empty()) {
+    auto [Instr, Rest] = Text.split(';');
+    Text = Rest;
+    Instr = Instr.trim();
+    // A predicate (@p st.global ...) and a label go first.
+    if (Instr.starts_with("@"))
+      Instr = Instr.split(' ').second.trim();
+    StringRef Mnemonic = Instr.take_until(
+        [](char C) { return C == ' ' || C == '\t' || C == '\n'; });
+    if (!IsWrite(Mnemonic))
+      continue;
+    size_t Open = Instr.find("[$");
+    unsigned N = 0;
+    StringRef Operand =
+        Open == StringRef::npos ? StringRef() : Instr.substr(Open + 2);
+    if (!Operand.empty() && !Operand.consumeInteger(10, N))
+      Out.push_back(N);
+  }
+  return Out;
+}
+
 /// For Callee = torch::autograd::Function<F>::apply, F::forward (a static
 /// method with a body, whose first parameter is the autograd context).
 const FunctionDecl *autogradForward(const FunctionDecl *Callee) {
@@ -389,12 +460,34 @@ public:
     return true;
   }
 
+  bool VisitGCCAsmStmt(GCCAsmStmt *A) {
+    for (unsigned I : asmStoreOperands(A, FD->getASTContext())) {
+      const Expr *E = I < A->getNumOutputs() ? A->getOutputExpr(I)
+                      : I - A->getNumOutputs() < A->getNumInputs()
+                          ? A->getInputExpr(I - A->getNumOutputs())
+                          : nullptr;
+      if (!E || !E->IgnoreParenCasts()->getType()->isPointerType())
+        continue;
+      if (std::optional<unsigned> P = rawTarget(E))
+        write(*P, E, "an inline-assembly store", /*ThroughMemory=*/true);
+    }
+    return true;
+  }
+
   bool VisitCallExpr(CallExpr *Call) {
     if (isa<CXXOperatorCallExpr>(Call))
       return true;
     const FunctionDecl *Callee = Call->getDirectCallee();
     if (!Callee)
       return true;
+    // atomicAdd(p + i, v): an atomic update of the memory p points into.
+    if (isAtomicWrite(Callee)) {
+      if (Call->getNumArgs() >= 1)
+        if (std::optional<unsigned> P = rawTarget(Call->getArg(0)))
+          write(*P, Call, "an atomic update ('" + nameOf(Callee).str() + "')",
+                /*ThroughMemory=*/true);
+      return true;
+    }
     // F::apply(a, b) of a custom autograd function (struct F :
     // torch::autograd::Function<F>) runs F::forward(ctx, a, b): what that
     // writes through its parameters after the context.
@@ -698,8 +791,8 @@ private:
   }
 
   /// The parameter whose memory E points into: t.data_ptr<T>(), a pointer
-  /// taken from it (plus an offset), an accessor of it, or one element of
-  /// those.
+  /// taken from it (plus an offset, or an element's address &p[i]), an
+  /// accessor of it, or one element of those.
   std::optional<unsigned> rawTarget(const Expr *E, int Depth = 0) {
     if (!E || Depth > 32)
       return std::nullopt;
@@ -707,7 +800,7 @@ private:
     if (const auto *A = dyn_cast<ArraySubscriptExpr>(E))
       return rawTarget(A->getBase(), Depth + 1);
     if (const auto *U = dyn_cast<UnaryOperator>(E);
-        U && (U->getOpcode() == UO_Deref ||
+        U && (U->getOpcode() == UO_Deref || U->getOpcode() == UO_AddrOf ||
               (U->isIncrementDecrementOp() && U->getType()->isPointerType())))
       return rawTarget(U->getSubExpr(), Depth + 1);
     if (const auto *B = dyn_cast<BinaryOperator>(E);

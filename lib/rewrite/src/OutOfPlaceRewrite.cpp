@@ -19,6 +19,7 @@
 #include "torch_tidy/analysis/FullStatement.h"
 #include "torch_tidy/analysis/SourceText.h"
 #include "torch_tidy/libtorch/LibTorchApi.h"
+#include "torch_tidy/rules/RuleForms.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclCXX.h"
@@ -462,7 +463,12 @@ std::optional<FixEdit> Planner::rebindViews() const {
     SourceRange R = V->getInit()->getSourceRange();
     if (R.getBegin().isMacroID() || R.getEnd().isMacroID())
       return std::nullopt;
-    Text += "\n" + Indent + V->getName().str() + " = " + text(R) + ";";
+    std::string Line =
+        "\n" + Indent + V->getName().str() + " = " + text(R) + ";";
+    // The form RewriteRules.def gives this part, which the verifier reads.
+    if (!rules::is_named_view_rebind_line(Line, nullptr, nullptr))
+      return std::nullopt;
+    Text += Line;
   }
   return FixEdit::insert(endOfToken(Semi->getLocation()), Text);
 }

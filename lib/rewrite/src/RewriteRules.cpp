@@ -2,14 +2,16 @@
 
 #include "torch_tidy/rewrite/FixPlan.h"
 
+#include "torch_tidy/rules/RuleForms.h"
+
 #include <cassert>
 #include <cstdlib>
 
 namespace torch_tidy {
 
 static const RewriteRule Rules[] = {
-#define TORCH_TIDY_REWRITE_RULE(Id, Style, Before, After)                      \
-  {Id, RewriteRule::Style, Before, After},
+#define TORCH_TIDY_REWRITE_RULE(Id, Style, Before, After, Forms)               \
+  {Id, RewriteRule::Style, Before, After, Forms},
 #include "torch_tidy/rules/RewriteRules.def"
 };
 
@@ -31,6 +33,21 @@ FixPlan FixPlan::fix(llvm::StringRef RuleId, std::vector<FixEdit> Edits) {
   if (!P.Rule)
     return noFix("internal error: rule '" + RuleId.str() +
                  "' is not in the rule table");
+  // The rule's edits must have its forms (RewriteRules.def's Forms column,
+  // which torch-tidy-verify reads too). Deleting a named view's declaration
+  // (an edit with no text) is a part any rule's fix may add; binding named
+  // views again is added after (Planner::rebindViews checks its form). A
+  // planner spelling another form is a bug in torch-tidy: the fix is
+  // withheld rather than emitted unverifiable.
+  if (!P.Rule->Forms.empty()) {
+    std::vector<std::string> RuleTexts;
+    for (const FixEdit &E : Edits)
+      if (!E.Text.empty())
+        RuleTexts.push_back(E.Text);
+    if (!rules::matches_rule_forms(P.Rule->Forms, RuleTexts))
+      return noFix("internal error: the fix of rule '" + RuleId.str() +
+                   "' does not have a form of its row of RewriteRules.def");
+  }
   P.Edits = std::move(Edits);
   return P;
 }

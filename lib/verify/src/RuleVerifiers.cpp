@@ -4,6 +4,7 @@
 // exactly as the check spells it (see lib/rewrite/src/OutOfPlaceRewrite.cpp),
 // as runtime programs.
 #include "Drawing.h"
+#include "torch_tidy/rules/RuleForms.h"
 #include "torch_tidy/verify/RuleVerifier.h"
 
 #include <algorithm>
@@ -603,35 +604,20 @@ Instance no_grad_guard(Random &r) {
   return inst;
 }
 
-// Fix texts, as OutOfPlaceRewrite.cpp and the checks spell them (\1 is the
-// target's name; the factories are torch:: or, in ATen-only files, at::).
-const char *kPositions =
-    R"(\1\.flatten\(\)\.index_put\(\{(torch|at)::arange\(\1\.numel\(\), )"
-    R"(\1\.options\(\)\.dtype\((torch|at)::kLong\)\)\.view\(\1\.sizes\(\)\))";
-const char *kStrip =
-    R"(\.view(_symint)?\(at::indexing::slicePrefix1sSize\(.*\)\))";
-
 std::vector<RuleVerifier> make_verifiers() {
-  auto pattern = [](const std::string &body) {
-    return std::vector<std::string>{"^(\\w+) = " + body + "$"};
-  };
   return {
       {"index-put-list",
        "at::index_put_ with a List of optional tensors: full slices "
        "(nullopt), int64 tensors (negative, broadcasting, adjacent or "
        "separated), boolean masks over 1-2 dims, accumulate on and off, "
        "values broadcast",
-       pattern(R"((\1\.|(at|torch)::)index_put\(.*\))"), index_put_list},
+       index_put_list},
       {"index-put-advanced",
        "setitem with full slices and int64 tensors or masks only, values "
        "broadcast and with leading size-1 dims; without the strip (the "
        "default, which may throw on extra leading size-1 dims, never "
        "differ), with it (StrictFixes) unless the value has no more dims "
        "than the result",
-       // The value as written (any expression, evaluated once in both
-       // forms), or a name with the strip (StrictFixes).
-       pattern(R"(\1\.index_put\(\{.*\}, (\w+)" + std::string(kStrip) +
-               R"(|.+)\))"),
        index_put_advanced},
       {"index-put-positions-setitem",
        "setitem on a chain of up to two views (slice with steps and negative "
@@ -640,15 +626,11 @@ std::vector<RuleVerifier> make_verifiers() {
        "with leading size-1 dims, cast when only basic indices; without the "
        "strip where the value has no more dims than the result, without the "
        "cast where it has the target's dtype",
-       pattern(std::string(kPositions) + R"(.*\}, \w+()" + kStrip +
-               R"()?(\.to\(\1\.options\(\)\))?\)\.view\(\1\.sizes\(\)\))"),
        positions_setitem},
       {"index-put-positions-copy",
        "copy_, fill_ (0-dim tensor) and assignment into a chain of up to "
        "three views (incl. subscripts) and a basic index(); values "
        "broadcast and cast, or of the target's dtype without the cast",
-       pattern(std::string(kPositions) +
-               R"(.*\}, .*\)\.view\(\1\.sizes\(\)\))"),
        positions_copy},
       {"slice-scatter",
        "slice(d, a, b, step) with negative and out-of-range bounds, "
@@ -657,43 +639,36 @@ std::vector<RuleVerifier> make_verifiers() {
        "region's shape, or broadcast and with leading size-1 dims (the "
        "default fix may throw on those, never differ); StrictFixes: cast "
        "and broadcast",
-       pattern(R"(\1\.slice_scatter\(.*\))"), slice_scatter},
+       slice_scatter},
       {"select-scatter",
        "select(d, i) with negative d and i; copy_, fill_, assignment and "
        "setitem; values as for slice-scatter",
-       pattern(R"(\1\.select_scatter\(.*\))"), select_scatter},
+       select_scatter},
       {"scatter-nested",
        "two steps of select, slice and narrow, the second written as a view "
        "or by setitem on the first; values as for slice-scatter",
-       pattern(R"(\1\.(select|slice)_scatter\(\1.*\.(select|slice)_scatter\()"
-               R"(.*\))"),
        scatter_nested},
       {"scatter-inplace-arith",
        "add_, sub_, mul_, div_ and clamp_ (a tensor min) through one or two "
        "select, slice and narrow steps (selects spelled as folded); values "
        "broadcast to the view, float32 and float64",
-       pattern(R"(\1\.(select|slice)_scatter\(.*\.(add|sub|mul|div|clamp)\()"
-               R"(.*\))"),
        scatter_inplace_arith},
-      {"index-copy", "negative dims, empty and permuted indices",
-       pattern(R"(\1\.index_copy\(.*\))"), index_copy},
+      {"index-copy", "negative dims, empty and permuted indices", index_copy},
       {"masked-scatter", "masks broadcast to the target, larger sources",
-       pattern(R"(\1\.masked_scatter\(.*\))"), masked_scatter},
+       masked_scatter},
       {"scatter", "index shapes smaller than the target, distinct positions",
-       pattern(R"(\1\.scatter\(.*\))"), scatter},
+       scatter},
       {"masked-fill", "masks broadcast to the target, 0-dim value tensors",
-       pattern(R"(\1\.masked_fill\(.*\))"), masked_fill},
+       masked_fill},
       {"index-fill", "negative dims, repeated indices, 0-dim value tensors",
-       pattern(R"(\1\.index_fill\(.*\))"), index_fill},
+       index_fill},
       {"index-put-into-copy",
        "t.index({...}) = v, .copy_(v), .fill_(s), .zero_() with tensor or "
        "mask indices and basic ones; values broadcast and of other dtypes",
-       {R"(^.+\.index_put_\(\{.*\}, .+\)$)"},
        index_assign},
       {"no-grad-guard",
        "copy_, fill_, index_put_ and a slice's copy_ into a leaf that "
        "requires grad",
-       {R"(^\{ torch::NoGradGuard no_grad; $)", R"(^ \}$)"},
        no_grad_guard},
   };
 }
@@ -718,33 +693,20 @@ void add_rule_verifier(RuleVerifier verifier) {
   registry().push_back(std::move(verifier));
 }
 
-namespace {
-struct TableRow {
-  const char *id;
-  std::string_view style;
-};
-constexpr TableRow kTable[] = {
-#define TORCH_TIDY_REWRITE_RULE(Id, Style, Before, After) {Id, #Style},
-#include "torch_tidy/rules/RewriteRules.def"
-};
-} // namespace
-
 const std::vector<std::string> &rewrite_rule_ids() {
   static const std::vector<std::string> ids = [] {
     std::vector<std::string> out;
-    for (const TableRow &row : kTable)
+    for (const rules::RuleRow &row : rules::rule_rows())
       if (row.style != "Schema")
-        out.push_back(row.id);
+        out.emplace_back(row.id);
     return out;
   }();
   return ids;
 }
 
 bool is_schema_rule(std::string_view rule_id) {
-  for (const TableRow &row : kTable)
-    if (row.id == rule_id)
-      return row.style == "Schema";
-  return false;
+  const rules::RuleRow *row = rules::find_rule_row(rule_id);
+  return row && row->style == "Schema";
 }
 
 } // namespace torch_tidy::verify

@@ -28,6 +28,9 @@ struct RewriteRule {
   StyleKind Style;
   llvm::StringRef Before;
   llvm::StringRef After;
+  /// The forms its edits take (torch_tidy/rules/RuleForms.h); empty for
+  /// Schema rows.
+  llvm::StringRef Forms;
 };
 
 /// Every rule, in the order of RewriteRules.def.
@@ -59,7 +62,8 @@ struct FixPlan {
 
   bool hasFix() const { return Rule != nullptr; }
 
-  /// A fix by rule RuleId, which must be a row of RewriteRules.def.
+  /// A fix by rule RuleId, which must be a row of RewriteRules.def, and
+  /// whose edits must have one of the row's forms (else no fix, saying so).
   static FixPlan fix(llvm::StringRef RuleId, std::vector<FixEdit> Edits);
   static FixPlan noFix(std::string Reason);
 };

@@ -82,10 +82,12 @@ struct RuleVerifier {
   std::string rule_id;
   /// What the instances vary, for reports and docs.
   std::string varies;
-  /// One ECMAScript regular expression per replacement of the fix, in
-  /// order: the shape every replacement text of this rule has.
-  std::vector<std::string> fix_patterns;
   std::function<Instance(Random &)> make_instance;
+  /// The row of RewriteRules.def whose Forms column (RuleForms.h) gives
+  /// the shapes of this rule's replacement texts, which the planner checks
+  /// its fixes against too: rule_id's own row where empty (a test's
+  /// deliberately wrong rule borrows the row of the rule it breaks).
+  std::string forms_row;
 };
 
 /// The verifiers, one per rule id.
