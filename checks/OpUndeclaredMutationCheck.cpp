@@ -186,6 +186,9 @@ struct ConsequenceFacts {
   /// A torch._dynamo.disallow_in_graph mark: calls through it keep the
   /// call; the silent class holds for direct torch.ops calls.
   const KernelSite *Disallow = nullptr;
+  /// Calls of the operator inside Python custom ops: compiled callers of
+  /// those custom ops see the write only where the custom op declares it.
+  std::vector<const KernelSite *> Opaque;
   /// A backend kernel is registered beside a catch-all one: measured
   /// traced on the reference version only (row catchall_aten_device).
   bool BackendBesideCatchAll = false;
@@ -198,6 +201,7 @@ struct ConsequenceFacts {
     Fake = fakeSite(Sites);
     Unnamed = unnamedFakeSite(Sites);
     Disallow = disallowSite(Sites);
+    Opaque = opaqueCallerSites(Sites);
     BackendBesideCatchAll = backendBesideCatchAll(Sites);
     return *this;
   }
@@ -215,11 +219,16 @@ std::string whereOf(const KernelSite &S) {
 /// The class's word in a message with its condition: "silent", "silent
 /// where `if x:` holds (f.py:3; a graph break otherwise)".
 std::string classWord(const ConsequenceFacts &F, llvm::StringRef Word) {
-  if (F.Class == Consequence::Silent && F.Disallow)
-    return (Word + " for direct torch.ops calls; calls through its "
-                   "torch._dynamo.disallow_in_graph wrapper break the graph "
-                   "and run")
-        .str();
+  if (F.Class == Consequence::Silent && (F.Disallow || !F.Opaque.empty())) {
+    std::string Out = (Word + " for direct torch.ops calls").str();
+    if (F.Disallow)
+      Out += "; calls through its torch._dynamo.disallow_in_graph wrapper "
+             "break the graph and run";
+    if (!F.Opaque.empty())
+      Out += "; calls inside a Python custom op follow what it declares "
+             "mutable";
+    return Out;
+  }
   if (F.Class == Consequence::Silent && F.Fake && !F.Fake->Condition.empty())
     return (Word +
             " where the fake's condition holds: it is registered "
@@ -362,6 +371,63 @@ void OpUndeclaredMutationCheck::noteFakeAt(SourceLocation Loc,
       << (Fake.Key == "Fake" ? "" : Fake.Key + " kernel, ") << Fake.How;
 }
 
+void OpUndeclaredMutationCheck::noteOpaqueCallers(
+    SourceLocation Loc, StringRef Operator, ArrayRef<KernelSite> Sites,
+    std::optional<unsigned> Argument, StringRef ArgumentName) {
+  for (const KernelSite *S : opaqueCallerSites(Sites)) {
+    // Per argument (Declares): '1' listed in mutates_args, '0' not, 'u'
+    // mutates_args="unknown", '?' not read. The outcomes measured on both
+    // versions (tools/ground-truth/opaque_callers.py): listed or "unknown"
+    // keep the write (and a void operator's calls), unlisted lose them.
+    StringRef D = S->Declares;
+    unsigned What;
+    if (Argument) {
+      char C = *Argument < D.size() ? D[*Argument] : '?';
+      What = C == '1' ? 0 : C == 'u' ? 1 : C == '0' ? 2 : 3;
+    } else {
+      What = D.contains('1')                ? 4
+             : D.contains('u')              ? 5
+             : D.contains('?') || D.empty() ? 7
+                                            : 6;
+    }
+    diag(Loc,
+         "'%0' is called inside %1 in %2:%3, which torch.compile calls as "
+         "one operator without tracing into it: %select{"
+         // 0
+         "its mutates_args lists the argument it passes for '%4', so compiled "
+         "callers "
+         "of it see the write|"
+         // 1
+         "its mutates_args is \"unknown\", which torch takes as any "
+         "argument written, so compiled callers of it see the write|"
+         // 2
+         "its mutates_args does not list the argument it passes for '%4', so "
+         "compiled "
+         "callers of it lose the write too, silently|"
+         // 3
+         "the argument it passes for '%4' or its mutates_args could not be "
+         "read here; "
+         "compiled callers of it see the write where mutates_args lists it "
+         "or is \"unknown\", and lose it where it does not|"
+         // 4
+         "its mutates_args lists an argument it passes, so compiled callers "
+         "of it keep its calls|"
+         // 5
+         "its mutates_args is \"unknown\", which torch takes as any "
+         "argument written, so compiled callers of it keep its calls|"
+         // 6
+         "it declares nothing mutable, so compiled callers of it lose its "
+         "calls, and what the kernel does, silently|"
+         // 7
+         "its mutates_args could not be read here; compiled callers of it "
+         "keep its calls where mutates_args lists an argument passed or is "
+         "\"unknown\", and lose them where it lists none}5 (measured on %6)",
+         DiagnosticIDs::Note)
+        << Operator << S->How << S->File << S->Line << ArgumentName << What
+        << ground_truth::BothVersions;
+  }
+}
+
 void OpUndeclaredMutationCheck::noteDisallowed(SourceLocation Loc,
                                                StringRef Operator,
                                                ArrayRef<KernelSite> Sites) {
@@ -457,6 +523,7 @@ void OpUndeclaredMutationCheck::reportFromIndex(const OperatorModel &Model,
     if (const KernelSite *Fake = fakeSite(Sites))
       noteFakeAt(At, Qualified, *Fake);
     noteDisallowed(At, Qualified, Sites);
+    noteOpaqueCallers(At, Qualified, Sites, std::nullopt, "");
     noteFix(At, FixPlan::noFix("this file did not parse; which argument the "
                                "kernels of '" +
                                Qualified + "' write is not known here"));
@@ -549,6 +616,7 @@ void OpUndeclaredMutationCheck::checkOperator(
     if (Fake)
       noteFake(At, Op, *Fake);
     noteDisallowed(At, Op.qualifiedName(), Sites);
+    noteOpaqueCallers(At, Op.qualifiedName(), Sites, std::nullopt, "");
     // A catch-all kernel's writes are not reported (CompositeKernels off),
     // but they name the argument to declare.
     std::string CatchAllWrites;
@@ -618,6 +686,7 @@ void OpUndeclaredMutationCheck::checkOperator(
     if (Fake)
       noteFake(At, Op, *Fake);
     noteDisallowed(At, Op.qualifiedName(), Sites);
+    noteOpaqueCallers(At, Op.qualifiedName(), Sites, ArgIndex, A.Name);
     if (First.W->Via)
       diag(First.W->Write->getBeginLoc(), "the write is here, in '%0'",
            DiagnosticIDs::Note)

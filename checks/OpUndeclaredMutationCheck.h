@@ -49,6 +49,14 @@ private:
                   const KernelSite &Fake);
   /// Where the project marks the operator torch._dynamo.disallow_in_graph:
   /// the calls through that mark's result are exempt from the silent class.
+  /// Where the project calls the operator inside a Python custom op: what
+  /// compiled callers of that custom op see of the write of Argument (the
+  /// schema argument's index and name; none for an operator that returns
+  /// nothing and declares nothing), by what its mutates_args lists.
+  void noteOpaqueCallers(clang::SourceLocation Loc, llvm::StringRef Operator,
+                         llvm::ArrayRef<KernelSite> Sites,
+                         std::optional<unsigned> Argument,
+                         llvm::StringRef ArgumentName);
   void noteDisallowed(clang::SourceLocation Loc, llvm::StringRef Operator,
                       llvm::ArrayRef<KernelSite> Sites);
   /// The warning on an operator that returns nothing and declares nothing

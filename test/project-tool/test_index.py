@@ -148,7 +148,8 @@ class SummaryTest(Fixture):
             "kernels_by_key": {"?": 1, "CPU": 3, "CUDA": 1},
             "fakes": 2,
             "fakes_by_how": {"Meta (m.impl)": 1, "register_fake": 1},
-            "disallowed_in_graph": 1, "files_indexed": 9})
+            "disallowed_in_graph": 1, "called_in_python_custom_ops": 0,
+            "files_indexed": 9})
         self.assertIsNone(index.summary(None))
 
     def test_project_index_unseen_causes(self):

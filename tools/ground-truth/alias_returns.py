@@ -24,9 +24,11 @@ measures, under each torch:
 import argparse
 import os
 import re
-import subprocess
 import sys
 import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import undeclared_mutation as um  # noqa: E402  (shared helpers)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -81,11 +83,9 @@ def measure():
     import logging
     os.environ.setdefault("TORCHINDUCTOR_CACHE_DIR", tempfile.mkdtemp(prefix="tt-ar-ind-"))
     import torch
-    from torch.utils.cpp_extension import load_inline
     warnings.filterwarnings("ignore")
     logging.disable(logging.WARNING)
-    load_inline("tt_ar", cpp_sources=[generate()], is_python_module=False,
-                build_directory=tempfile.mkdtemp(prefix="tt-ar-"))
+    um.load_inline_operators(torch, "tt_ar", generate())
     version = torch.__version__.split("+")[0]
     for name, (_, _, fake) in FORMS.items():
         torch.library.register_fake(f"tt_ar::{name}")(
@@ -141,7 +141,7 @@ def main():
     if args.measure:
         measure()
         return 0
-    problems, ran = [], 0
+    problems = []
     note = note_text()
     if note is None:
         problems.append("ALIAS_NOTE is not found in " + CHECK_SOURCE)
@@ -154,18 +154,10 @@ def main():
             if (backend in failing) != (re.search(rf"\b{backend}\b", note) is not None):
                 problems.append(f"the check's note {'omits' if backend in failing else 'names'}"
                                 f" backend {backend}: {note!r}")
-    for spec in args.python:
-        label, _, python = spec.partition("=")
-        if not os.path.exists(python):
-            print(f"SKIP alias-returns torch {label}: no venv python ({python})")
-            continue
-        res = subprocess.run([python, os.path.abspath(__file__), "--measure"],
-                             capture_output=True, text=True)
-        rows = [l.split() for l in res.stdout.splitlines() if l.startswith("ROW ")]
-        if res.returncode or not rows:
-            problems.append(f"torch {label}: measurement failed: {res.stderr[-1500:]}")
-            continue
-        ran += 1
+    measured, failed = um.measure_under_venvs(args.python, __file__, "alias-returns")
+    problems += failed
+    ran = len(measured)
+    for label, rows in measured:
         got = {(r[2], r[3]): r[4] for r in rows}
         for name, (verdict, failing) in EXPECTED.items():
             print(f"torch {rows[0][1]} {name:13} opcheck {got.get((name, 'opcheck'))}; "

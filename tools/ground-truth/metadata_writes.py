@@ -18,9 +18,10 @@ report (detach_, requires_grad_), and runs opcheck's test_schema on each.
 import argparse
 import os
 import re
-import subprocess
 import sys
-import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import undeclared_mutation as um  # noqa: E402  (shared helpers)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -76,9 +77,7 @@ def generate():
 
 def measure():
     import torch
-    from torch.utils.cpp_extension import load_inline
-    load_inline("tt_md", cpp_sources=[generate()], is_python_module=False,
-                build_directory=tempfile.mkdtemp(prefix="tt-md-"))
+    um.load_inline_operators(torch, "tt_md", generate())
     for method, (_, ms, vs) in {**BODIES, **NOT_REPORTED}.items():
         for declared in (False, True):
             op = getattr(torch.ops.tt_md, op_name(method, declared))
@@ -104,22 +103,14 @@ def main():
         measure()
         return 0
     reported = reported_methods()
-    problems, ran = [], 0
+    problems = []
     if reported != set(BODIES):
         problems.append(f"isMetadataWrite names {sorted(reported)}, this measures "
                         f"{sorted(BODIES)}")
-    for spec in args.python:
-        label, _, python = spec.partition("=")
-        if not os.path.exists(python):
-            print(f"SKIP metadata-writes torch {label}: no venv python ({python})")
-            continue
-        res = subprocess.run([python, os.path.abspath(__file__), "--measure"],
-                             capture_output=True, text=True)
-        rows = [l.split() for l in res.stdout.splitlines() if l.startswith("ROW ")]
-        if res.returncode or not rows:
-            problems.append(f"torch {label}: measurement failed: {res.stderr[-1500:]}")
-            continue
-        ran += 1
+    measured, failed = um.measure_under_venvs(args.python, __file__, "metadata-writes")
+    problems += failed
+    ran = len(measured)
+    for _, rows in measured:
         for _, version, method, decl, verdict in (r[:5] for r in rows):
             print(f"torch {version} {method:15s} {decl:10s} {verdict}")
             if method in BODIES:

@@ -28,7 +28,9 @@ import argparse
 import os
 import subprocess
 import sys
-import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import undeclared_mutation as um  # noqa: E402  (shared helpers)
 
 KERNEL = r'''
 #include <ATen/ATen.h>
@@ -51,9 +53,7 @@ TORCH_LIBRARY_IMPL(tt_sgl_chain, CPU, m) {
 
 def measure():
     import torch
-    from torch.utils.cpp_extension import load_inline
-    load_inline("tt_sgl_chain", cpp_sources=[KERNEL], is_python_module=False,
-                build_directory=tempfile.mkdtemp(prefix="tt-sgl-chain-"))
+    um.load_inline_operators(torch, "tt_sgl_chain", KERNEL)
     # sglang's fake for it (register_fake_ops): returns nothing.
     torch.library.register_fake("tt_sgl_chain::fused_add_rmsnorm_cpu")(
         lambda *a, **k: None)

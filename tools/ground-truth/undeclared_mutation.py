@@ -21,6 +21,7 @@ docs/checks/torch-op-undeclared-mutation.md.
 """
 
 import argparse
+import hashlib
 import json
 import os
 import re
@@ -331,13 +332,81 @@ def prepare_torch(tag):
     return torch
 
 
+def extension_build_dir(torch, name, texts):
+    """Where the C++ extension `name` built from texts is kept across runs:
+    under TORCH_TIDY_CACHE (~/.cache/torch-tidy), keyed by the torch version,
+    the name and the sources' text, so a run whose sources did not change
+    loads the library built before instead of compiling LibTorch's headers
+    again (most of a measurement's time on two cores), and a changed source
+    gets a directory of its own. What is measured (opcheck, the compiled
+    calls, inductor's own cache) is run afresh every time."""
+    digest = hashlib.sha256(f"{torch.__version__}\0{name}".encode())
+    for text in texts:
+        digest.update(b"\0" + text.encode())
+    root = os.environ.get("TORCH_TIDY_CACHE") or os.path.join(
+        os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "torch-tidy")
+    build = os.path.join(root, "extension-builds", f"{name}-{digest.hexdigest()[:16]}")
+    os.makedirs(build, exist_ok=True)
+    return build
+
+
+def measure_under_venvs(specs, script, what):
+    """Runs `script --measure` under each LABEL=PYTHON of specs and collects
+    the `ROW ...` lines it prints, split: returns ([(label, rows)] for the
+    versions that ran, [problems]). A venv that is missing prints a SKIP
+    line; a run that fails or prints no row is a problem."""
+    ran, problems = [], []
+    for spec in specs:
+        label, _, python = spec.partition("=")
+        if not os.path.exists(python):
+            print(f"SKIP {what} torch {label}: no venv python ({python})")
+            continue
+        res = subprocess.run([python, os.path.abspath(script), "--measure"],
+                             capture_output=True, text=True)
+        rows = [line.split() for line in res.stdout.splitlines() if line.startswith("ROW ")]
+        if res.returncode or not rows:
+            problems.append(f"torch {label}: measurement failed: {res.stderr[-1500:]}")
+            continue
+        ran.append((label, rows))
+    return ran, problems
+
+
+def _write_if_changed(path, text):
+    """Writes text unless the file has it already (ninja goes by mtimes)."""
+    try:
+        with open(path) as f:
+            if f.read() == text:
+                return
+    except OSError:
+        pass
+    with open(path, "w") as f:
+        f.write(text)
+
+
 def load_operators(torch, name, sources):
-    """Builds and loads the C++ operators of sources (an extension with no
-    Python module)."""
-    build = tempfile.mkdtemp(prefix=f"{name}-build-")
-    torch.utils.cpp_extension.load(name=name, sources=sources, build_directory=build,
+    """Builds (or loads the build kept from an earlier run, see
+    extension_build_dir) the C++ operators of sources, an extension with no
+    Python module."""
+    texts = []
+    for path in sources:
+        with open(path) as f:
+            texts.append(f.read())
+    build = extension_build_dir(torch, name, texts)
+    copies = []
+    for i, (path, text) in enumerate(zip(sources, texts)):
+        copy = os.path.join(build, f"src{i}-{os.path.basename(path)}")
+        _write_if_changed(copy, text)
+        copies.append(copy)
+    torch.utils.cpp_extension.load(name=name, sources=copies, build_directory=build,
                                    is_python_module=False, verbose=False)
-    shutil.rmtree(build, ignore_errors=True)
+
+
+def load_inline_operators(torch, name, text):
+    """load_operators for one source text (load_inline keeps its file's
+    mtime where the text did not change)."""
+    from torch.utils.cpp_extension import load_inline
+    load_inline(name, cpp_sources=[text], is_python_module=False,
+                build_directory=extension_build_dir(torch, name, [text]))
 
 
 def opcheck_verdict(e):

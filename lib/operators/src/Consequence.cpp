@@ -59,10 +59,19 @@ bool backendBesideCatchAll(llvm::ArrayRef<KernelSite> Sites) {
     if (isCatchAllKey(S.Key))
       CatchAll = true;
     else if (!isFakeKey(S.Key) && S.Key != DisallowInGraphKey &&
-             S.Key != UnnamedFakeKey)
+             S.Key != UnnamedFakeKey && S.Key != OpaqueCallerKey)
       Backend = true;
   }
   return CatchAll && Backend;
+}
+
+std::vector<const KernelSite *>
+opaqueCallerSites(llvm::ArrayRef<KernelSite> Sites) {
+  std::vector<const KernelSite *> Out;
+  for (const KernelSite &S : Sites)
+    if (S.Key == OpaqueCallerKey)
+      Out.push_back(&S);
+  return Out;
 }
 
 const KernelSite *unnamedFakeSite(llvm::ArrayRef<KernelSite> Sites) {

@@ -22,7 +22,7 @@ using namespace llvm;
 namespace torch_tidy {
 namespace {
 
-constexpr int CacheVersion = 9;
+constexpr int CacheVersion = 10;
 /// Files larger than this are not read (generated or vendored code).
 constexpr uint64_t MaxFileSize = 4 << 20;
 /// A project with more files than this is indexed up to this many.
@@ -768,6 +768,169 @@ void pythonFakeWrappers(StringRef Text, std::vector<WrapperMacro> &Out) {
   }
 }
 
+/// The position of the bracket closing the one at Open (strings and
+/// comments skipped), or npos.
+size_t closingBracket(StringRef Text, size_t Open) {
+  int Depth = 0;
+  for (size_t P = Open; P < Text.size();) {
+    char C = Text[P];
+    if (C == '"' || C == '\'') {
+      size_t Q = P;
+      if (pythonStrings(Text, Q) && Q > P) {
+        P = Q;
+        continue;
+      }
+    } else if (C == '#') {
+      P = Text.find('\n', P);
+      if (P == StringRef::npos)
+        return P;
+      continue;
+    } else if (C == '(' || C == '[' || C == '{') {
+      ++Depth;
+    } else if ((C == ')' || C == ']' || C == '}') && --Depth == 0) {
+      return P;
+    }
+    ++P;
+  }
+  return StringRef::npos;
+}
+
+/// The top-level comma-separated parts of Text[Open + 1, Close).
+std::vector<StringRef> pythonArguments(StringRef Text, size_t Open,
+                                       size_t Close) {
+  std::vector<StringRef> Out;
+  size_t Start = Open + 1;
+  for (size_t P = Open + 1; P < Close;) {
+    char C = Text[P];
+    if (C == '(' || C == '[' || C == '{') {
+      size_t E = closingBracket(Text, P);
+      P = E == StringRef::npos || E > Close ? Close : E + 1;
+      continue;
+    }
+    if (C == '"' || C == '\'') {
+      size_t Q = P;
+      if (pythonStrings(Text, Q) && Q > P) {
+        P = Q;
+        continue;
+      }
+    }
+    if (C == ',') {
+      Out.push_back(Text.slice(Start, P).trim());
+      Start = P + 1;
+    }
+    ++P;
+  }
+  StringRef Last = Text.slice(Start, Close).trim();
+  if (!Last.empty())
+    Out.push_back(Last);
+  return Out;
+}
+
+/// Calls of an operator (`torch.ops.ns.op(m, v)`, `.default(`) in the body
+/// of a Python function decorated `@torch.library.custom_op("ns::outer",
+/// mutates_args=(...))`: OpaqueCaller sites of the called operator, with
+/// which of the call's arguments the custom op declares mutated.
+void scanCustomOpCallers(StringRef Path, StringRef Text, LineCounter &Lines,
+                         FileOperatorFacts &Facts) {
+  if (!Text.contains("custom_op("))
+    return;
+  for (size_t At = Text.find("torch.ops."); At != StringRef::npos;
+       At = Text.find("torch.ops.", At + 1)) {
+    size_t Open = At;
+    while (Open < Text.size() &&
+           (isAlnum(Text[Open]) || Text[Open] == '_' || Text[Open] == '.'))
+      ++Open;
+    if (Open >= Text.size() || Text[Open] != '(')
+      continue;
+    std::optional<std::pair<std::string, std::string>> Op =
+        opsAttribute(Text.slice(At, Open));
+    size_t Close = closingBracket(Text, Open);
+    if (!Op || Close == StringRef::npos)
+      continue;
+    std::vector<StringRef> Headers = enclosingHeaders(Text, At);
+    if (Headers.empty() || !isDefHeader(Headers.back()))
+      continue;
+    size_t DefAt =
+        lineAndIndent(Text, Headers.back().data() - Text.data()).first;
+    // The decorator: the last custom_op( before the def, with only other
+    // decorators and blank lines between its call and the def.
+    size_t Deco = Text.take_front(DefAt).rfind("custom_op(");
+    if (Deco == StringRef::npos)
+      continue;
+    StringRef Before = Text.take_front(Deco);
+    for (StringRef Prefix : {"torch.library.", "library."})
+      if (Before.ends_with(Prefix)) {
+        Before = Before.drop_back(Prefix.size());
+        break;
+      }
+    size_t DecoOpen = Deco + StringRef("custom_op").size();
+    size_t DecoClose = closingBracket(Text, DecoOpen);
+    if (!Before.ends_with("@") || DecoClose == StringRef::npos ||
+        DecoClose > DefAt)
+      continue;
+    bool OnlyDecorators = true;
+    for (StringRef Line : llvm::split(Text.slice(DecoClose + 1, DefAt), '\n'))
+      if (!Line.trim().empty() && !Line.trim().starts_with("@"))
+        OnlyDecorators = false;
+    if (!OnlyDecorators)
+      continue;
+    size_t NamePos = DecoOpen + 1;
+    std::optional<std::string> Outer = pythonStrings(Text, NamePos);
+    if (!Outer)
+      continue;
+    // mutates_args=("m", ...) (a tuple, list or set of names); else unknown.
+    std::optional<std::vector<std::string>> Mutates;
+    bool UnknownMutates = false; // mutates_args="unknown"
+    for (StringRef Arg : pythonArguments(Text, DecoOpen, DecoClose)) {
+      StringRef Value = Arg;
+      if (!Value.consume_front("mutates_args"))
+        continue;
+      Value = Value.ltrim();
+      if (!Value.consume_front("="))
+        continue;
+      Value = Value.trim();
+      size_t Q = Value.data() - Text.data();
+      if (std::optional<std::string> Literal = pythonStrings(Text, Q);
+          Literal && *Literal == "unknown") {
+        UnknownMutates = true;
+        break;
+      }
+      if (Value.empty() || !StringRef("([{").contains(Value.front()))
+        break;
+      size_t Base = Value.data() - Text.data();
+      size_t End = closingBracket(Text, Base);
+      if (End == StringRef::npos)
+        break;
+      std::vector<std::string> Names;
+      bool AllStrings = true;
+      for (StringRef Item : pythonArguments(Text, Base, End)) {
+        size_t Q = Item.data() - Text.data();
+        std::optional<std::string> Name = pythonStrings(Text, Q);
+        if (!Name || Q != size_t(Item.end() - Text.data()))
+          AllStrings = false;
+        else
+          Names.push_back(*Name);
+      }
+      if (AllStrings)
+        Mutates = std::move(Names);
+    }
+    std::string Declares;
+    for (StringRef Arg : pythonArguments(Text, Open, Close)) {
+      if (UnknownMutates)
+        Declares += Arg.contains('=') ? '?' : 'u';
+      else if (!Mutates || Arg.contains('=') || !isIdentifier(Arg))
+        Declares += Mutates && isIdentifier(Arg) ? '0' : '?';
+      else
+        Declares += llvm::is_contained(*Mutates, Arg.str()) ? '1' : '0';
+    }
+    KernelSite Site{OpaqueCallerKey.str(),
+                    "the Python custom op '" + *Outer + "'", Path.str(),
+                    Lines.lineOf(At), conditionOf(Text, At)};
+    Site.Declares = std::move(Declares);
+    Facts.Kernels.push_back({Op->first, Op->second, std::move(Site), ""});
+  }
+}
+
 void scanPython(StringRef Path, StringRef Text, FileOperatorFacts &Facts) {
   std::vector<DeclaredSchema> &Out = Facts.Schemas;
   bool Registers =
@@ -841,6 +1004,7 @@ void scanPython(StringRef Path, StringRef Text, FileOperatorFacts &Facts) {
       continue;
     Out.push_back({Ns, *First, Path.str(), Lines.lineOf(At)});
   }
+  scanCustomOpCallers(Path, Text, Lines, Facts);
   if (!Registers)
     return;
   pythonFakeWrappers(Text, Facts.Wrappers);
@@ -1037,6 +1201,7 @@ json::Array kernelsJson(const std::vector<DeclaredKernel> &Kernels) {
                              {"how", K.Site.How},
                              {"line", K.Site.Line},
                              {"cond", K.Site.Condition},
+                             {"decl", K.Site.Declares},
                              {"fn", K.Function}});
   return A;
 }
@@ -1053,7 +1218,8 @@ void readKernels(const json::Object &FO, StringRef Field, StringRef File,
                  O->getString("key").value_or("").str(),
                  O->getString("how").value_or("").str(), File.str(),
                  static_cast<unsigned>(O->getInteger("line").value_or(0)),
-                 O->getString("cond").value_or("").str()},
+                 O->getString("cond").value_or("").str(),
+                 O->getString("decl").value_or("").str()},
              O->getString("fn").value_or("").str()});
 }
 

@@ -49,12 +49,17 @@ def operator_names(index):
     return sorted(ops)
 
 
+# Sites that are neither kernels nor fakes: a torch._dynamo.disallow_in_graph
+# mark, and a call of the operator inside a Python custom op.
+MARKS = ("DisallowInGraph", "OpaqueCaller")
+
+
 def cpp_kernels(index):
     """{qualified operator: [kernel registrations in C++/CUDA files]} (no
-    fakes, no disallow_in_graph marks)."""
+    fakes, no disallow_in_graph marks, no callers)."""
     by_op = {}
     for k in (index or {}).get("kernels", []):
-        if k.get("fake") or k["key"] == "DisallowInGraph" or \
+        if k.get("fake") or k["key"] in MARKS or \
                 k["file"].endswith(".py"):
             continue
         by_op.setdefault(f"{k['namespace']}::{k['operator']}", []).append(k)
@@ -138,8 +143,7 @@ def summary(index):
         return None
     every = index.get("kernels", [])
     marks = [k for k in every if k["key"] == "DisallowInGraph"]
-    kernels = [k for k in every if not k.get("fake") and
-               k["key"] != "DisallowInGraph"]
+    kernels = [k for k in every if not k.get("fake") and k["key"] not in MARKS]
     fakes = [k for k in every if k.get("fake")]
     return {
         "root": index.get("root"),
@@ -152,6 +156,7 @@ def summary(index):
             f"{k['key']} ({k['how']})" if k["key"] != "Fake" else k["how"]
             for k in fakes).items())),
         "disallowed_in_graph": len(marks),
+        "called_in_python_custom_ops": sum(k["key"] == "OpaqueCaller" for k in every),
         "files_indexed": index.get("files", 0),
     }
 

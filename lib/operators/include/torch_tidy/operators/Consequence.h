@@ -57,6 +57,12 @@ struct KernelSite {
   /// `if` / `elif` / `else` block around it ("if enable_torch_compile:"),
   /// else empty. The class is measured for the condition holding.
   std::string Condition;
+  /// An OpaqueCaller site: per positional argument of the call inside the
+  /// Python custom op, '1' where the argument is a parameter the custom
+  /// op's mutates_args lists, '0' where it is not, 'u' where mutates_args is
+  /// "unknown", '?' where the index could not read it (a variable, a
+  /// keyword argument). Empty for other sites.
+  std::string Declares;
 };
 
 /// Whether a registration under Key gives the operator a fake (meta)
@@ -90,6 +96,20 @@ inline constexpr llvm::StringLiteral DisallowInGraphKey = "DisallowInGraph";
 /// fake of any operator, it makes "no fake" unknown for the project's
 /// operators that have none.
 inline constexpr llvm::StringLiteral UnnamedFakeKey = "UnnamedFake";
+
+/// The pseudo-key of a call of the operator (`torch.ops.ns.op(m, v)`)
+/// inside a Python `@torch.library.custom_op` function: torch.compile calls
+/// the custom op as one operator and never sees this call. Measured on
+/// torch 2.8.0 and 2.15.0 (tools/ground-truth/opaque_callers.py): the
+/// operator's write (and a void operator's call) reaches a compiled caller
+/// through the custom op where its mutates_args lists the argument passed
+/// or is "unknown", and is lost there too, silently, where it lists none. Neither a kernel nor a fake: it changes no
+/// class.
+inline constexpr llvm::StringLiteral OpaqueCallerKey = "OpaqueCaller";
+
+/// The OpaqueCaller sites among Sites.
+std::vector<const KernelSite *>
+opaqueCallerSites(llvm::ArrayRef<KernelSite> Sites);
 
 /// The first disallow_in_graph mark among Sites, if any.
 const KernelSite *disallowSite(llvm::ArrayRef<KernelSite> Sites);
