@@ -103,8 +103,8 @@ inline constexpr llvm::StringLiteral UnnamedFakeKey = "UnnamedFake";
 /// torch 2.8.0 and 2.15.0 (tools/ground-truth/opaque_callers.py): the
 /// operator's write (and a void operator's call) reaches a compiled caller
 /// through the custom op where its mutates_args lists the argument passed
-/// or is "unknown", and is lost there too, silently, where it lists none. Neither a kernel nor a fake: it changes no
-/// class.
+/// or is "unknown", and is lost there too, silently, where it lists none.
+/// Neither a kernel nor a fake: it changes no class.
 inline constexpr llvm::StringLiteral OpaqueCallerKey = "OpaqueCaller";
 
 /// The OpaqueCaller sites among Sites.
