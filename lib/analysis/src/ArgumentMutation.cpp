@@ -365,13 +365,13 @@ public:
               /*ThroughMemory=*/true);
       return true;
     }
-    // A write of the argument's own metadata (not a view's: that changes
-    // the view only).
+    // A write of the argument's own metadata, through it or a copy of its
+    // handle (`at::Tensor t = m; t.resize_(...)`: the same tensor), not a
+    // view's: that changes the view only.
     if (libtorch::isMetadataWrite(nameOf(Call->getMethodDecl()))) {
-      const auto *Ref = dyn_cast<DeclRefExpr>(
-          libtorch::ignoreTensorWrappers(Call->getImplicitObjectArgument()));
-      if (Ref && isa<ParmVarDecl>(Ref->getDecl()))
-        if (std::optional<unsigned> P = aliasedParam(Ref)) {
+      const Expr *Obj = Call->getImplicitObjectArgument();
+      if (isDirect(Obj))
+        if (std::optional<unsigned> P = aliasedParam(Obj)) {
           write(*P, Call,
                 nameOf(Call->getMethodDecl()).str() +
                     " (a write of its sizes, strides or storage)");

@@ -21,6 +21,16 @@ void strided_op(const at::Tensor &m, const at::Tensor &v) {
   // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: as_strided_ (a write of its sizes, strides or storage) writes into argument 'm'
 }
 
+// A copy of the argument's handle is the same tensor: its metadata is the
+// argument's.
+void copied_op(const at::Tensor &m, const at::Tensor &v) {
+  at::Tensor t = m;
+  t.unsqueeze_(0);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: unsqueeze_ (a write of its sizes, strides or storage) writes into argument 'm'
+  auto view = m.view({-1});
+  view.resize_({1});
+}
+
 // Not reported: a view's metadata, autograd metadata.
 void view_op(const at::Tensor &m, const at::Tensor &v) {
   m.narrow(0, 0, 2).unsqueeze_(0);
@@ -32,12 +42,14 @@ TORCH_LIBRARY(md, m) {
   m.def("resize_op(Tensor m, Tensor v) -> ()");
   m.def("set_data_op(Tensor m, Tensor v) -> ()");
   m.def("strided_op(Tensor m, Tensor v) -> ()");
+  m.def("copied_op(Tensor m, Tensor v) -> ()");
   m.def("view_op(Tensor m, Tensor v) -> ()");
 }
 // CHECK-MESSAGES: :[[@LINE-2]]:9: warning: operator 'md::view_op' returns nothing and its schema declares no argument mutable
 
 TORCH_LIBRARY_IMPL(md, CPU, m) {
   m.impl("resize_op", &resize_op);
+  m.impl("copied_op", &copied_op);
   m.impl("set_data_op", &set_data_op);
   m.impl("strided_op", &strided_op);
   m.impl("view_op", &view_op);
