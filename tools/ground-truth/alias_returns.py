@@ -21,7 +21,6 @@ measures, under each torch:
       test and the backends measured here. Exit 0 when all hold, 1
       otherwise, 77 when no torch could run (SKIP said by name).
 """
-import argparse
 import os
 import re
 import sys
@@ -133,13 +132,8 @@ def note_text():
 
 
 def main():
-    p = argparse.ArgumentParser(description=__doc__,
-                                formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--python", action="append", default=[], help="LABEL=PYTHON")
-    p.add_argument("--measure", action="store_true", help=argparse.SUPPRESS)
-    args = p.parse_args()
-    if args.measure:
-        measure()
+    args = um.venv_script_args(__doc__, measure)
+    if args is None:
         return 0
     problems = []
     note = note_text()
@@ -172,15 +166,9 @@ def main():
                     if got.get((name, column)) != want:
                         problems.append(f"torch {label} {name}: {column} "
                                         f"{got.get((name, column))}, expected {want}")
-    for problem in problems:
-        print("FAIL", problem)
-    if problems:
-        return 1
-    if not ran:
-        print("SKIP alias-returns: no torch venv could run")
-        return 77
-    print(f"alias-returns: {len(EXPECTED)} forms as expected under {ran} torch version(s)")
-    return 0
+    return um.venv_script_verdict(
+        problems, ran, "alias-returns",
+        f"{len(EXPECTED)} forms as expected under {ran} torch version(s)")
 
 
 if __name__ == "__main__":

@@ -20,7 +20,6 @@ and inductor: "same" (the uncompiled values, or as many runs), "different"
       the argument, lost where it lists nothing. Exit 0 when all hold, 1
       otherwise, 77 when no torch could run (SKIP said by name).
 """
-import argparse
 import os
 import re
 import sys
@@ -138,21 +137,15 @@ def note_text():
 
 
 def main():
-    p = argparse.ArgumentParser(description=__doc__,
-                                formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--python", action="append", default=[], help="LABEL=PYTHON")
-    p.add_argument("--measure", action="store_true", help=argparse.SUPPRESS)
-    args = p.parse_args()
-    if args.measure:
-        measure()
+    args = um.venv_script_args(__doc__, measure)
+    if args is None:
         return 0
     problems = []
     note = note_text()
     if note is None:
         problems.append("noteOpaqueCallers is not found in " + CHECK_SOURCE)
     else:
-        # The note's two measured clauses, and no claim for "unknown" beyond
-        # what the listed and unlisted rows show.
+        # The note's clauses, each the outcome of a measured case.
         flat = re.sub(r'"\s*\n\s*"', "", note)
         for clause, case in (("so compiled callers of it see the write", "write_in_listed"),
                              ("lose the write too, silently", "write_in_unlisted"),
@@ -175,16 +168,9 @@ def main():
             for b, c in zip(BACKENDS, cells):
                 if c != want:
                     problems.append(f"torch {label} {case} {b}: {c}, expected {want}")
-    for problem in problems:
-        print("FAIL", problem)
-    if problems:
-        return 1
-    if not measured:
-        print("SKIP opaque-callers: no torch venv could run")
-        return 77
-    print(f"opaque-callers: {len(EXPECTED)} cases as expected under "
-          f"{len(measured)} torch version(s)")
-    return 0
+    return um.venv_script_verdict(
+        problems, measured, "opaque-callers",
+        f"{len(EXPECTED)} cases as expected under {len(measured)} torch version(s)")
 
 
 if __name__ == "__main__":

@@ -371,6 +371,36 @@ def measure_under_venvs(specs, script, what):
     return ran, problems
 
 
+def venv_script_args(doc, measure):
+    """The command line of a script that measures under each venv
+    (`--python LABEL=PYTHON ...`) and re-runs itself there with --measure:
+    returns the parsed arguments, or None once --measure has run."""
+    p = argparse.ArgumentParser(description=doc,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--python", action="append", default=[], help="LABEL=PYTHON")
+    p.add_argument("--measure", action="store_true", help=argparse.SUPPRESS)
+    args = p.parse_args()
+    if args.measure:
+        measure()
+        return None
+    return args
+
+
+def venv_script_verdict(problems, ran, what, summary):
+    """Prints the problems (FAIL lines) and returns the exit status: 1 on any
+    problem, 77 (SKIP said by name) when no venv ran, else 0 after
+    printing `WHAT: SUMMARY`."""
+    for problem in problems:
+        print("FAIL", problem)
+    if problems:
+        return 1
+    if not ran:
+        print(f"SKIP {what}: no torch venv could run")
+        return SKIP_CODE
+    print(f"{what}: {summary}")
+    return 0
+
+
 def _write_if_changed(path, text):
     """Writes text unless the file has it already (ninja goes by mtimes)."""
     try:
