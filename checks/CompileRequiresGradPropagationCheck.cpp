@@ -51,7 +51,8 @@ CompileRequiresGradPropagationCheck::CompileRequiresGradPropagationCheck(
       StrictFixes(boolOption("StrictFixes", false)),
       LibTorchVersionOption(Options.get("LibTorchVersion", "auto")),
       ProjectRoot(projectRootOption()),
-      FreshTargetsInKernels(boolOption("FreshTargetsInKernels", false)) {
+      FreshTargetsInKernels(boolOption("FreshTargetsInKernels", false)),
+      FixColumnLimit(Options.get("FixColumnLimit", 70u)) {
   if (LibTorchVersionOption != "auto" &&
       !llvm::Regex("^[0-9]+\\.[0-9]+$").match(LibTorchVersionOption))
     configurationDiag("invalid value '%0' for option 'LibTorchVersion': "
@@ -76,6 +77,7 @@ void CompileRequiresGradPropagationCheck::storeOptions(
   storeBool(Opts, "StrictFixes", StrictFixes);
   Options.store(Opts, "LibTorchVersion", LibTorchVersionOption);
   storeBool(Opts, "FreshTargetsInKernels", FreshTargetsInKernels);
+  Options.store(Opts, "FixColumnLimit", FixColumnLimit);
   Options.store(Opts, "ProjectRoot", ProjectRoot);
 }
 
@@ -358,9 +360,10 @@ void CompileRequiresGradPropagationCheck::reportRegions(
         Out.push_back(
             {W.Write.Write->getBeginLoc(),
              [this, Ctx, Version, W, RegionNote, Rewrites, InKernel] {
-               FixPlan Plan = planRewrite(W.Write, W.Target, *Rewrites, *Ctx,
-                                          {Style, StrictFixes, Version},
-                                          W.Captured ? &*W.Captured : nullptr);
+               FixPlan Plan =
+                   planRewrite(W.Write, W.Target, *Rewrites, *Ctx,
+                               {Style, StrictFixes, Version, FixColumnLimit},
+                               W.Captured ? &*W.Captured : nullptr);
                {
                  auto D = diag(W.Write.Write->getBeginLoc(),
                                "in-place %0 into '%1', which was created "

@@ -60,6 +60,9 @@ private:
   /// Where the project is, for schemas declared in its other files.
   const std::string ProjectRoot;
   const bool FreshTargetsInKernels;
+  /// FixColumnLimit: the column a rewritten statement is laid out within
+  /// (0: one line, as long as it is).
+  const unsigned FixColumnLimit;
   clang::Preprocessor *PP = nullptr;
 };
 

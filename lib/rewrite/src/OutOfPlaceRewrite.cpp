@@ -19,6 +19,7 @@
 #include "torch_tidy/analysis/FullStatement.h"
 #include "torch_tidy/analysis/SourceText.h"
 #include "torch_tidy/libtorch/LibTorchApi.h"
+#include "torch_tidy/rewrite/StatementLayout.h"
 #include "torch_tidy/rules/RuleForms.h"
 
 #include "clang/AST/ASTContext.h"
@@ -66,7 +67,8 @@ public:
       : W(W), Target(Target), Function(Function), Ctx(Ctx),
         SM(Ctx.getSourceManager()), Style(Options.Style),
         Strict(Options.Strict), Version(Options.Version),
-        FactoryNs(factoryNamespace(Ctx)), Captured(Captured) {}
+        ColumnLimit(Options.ColumnLimit), FactoryNs(factoryNamespace(Ctx)),
+        Captured(Captured) {}
 
   FixPlan plan();
 
@@ -86,8 +88,9 @@ private:
     return FixPlan::fix(
         RuleId, {FixEdit::replace(
                     CharSourceRange::getTokenRange(W.Write->getSourceRange()),
-                    std::move(Text))});
+                    layOut(std::move(Text)))});
   }
+  std::string layOut(std::string Text) const;
 
   std::string text(SourceRange R) const { return sourceText(R, Ctx).str(); }
   std::string text(const Stmt *S) const { return text(S->getSourceRange()); }
@@ -247,6 +250,7 @@ private:
   FixStyle Style;
   bool Strict; ///< see FixOptions::Strict
   LibTorchVersion Version;
+  unsigned ColumnLimit;          ///< see FixOptions::ColumnLimit
   StringRef FactoryNs;           ///< see factoryNamespace
   const CapturedWrite *Captured; ///< the write is in a lambda; see plan()
   /// A named view of Target the write goes through, once accepted, and
@@ -435,6 +439,34 @@ std::optional<std::string> Planner::acceptAlias(const VarDecl *A) {
   AliasPrefix =
       textBetween(endOfToken(Root->getEndLoc()), endOfToken(Init->getEndLoc()));
   return std::nullopt;
+}
+
+/// Text, the write's replacement, laid out within the column limit where
+/// the write is a whole statement (`  t[0] = v;`, `  if (c) t[0] = v;`);
+/// a write inside a larger expression as it is.
+std::string Planner::layOut(std::string Text) const {
+  SourceLocation Begin = W.Write->getBeginLoc();
+  if (ColumnLimit == 0 || Begin.isMacroID() || W.Write->getEndLoc().isMacroID())
+    return Text;
+  std::optional<Token> Semi =
+      Lexer::findNextToken(W.Write->getEndLoc(), SM, Ctx.getLangOpts());
+  if (!Semi || Semi->isNot(tok::semi))
+    return Text;
+  bool Invalid = false;
+  StringRef Buffer = SM.getBufferData(SM.getFileID(Begin), &Invalid);
+  if (Invalid)
+    return Text;
+  unsigned B = SM.getFileOffset(Begin);
+  size_t LineBegin = Buffer.rfind('\n', B);
+  LineBegin = LineBegin == StringRef::npos ? 0 : LineBegin + 1;
+  // Code after the `;` on its line (a one-line lambda's ` };`) stays after
+  // the statement's last line; a comment there is the author's to place.
+  unsigned S = SM.getFileOffset(Semi->getLocation()) + 1;
+  StringRef After = Buffer.slice(S, Buffer.find('\n', S)).rtrim();
+  if (After.ltrim().starts_with("//") || After.ltrim().starts_with("/*"))
+    After = "";
+  return layOutStatement(Text, Buffer.slice(LineBegin, B), ColumnLimit,
+                         After.size());
 }
 
 /// The statements that bind the views in Rebinds again after the write, on

@@ -2,6 +2,7 @@
 
 #include "torch_tidy/rules/RuleForms.h"
 
+#include <algorithm>
 #include <cctype>
 #include <memory>
 #include <optional>
@@ -254,9 +255,54 @@ bool matches_template(std::string_view tmpl, std::string_view text,
   return true;
 }
 
+std::string unwrap_lines(std::string_view text) {
+  std::string out;
+  for (size_t k = 0; k < text.size();) {
+    char c = text[k];
+    if (c == '"' || c == '\'') { // a literal, whole
+      size_t q = k + 1;
+      while (q < text.size() && text[q] != c)
+        q += text[q] == '\\' ? 2 : 1;
+      q = std::min(q + 1, text.size());
+      out.append(text.substr(k, q - k));
+      k = q;
+      continue;
+    }
+    if (c != ' ' && c != '\t' && c != '\n' && c != '\r') {
+      out += c;
+      ++k;
+      continue;
+    }
+    size_t e = k;
+    bool line_break = false;
+    while (e < text.size() && (text[e] == ' ' || text[e] == '\t' ||
+                               text[e] == '\n' || text[e] == '\r')) {
+      line_break |= text[e] == '\n';
+      ++e;
+    }
+    if (!line_break) {
+      out.append(text.substr(k, e - k));
+    } else {
+      char before = out.empty() ? '(' : out.back();
+      std::string_view after = text.substr(e);
+      bool glue = before == '(' || before == '[' || before == '{' ||
+                  after.empty() || after[0] == ')' || after[0] == ']' ||
+                  after[0] == '}' || after[0] == '.' ||
+                  after.substr(0, 2) == "->";
+      if (!glue)
+        out += ' ';
+    }
+    k = e;
+  }
+  return out;
+}
+
 bool matches_rule_forms(std::string_view forms,
-                        const std::vector<std::string> &texts,
+                        const std::vector<std::string> &given,
                         size_t *alternative) {
+  std::vector<std::string> texts;
+  for (const std::string &t : given)
+    texts.push_back(unwrap_lines(t));
   std::vector<std::vector<std::string>> alts = split_forms(forms);
   for (size_t a = 0; a < alts.size(); ++a) {
     if (alts[a].size() != texts.size())

@@ -21,7 +21,8 @@ TORCH_TIDY_COMPILED at::Tensor named_and_called(const at::Tensor &vec,
     // CHECK-MESSAGES: :[[@LINE-4]]:12: note: 'm' is created here without requires_grad
     // CHECK-MESSAGES: :[[@LINE-4]]:15: note: the lambda made here captures 'm' by reference
     // CHECK-MESSAGES: :[[@LINE-4]]:5: note: rule: index-put-positions
-    // CHECK-FIXES: {{^}}    m = m.flatten().index_put({{.*}}
+    // CHECK-FIXES: {{^}}    m = m.flatten(){{$}}
+    // CHECK-FIXES-NEXT: {{^}}            .index_put({{$}}
   };
   for (int64_t i = 0; i < 4; ++i)
     fill(i);

@@ -1,6 +1,6 @@
 // Options round-trip through --dump-config, and a bad regex is reported.
 // RUN: %clang_tidy --load=%torch_tidy_module -checks='-*,torch-*' \
-// RUN:   --config="{CheckOptions: {torch-compile-requires-grad-propagation.RegionMode: all, torch-compile-requires-grad-propagation.CompiledFunctions: 'ns::.*', torch-compile-requires-grad-propagation.FixStyle: scatter, torch-compile-requires-grad-propagation.LibTorchVersion: '1.13', torch-compile-requires-grad-propagation.FreshTargetsInKernels: true, torch-compile-requires-grad-propagation.StrictFixes: true}}" \
+// RUN:   --config="{CheckOptions: {torch-compile-requires-grad-propagation.RegionMode: all, torch-compile-requires-grad-propagation.CompiledFunctions: 'ns::.*', torch-compile-requires-grad-propagation.FixStyle: scatter, torch-compile-requires-grad-propagation.LibTorchVersion: '1.13', torch-compile-requires-grad-propagation.FreshTargetsInKernels: true, torch-compile-requires-grad-propagation.StrictFixes: true, torch-compile-requires-grad-propagation.FixColumnLimit: 100}}" \
 // RUN:   --dump-config %s -- | FileCheck %s --check-prefix=DUMP
 // DUMP-DAG: torch-compile-requires-grad-propagation.RegionMode: all
 // DUMP-DAG: torch-compile-requires-grad-propagation.CompiledFunctions: 'ns::.*'
@@ -8,6 +8,7 @@
 // DUMP-DAG: torch-compile-requires-grad-propagation.LibTorchVersion: '1.13'
 // DUMP-DAG: torch-compile-requires-grad-propagation.FreshTargetsInKernels: 'true'
 // DUMP-DAG: torch-compile-requires-grad-propagation.StrictFixes: 'true'
+// DUMP-DAG: torch-compile-requires-grad-propagation.FixColumnLimit: '100'
 // RUN: %clang_tidy --load=%torch_tidy_module -checks='-*,torch-*' --dump-config %s -- \
 // RUN:   | FileCheck %s --check-prefix=DEFAULT
 // DEFAULT-DAG: torch-compile-requires-grad-propagation.RegionMode: auto
@@ -16,6 +17,7 @@
 // DEFAULT-DAG: torch-compile-requires-grad-propagation.StrictFixes: 'false'
 // DEFAULT-DAG: torch-compile-requires-grad-propagation.LibTorchVersion: auto
 // DEFAULT-DAG: torch-compile-requires-grad-propagation.FreshTargetsInKernels: 'false'
+// DEFAULT-DAG: torch-compile-requires-grad-propagation.FixColumnLimit: '70'
 // RUN: %clang_tidy --load=%torch_tidy_module -checks='-*,torch-*' \
 // RUN:   --config="{CheckOptions: {torch-compile-requires-grad-propagation.CompiledFunctions: 'a(b'}}" \
 // RUN:   %s -- 2>&1 | FileCheck %s --check-prefix=BADRE
@@ -37,6 +39,10 @@
 // RUN:   --config="{CheckOptions: {torch-compile-requires-grad-propagation.StrictFixes: always}}" \
 // RUN:   %s -- 2>&1 | FileCheck %s --check-prefix=BADSTRICT
 // BADSTRICT: invalid configuration value 'always' for option 'StrictFixes'; expected a bool (true or false); using 'false'
+// RUN: %clang_tidy --load=%torch_tidy_module -checks='-*,torch-*' \
+// RUN:   --config="{CheckOptions: {torch-compile-requires-grad-propagation.FixColumnLimit: wide}}" \
+// RUN:   %s -- 2>&1 | FileCheck %s --check-prefix=BADWIDTH
+// BADWIDTH: invalid configuration value 'wide' for option 'torch-compile-requires-grad-propagation.FixColumnLimit'; expected an integer
 // Other spellings of a bool are read as clang-tidy reads them.
 // RUN: %clang_tidy --load=%torch_tidy_module -checks='-*,torch-*' \
 // RUN:   --config="{CheckOptions: {torch-compile-requires-grad-propagation.FreshTargetsInKernels: 1}}" \

@@ -1,5 +1,5 @@
 // RUN: %check_torch_tidy %s torch-compile-requires-grad-propagation %t \
-// RUN:   --config="{CheckOptions: {torch-compile-requires-grad-propagation.FixStyle: index_put, torch-compile-requires-grad-propagation.StrictFixes: true}}"
+// RUN:   --config="{CheckOptions: {torch-compile-requires-grad-propagation.FixColumnLimit: 0, torch-compile-requires-grad-propagation.FixStyle: index_put, torch-compile-requires-grad-propagation.StrictFixes: true}}"
 // A file that includes only ATen (and torch/library.h) sees at::, not the
 // torch:: frontend: the positions a fix builds are spelled at::arange and
 // at::kLong there (the corpus: a fix spelled torch::arange in an ATen-only

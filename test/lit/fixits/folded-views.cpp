@@ -5,8 +5,9 @@
 // `transpose(0, 1)[k]` and their `select(0, k)` are `select(1, k)`; an
 // `unsqueeze(d).squeeze(d)` pair is the tensor itself. A named view the fix
 // writes back through is removed with the write (it has no other use), so
-// no name is left meaning the old tensor; one read after the write keeps
-// the warning with no fix.
+// no name is left meaning the old tensor; one read after the write is bound
+// again after it (issue 47). A fixed statement longer than the check's
+// FixColumnLimit (70 by default) is laid out over several lines.
 #include <torch/torch.h>
 #include <torch_tidy/compiled.h>
 
@@ -35,7 +36,8 @@ TORCH_TIDY_COMPILED at::Tensor folded(const at::Tensor &x, int64_t i) {
   buf.transpose(0, 1)[2].slice(0, 1, 3).copy_(x);
   // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: in-place copy_ into 'buf'
   // CHECK-MESSAGES: :[[@LINE-2]]:3: note: rule: scatter-nested
-  // CHECK-FIXES: {{^}}  buf = buf.select_scatter(buf.select(1, 2).slice_scatter(x, 0, 1, 3), 1, 2);{{$}}
+  // CHECK-FIXES: {{^}}  buf = buf.select_scatter(buf.select(1, 2).slice_scatter(x, 0, 1, 3),{{$}}
+  // CHECK-FIXES-NEXT: {{^}}                           1, 2);{{$}}
   return buf;
 }
 
@@ -114,7 +116,8 @@ TORCH_TIDY_COMPILED at::Tensor other_view_read_later(const at::Tensor &x) {
   plane.copy_(x);
   // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: in-place copy_ into 'out'
   // CHECK-FIXES: {{^}}  auto plane = out.select(2, 1).narrow(0, 1, 2);{{$}}
-  // CHECK-FIXES-NEXT: {{^}}  out = out.select_scatter(out.select(2, 1).slice_scatter(x, 0, 1, 3), 2, 1);{{$}}
+  // CHECK-FIXES-NEXT: {{^}}  out = out.select_scatter(out.select(2, 1).slice_scatter(x, 0, 1, 3),{{$}}
+  // CHECK-FIXES-NEXT: {{^}}                           2, 1);{{$}}
   // CHECK-FIXES-NEXT: {{^}}  plane = out.select(2, 1).narrow(0, 1, 2);{{$}}
   // CHECK-FIXES-NEXT: {{^}}  first = out.select(0, 0);{{$}}
   return out + first.sum() + plane.sum();

@@ -1,5 +1,5 @@
 // RUN: %check_torch_tidy %s torch-compile-requires-grad-propagation %t \
-// RUN:   --config="{CheckOptions: {torch-compile-requires-grad-propagation.FixStyle: index_put, torch-compile-requires-grad-propagation.StrictFixes: true}}"
+// RUN:   --config="{CheckOptions: {torch-compile-requires-grad-propagation.FixColumnLimit: 0, torch-compile-requires-grad-propagation.FixStyle: index_put, torch-compile-requires-grad-propagation.StrictFixes: true}}"
 // Every rule of FixStyle: index_put with StrictFixes: the general positions
 // form for basic writes, the strip kept. The default's short forms are in
 // short-fixes.cpp.

@@ -1,5 +1,5 @@
 // RUN: %check_torch_tidy %s torch-compile-requires-grad-propagation %t \
-// RUN:   --config="{CheckOptions: {torch-compile-requires-grad-propagation.FixStyle: scatter, torch-compile-requires-grad-propagation.StrictFixes: true}}"
+// RUN:   --config="{CheckOptions: {torch-compile-requires-grad-propagation.FixColumnLimit: 0, torch-compile-requires-grad-propagation.FixStyle: scatter, torch-compile-requires-grad-propagation.StrictFixes: true}}"
 // FixStyle: scatter with StrictFixes: slice_scatter / select_scatter (nested
 // once) with the value broadcast and cast, as copy_ does, for every input
 // (a select spelled through a transpose folded into one); the position

@@ -1,5 +1,5 @@
 // RUN: %check_torch_tidy %s torch-compile-requires-grad-propagation %t \
-// RUN:   --config="{CheckOptions: {torch-compile-requires-grad-propagation.FixStyle: index_put, torch-compile-requires-grad-propagation.StrictFixes: true}}"
+// RUN:   --config="{CheckOptions: {torch-compile-requires-grad-propagation.FixColumnLimit: 0, torch-compile-requires-grad-propagation.FixStyle: index_put, torch-compile-requires-grad-propagation.StrictFixes: true}}"
 // With StrictFixes (the forms exact for every input), a fix leaves out the leading-unit-dim strip where the value's rank is
 // proven no larger than the indexed result's (a guard before the write, a
 // local of known shape), and the cast where the value provably has the

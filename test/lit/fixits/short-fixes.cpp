@@ -1,8 +1,9 @@
 // RUN: %check_torch_tidy %s torch-compile-requires-grad-propagation %t \
-// RUN:   --check-suffix=DEFAULT
+// RUN:   --check-suffix=DEFAULT \
+// RUN:   --config="{CheckOptions: {torch-compile-requires-grad-propagation.FixColumnLimit: 0}}"
 // RUN: %check_torch_tidy %s torch-compile-requires-grad-propagation %t-strict \
 // RUN:   --check-suffix=STRICT \
-// RUN:   --config="{CheckOptions: {torch-compile-requires-grad-propagation.StrictFixes: true}}"
+// RUN:   --config="{CheckOptions: {torch-compile-requires-grad-propagation.FixColumnLimit: 0, torch-compile-requires-grad-propagation.StrictFixes: true}}"
 // The short fixes of the default FixStyle (auto), one per spelling of a
 // write: select_scatter for one select (t[i], select, an integer index),
 // slice_scatter for one slice (slice, narrow, a Slice index, with steps,

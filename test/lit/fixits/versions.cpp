@@ -2,14 +2,14 @@
 // (torch/version.h) or set by the LibTorchVersion option.
 // RUN: %check_torch_tidy %s torch-compile-requires-grad-propagation %t-old \
 // RUN:   --check-suffix=OLD \
-// RUN:   --config="{CheckOptions: {torch-compile-requires-grad-propagation.StrictFixes: true}}" \
+// RUN:   --config="{CheckOptions: {torch-compile-requires-grad-propagation.FixColumnLimit: 0, torch-compile-requires-grad-propagation.StrictFixes: true}}" \
 // RUN:   -- -DTORCH_VERSION_MAJOR=1 -DTORCH_VERSION_MINOR=13
 // RUN: %check_torch_tidy %s torch-compile-requires-grad-propagation %t-opt \
 // RUN:   --check-suffix=OLD \
-// RUN:   --config="{CheckOptions: {torch-compile-requires-grad-propagation.LibTorchVersion: '1.13', torch-compile-requires-grad-propagation.StrictFixes: true}}"
+// RUN:   --config="{CheckOptions: {torch-compile-requires-grad-propagation.FixColumnLimit: 0, torch-compile-requires-grad-propagation.LibTorchVersion: '1.13', torch-compile-requires-grad-propagation.StrictFixes: true}}"
 // RUN: %check_torch_tidy %s torch-compile-requires-grad-propagation %t-new \
 // RUN:   --check-suffix=NEW \
-// RUN:   --config="{CheckOptions: {torch-compile-requires-grad-propagation.StrictFixes: true}}" \
+// RUN:   --config="{CheckOptions: {torch-compile-requires-grad-propagation.FixColumnLimit: 0, torch-compile-requires-grad-propagation.StrictFixes: true}}" \
 // RUN:   -- -DTORCH_VERSION_MAJOR=2 -DTORCH_VERSION_MINOR=8
 #include <torch/torch.h>
 #include <torch_tidy/compiled.h>

@@ -66,6 +66,10 @@ struct FixOptions {
   /// throw on an unusual value, and says so in a note.
   bool Strict = false;
   LibTorchVersion Version;
+  /// FixColumnLimit: a rewritten statement that starts its line and would
+  /// run past this column is laid out over several lines
+  /// (layOutStatement); 0 keeps it on one line.
+  unsigned ColumnLimit = 70;
 };
 
 /// What the planner needs to know about the function around the writes,

@@ -54,10 +54,20 @@ using FormBindings = std::map<char, std::string>;
 bool matches_template(std::string_view tmpl, std::string_view text,
                       FormBindings *bindings = nullptr);
 
+/// Text on one line: each whitespace run that holds a line break, as a fix
+/// wrapped to a column limit has them, is removed after an opening bracket
+/// and before a closing bracket, `.` or `->`, and is one space elsewhere. So
+/// a fix laid out over several lines (`t = t.select_scatter(\n    v, 0, i)`)
+/// reads as the one-line text its rule's forms spell (`t =
+/// t.select_scatter(v, 0, i)`). Whitespace inside string and character
+/// literals is kept.
+std::string unwrap_lines(std::string_view text);
+
 /// Whether Texts (the fix's edits, in file order) have one of the rule's
 /// alternative forms: as many edits as the alternative has, each with its
-/// template's form and one binding of the holes across them. Sets
-/// *Alternative to the index of the alternative matched.
+/// template's form (read on one line, unwrap_lines) and one binding of the
+/// holes across them. Sets *Alternative to the index of the alternative
+/// matched.
 bool matches_rule_forms(std::string_view forms,
                         const std::vector<std::string> &texts,
                         size_t *alternative = nullptr);
