@@ -277,6 +277,29 @@ def fix_lengths(cases, style, before, after):
     return lines
 
 
+# FixColumnLimit's default, which the harness runs with.
+FIX_COLUMN_LIMIT = 70
+
+
+def check_widths(original_text, fixed_text):
+    """Every line a fix wrote is at most FIX_COLUMN_LIMIT characters wide
+    (issue 47): lines the diff adds, except those that keep a comment of the
+    case's own (the fix does not lay out an author's comment)."""
+    import difflib
+    a, b = original_text.splitlines(), fixed_text.splitlines()
+    written = []
+    for tag, _, _, j1, j2 in difflib.SequenceMatcher(
+            None, a, b, autojunk=False).get_opcodes():
+        if tag in ("replace", "insert"):
+            written += [l for l in b[j1:j2] if "//" not in l]
+    wide = [l for l in written if len(l) > FIX_COLUMN_LIMIT]
+    print(f"fixed lines: {len(written)}, the widest "
+          f"{max((len(l) for l in written), default=0)} (limit "
+          f"{FIX_COLUMN_LIMIT})")
+    return [f"a fixed line is {len(l)} > {FIX_COLUMN_LIMIT} characters: {l}"
+            for l in wide]
+
+
 def check_second_run(warnings, errors, style, fixed_text, again_text):
     """The fixed copy is a fixed point of --fix and no longer warns where a
     fix was expected."""
@@ -423,6 +446,7 @@ def main():
     print("\n".join(fix_lengths(cases, mode, case_texts(original_text),
                                 case_texts(fixed_text))))
     failures += case_failures
+    failures += check_widths(original_text, fixed_text)
     t_fix = time.time() - start
 
     # The harness build (the slow part) overlaps the idempotence run.
