@@ -5,7 +5,7 @@ import lit.formats
 
 config.name = "torch-tidy-" + config.llvm_version + config.name_suffix
 config.test_format = lit.formats.ShTest(execute_external=True)
-config.suffixes = [".cpp"]
+config.suffixes = [".cpp", ".sycl"]
 config.excludes_suffixes = [".py"]
 config.excludes = ["Inputs"]
 config.test_source_root = os.path.dirname(__file__)
@@ -64,5 +64,9 @@ config.substitutions.append(("%python", config.python))
 config.substitutions.append(("%llvm_version", config.llvm_version))
 config.substitutions.append(("%mock_include",
                              config.environment["TORCH_TIDY_MOCK_INCLUDE"]))
+# torch-tidy-project's stand-ins for the SYCL headers (.sycl sources).
+config.substitutions.append(("%sycl_host", os.path.join(
+    config.test_source_root, "..", "..", "tools", "torch-tidy",
+    "torch_tidy_project", "sycl_host")))
 config.substitutions.append(("%inputs",
                              os.path.join(config.test_source_root, "Inputs")))

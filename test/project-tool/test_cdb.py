@@ -175,7 +175,7 @@ class FindSourcesTest(unittest.TestCase):
             txt = write(os.path.join(d, "notes.txt"))
             with self.assertRaises(ProjectError) as c:
                 cdb.find_sources([txt])
-            self.assertIn("not a C++ or CUDA source", str(c.exception))
+            self.assertIn("not a C++, CUDA or SYCL source", str(c.exception))
             with self.assertRaises(ProjectError) as c:
                 cdb.find_sources([os.path.join(d, "gone.cpp")])
             self.assertIn("no such file", str(c.exception))

@@ -318,6 +318,24 @@ class ObtainExistingTest(unittest.TestCase):
                                                        "build"))
 
 
+    def test_sycl_entries_parsed_as_cxx_with_the_stand_ins(self):
+        torch = fake_torch(self.project)
+        inc = torch["include_paths"][0]
+        write_json(os.path.join(self.project, "build",
+                                "compile_commands.json"), [
+            gcc_entry(".", "../a.cpp", "-isystem", inc),
+            {"directory": ".", "file": "../k.sycl",
+             "command": f"icpx -fsycl -fsycl-targets=spir64 -DK "
+                        f"-isystem {inc} -c ../k.sycl -o k.o"}])
+        db = obtain(context(self.project))
+        self.assertTrue(any(n.startswith("1 SYCL entry parsed as C++")
+                            for n in db.notes), db.notes)
+        k = self.read_written()[1]
+        self.assertEqual(k["arguments"][:3], ["clang++", "-x", "c++"])
+        self.assertIn("-DK", k["arguments"])
+        self.assertNotIn("-fsycl", k["arguments"])
+
+
 class ObtainFromBuildTest(unittest.TestCase):
     def setUp(self):
         self._tmp = tempfile.TemporaryDirectory()

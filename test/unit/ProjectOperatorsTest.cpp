@@ -526,6 +526,22 @@ TEST_F(ProjectIndex, KernelsAcrossFilesAndTheCache) {
   }
 }
 
+TEST_F(ProjectIndex, SyclSourcesAreRead) {
+  // An XPU library keeps its kernels and their registration in .sycl
+  // sources, which its build compiles.
+  write("csrc/xpu/op.sycl", "#include <sycl/sycl.hpp>\n"
+                            "at::Tensor op_xpu(const at::Tensor &x);\n"
+                            "TORCH_LIBRARY_IMPL(ext, XPU, m) {\n"
+                            "  m.impl(\"op\", &op_xpu);\n}\n");
+  auto Index = ProjectOperators::build(Root, Cache);
+  std::vector<std::string> Got;
+  for (const DeclaredKernel *K : Index->kernels("ext", "op"))
+    Got.push_back(K->Site.Key + "|" +
+                  llvm::sys::path::filename(K->Site.File).str() + ":" +
+                  std::to_string(K->Site.Line));
+  EXPECT_EQ(Got, (std::vector<std::string>{"XPU|op.sycl:4"}));
+}
+
 TEST_F(ProjectIndex, PythonFakeWrappers) {
   // torchao's spelling: a decorator of the project's own that calls
   // register_fake with the name it is given; flashinfer's identity

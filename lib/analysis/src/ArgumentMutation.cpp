@@ -124,6 +124,26 @@ std::optional<unsigned> destinationOf(const FunctionDecl *Callee,
   StringRef Name = nameOf(Callee);
   if (Name.empty())
     return std::nullopt;
+  // SYCL's USM copies, by the queue or in a command group's handler:
+  // memcpy(dest, src, n), memset(p, v, n), fill(p, v, n), copy(src, dest,
+  // n).
+  if (const auto *M = dyn_cast<CXXMethodDecl>(Callee)) {
+    const CXXRecordDecl *Class = M->getParent();
+    const DeclContext *NS = Class->getDeclContext();
+    while (NS && NS->isInlineNamespace())
+      NS = NS->getParent();
+    const auto *N = dyn_cast_or_null<NamespaceDecl>(NS);
+    if (N && N->getName() == "sycl" &&
+        N->getDeclContext()->getRedeclContext()->isTranslationUnit() &&
+        Class->getIdentifier() &&
+        (Class->getName() == "queue" || Class->getName() == "handler")) {
+      if (Name == "memcpy" || Name == "memset" || Name == "fill")
+        return 0u;
+      if (Name == "copy" && NumArgs >= 2)
+        return 1u;
+    }
+    return std::nullopt;
+  }
   const DeclContext *DC = Callee->getDeclContext()->getRedeclContext();
   bool InStd = DC->isStdNamespace();
   bool IsC = DC->isTranslationUnit() || InStd;

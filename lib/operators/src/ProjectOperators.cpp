@@ -22,7 +22,7 @@ using namespace llvm;
 namespace torch_tidy {
 namespace {
 
-constexpr int CacheVersion = 10;
+constexpr int CacheVersion = 11;
 /// Files larger than this are not read (generated or vendored code).
 constexpr uint64_t MaxFileSize = 4 << 20;
 /// A project with more files than this is indexed up to this many.
@@ -33,9 +33,9 @@ bool isPythonPath(StringRef Path) {
 }
 
 bool isIndexedPath(StringRef Path) {
-  static const StringSet<> Exts = {".cpp", ".cc",  ".cxx", ".c++", ".cu",
-                                   ".cuh", ".h",   ".hpp", ".hh",  ".hxx",
-                                   ".inl", ".ipp", ".py"};
+  static const StringSet<> Exts = {".cpp", ".cc",  ".cxx",  ".c++", ".cu",
+                                   ".cuh", ".h",   ".hpp",  ".hh",  ".hxx",
+                                   ".inl", ".ipp", ".sycl", ".py"};
   return Exts.contains(sys::path::extension(Path));
 }
 

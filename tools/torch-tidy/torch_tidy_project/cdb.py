@@ -9,12 +9,12 @@ import re
 import sys
 import tempfile
 
-from . import recorder, torchenv
+from . import recorder, sycl, torchenv
 from .flags import kept_flags
 from .common import SCRATCH, ProjectError, scratch_dir
 from .torchenv import default_std
 
-SOURCE_EXTENSIONS = (".cpp", ".cc", ".cxx", ".cu")
+SOURCE_EXTENSIONS = (".cpp", ".cc", ".cxx", ".cu") + sycl.SYCL_EXTENSIONS
 # torch.utils.cpp_extension.COMMON_NVCC_FLAGS, less nvcc's own options.
 NVCC_DEFINES = ["-D__CUDA_NO_HALF_OPERATORS__",
                 "-D__CUDA_NO_HALF_CONVERSIONS__",
@@ -112,11 +112,16 @@ def setup_entries(exts, base, cuda_flags, directory="."):
                 for k, v in e["define_macros"]]
         own += [f"-U{u}" for u in e["undef_macros"]]
         for src in e["sources"]:
-            # BuildExtension gives a .cu source extra_compile_args["nvcc"]
-            # and a C++ source extra_compile_args["cxx"], never both.
+            # BuildExtension gives a .cu source extra_compile_args["nvcc"],
+            # a .sycl source extra_compile_args["sycl"] (SyclExtension) and
+            # a C++ source extra_compile_args["cxx"].
             cu = src.endswith(".cu")
-            extra = kept_flags(e["nvcc"] if cu else e["cxx"], directory)
+            sy = sycl.is_sycl_source(src)
+            extra = kept_flags(e["nvcc"] if cu else
+                               e.get("sycl", []) if sy else e["cxx"],
+                               directory)
             flags = ((cuda_flags[1] if cu else []) +
+                     (sycl.parse_flags() if sy else []) +
                      base + (list(cuda_flags[0]) if cuda_flags else []) +
                      own + extra)
             # A later -std= wins, as with the compiler.
@@ -135,8 +140,8 @@ def find_sources(paths):
                           if f.endswith(SOURCE_EXTENSIONS)]
         elif os.path.isfile(p):
             if not p.endswith(SOURCE_EXTENSIONS):
-                raise ProjectError(f"{p}: not a C++ or CUDA source (.cpp, "
-                                   f".cc, .cxx, .cu)")
+                raise ProjectError(f"{p}: not a C++, CUDA or SYCL source "
+                                   f"(.cpp, .cc, .cxx, .cu, .sycl)")
             found.append(p)
         else:
             raise ProjectError(f"{p}: no such file or directory")
@@ -189,6 +194,8 @@ def for_sources(sources, torch, directory, shim_dir, name, cuda_path=None,
         common += cuda_flags[0]
 
     def flags(src):
+        if sycl.is_sycl_source(src):
+            return sycl.parse_flags() + common
         return cuda_flags[1] + common if src.endswith(".cu") else common
     return entries(sources, flags, directory)
 
@@ -243,7 +250,7 @@ the compiler:
                                              -std=c++17 before (or --std)
 
 plus -DTORCH_EXTENSION_NAME=NAME and -DTORCH_API_INCLUDE_EXTENSION_H, and
-writes one entry per .cpp, .cc, .cxx and .cu file named or found below a
+writes one entry per .cpp, .cc, .cxx, .cu and .sycl file named or found below a
 named directory (recursively; directories whose name starts with a dot are
 skipped). The compiler is clang++: the entries are for clang-based tools.
 
@@ -259,6 +266,11 @@ else /usr/local/cuda. With CUDA 13 the toolkit's cccl directory (thrust, cub)
 is added too, and the CUDA 11/12 headers that clang's CUDA wrapper still
 includes but CUDA 13 removed are stood in for by empty files in
 .torch-tidy/cuda-shim next to the output file. No GPU is needed.
+
+SYCL: each .sycl entry makes clang parse the file as C++, host side, with
+torch-tidy's stand-ins for the SYCL headers (-x c++ -isystem
+.../torch_tidy_project/sycl_host), and gets a SyclExtension's
+extra_compile_args["sycl"]. No SYCL compiler is needed.
 
 Exit 0 on success; 2, with one line saying why, when PY cannot import torch,
 setup.py cannot be read, a named source does not exist, no source was found,
@@ -288,7 +300,7 @@ def main(argv=None):
                    "setup.py defines (nothing is built)")
     p.add_argument("sources", nargs="*", metavar="SOURCES_OR_DIRS",
                    help="source files, or directories to search recursively "
-                   "for .cpp, .cc, .cxx and .cu files")
+                   "for .cpp, .cc, .cxx, .cu and .sycl files")
     p.add_argument("--python", default="python3",
                    help="the Python with torch that builds the extension "
                    "(default: python3)")

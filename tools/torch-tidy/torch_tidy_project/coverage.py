@@ -10,7 +10,7 @@ import re
 from . import index as project_index
 from .common import NOT_THE_PROJECTS, read_text, rel
 
-SOURCES = (".c", ".cc", ".cpp", ".cxx", ".cu")
+SOURCES = (".c", ".cc", ".cpp", ".cxx", ".cu", ".sycl")
 NO_KERNEL = "no C++ kernel"
 NOT_IN_DATABASE = "kernel file not in the database"
 LEFT_OUT = "left out by the build's configuration"
@@ -29,7 +29,7 @@ GENERIC = {"build", "with", "use", "enable", "enabled", "force", "no",
 
 
 def tree_sources(root, own_only=False):
-    """C, C++ and CUDA sources below root (hidden folders left out; with
+    """C, C++, CUDA and SYCL sources below root (hidden folders left out; with
     own_only, other projects' code, tests and builds too)."""
     found = []
     for d, dirs, files in os.walk(root):
@@ -47,6 +47,8 @@ def path_words(path, root):
     words = _words(rel(path, root))
     if path.endswith((".cu", ".cuh")):
         words.add("cuda")
+    if path.endswith(".sycl"):
+        words.update(("sycl", "xpu"))
     return words
 
 

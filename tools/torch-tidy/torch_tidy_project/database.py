@@ -23,7 +23,7 @@ import re
 import shutil
 import time
 
-from . import cdb, cmake, flags, nvcc, pyproject, recorder
+from . import cdb, cmake, flags, nvcc, pyproject, recorder, sycl
 from .common import ProjectError, age_text, log, read_text, rel, scratch_dir
 from .torchenv import header_torch
 
@@ -426,6 +426,12 @@ def _finish(ctx, db):
             f"(host side; nvcc-only options dropped)" +
             (f"; {added} named no torch include path and were given the "
              f"database's" if added else ""))
+    entries, n = sycl.translate_database(entries)
+    if n:
+        db.notes.append(
+            f"{n} SYCL entr{'y' if n == 1 else 'ies'} parsed as C++, host "
+            f"side, with torch-tidy's stand-ins for the SYCL headers "
+            f"(SYCL-only options dropped)")
     db.entries = entries
     db.libtorch = torch_includes(entries)[0]
     db.path = os.path.join(scratch_dir(ctx.root), NAME)

@@ -126,6 +126,8 @@ def describe(e):
                     else extra),
         "nvcc": list(extra.get("nvcc", []) if isinstance(extra, dict)
                      else []),
+        "sycl": list(extra.get("sycl", []) if isinstance(extra, dict)
+                     else []),
     }
 def setup(*args, **kwargs):
     exts = list(kwargs.get("ext_modules") or [])

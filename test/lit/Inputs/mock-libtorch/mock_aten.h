@@ -28,9 +28,9 @@ using IntArrayRef = ArrayRef<int64_t>;
 template <typename T> using optional = std::optional<T>;
 using std::nullopt;
 enum class ScalarType : int8_t { Byte, Char, Short, Int, Long, Half, Float, Double, Bool };
-enum class DeviceType : int8_t { CPU, CUDA, Meta };
+enum class DeviceType : int8_t { CPU, CUDA, XPU, Meta };
 enum class DispatchKey : uint16_t {
-  Undefined, CPU, CUDA, Meta, AutogradCPU, Autograd, CompositeImplicitAutograd,
+  Undefined, CPU, CUDA, XPU, Meta, AutogradCPU, Autograd, CompositeImplicitAutograd,
   CompositeExplicitAutograd, CompositeExplicitAutogradNonFunctional, Functionalize
 };
 class DispatchKeySet {
