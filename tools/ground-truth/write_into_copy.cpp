@@ -79,19 +79,21 @@ int main() {
   Receiver Half{"float16", [] { return base(at::kHalf); }};
   Receiver Cpu{"cpu", [] { return base(); }};
   Receiver ChannelsLast{"channels_last", [] {
-                          return base().reshape({1, 2, 3, 4}).contiguous(
-                              at::MemoryFormat::ChannelsLast);
+                          return base()
+                              .reshape({1, 2, 3, 4})
+                              .contiguous(at::MemoryFormat::ChannelsLast);
                         }};
   Receiver Contig4d{"contiguous_4d",
                     [] { return base().reshape({1, 2, 3, 4}); }};
 
   std::vector<Method> Methods = {
-      {"contiguous", [](const at::Tensor &X) { return X.contiguous(); },
+      {"contiguous",
+       [](const at::Tensor &X) { return X.contiguous(); },
        {Contig, Transposed}},
-      {"to_dtype", [](const at::Tensor &X) { return X.to(at::kFloat); },
+      {"to_dtype",
+       [](const at::Tensor &X) { return X.to(at::kFloat); },
        {Float, Double}},
-      {"to_device", [](const at::Tensor &X) { return X.to(at::kCPU); },
-       {Cpu}},
+      {"to_device", [](const at::Tensor &X) { return X.to(at::kCPU); }, {Cpu}},
       {"to_memory_format",
        [](const at::Tensor &X) {
          return X.contiguous(at::MemoryFormat::ChannelsLast);
@@ -105,13 +107,17 @@ int main() {
        {ChannelsLast, Contig4d}},
       {"cpu", [](const at::Tensor &X) { return X.cpu(); }, {Cpu}},
       // Python's float() and half(); C++ spells them to(dtype).
-      {"to_dtype_half", [](const at::Tensor &X) { return X.to(at::kHalf); },
+      {"to_dtype_half",
+       [](const at::Tensor &X) { return X.to(at::kHalf); },
        {Half, Float}},
-      {"toType", [](const at::Tensor &X) { return X.toType(at::kFloat); },
+      {"toType",
+       [](const at::Tensor &X) { return X.toType(at::kFloat); },
        {Float, Double}},
-      {"reshape", [](const at::Tensor &X) { return X.reshape({24}); },
+      {"reshape",
+       [](const at::Tensor &X) { return X.reshape({24}); },
        {Contig, Transposed}},
-      {"flatten", [](const at::Tensor &X) { return X.flatten(); },
+      {"flatten",
+       [](const at::Tensor &X) { return X.flatten(); },
        {Contig, Transposed}},
       {"expect_contiguous",
        [](const at::Tensor &X) {
