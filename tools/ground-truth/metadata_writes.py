@@ -15,7 +15,6 @@ report (detach_, requires_grad_), and runs opcheck's test_schema on each.
       report pass undeclared. Exit 0 when all hold, 1 otherwise, 77 when no
       torch could run (SKIP said by name).
 """
-import argparse
 import os
 import re
 import sys
@@ -94,13 +93,8 @@ def measure():
 
 
 def main():
-    p = argparse.ArgumentParser(description=__doc__,
-                                formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--python", action="append", default=[], help="LABEL=PYTHON")
-    p.add_argument("--measure", action="store_true", help=argparse.SUPPRESS)
-    args = p.parse_args()
-    if args.measure:
-        measure()
+    args = um.venv_script_args(__doc__, measure)
+    if args is None:
         return 0
     reported = reported_methods()
     problems = []
@@ -109,7 +103,6 @@ def main():
                         f"{sorted(BODIES)}")
     measured, failed = um.measure_under_venvs(args.python, __file__, "metadata-writes")
     problems += failed
-    ran = len(measured)
     for _, rows in measured:
         for _, version, method, decl, verdict in (r[:5] for r in rows):
             print(f"torch {version} {method:15s} {decl:10s} {verdict}")
@@ -120,12 +113,10 @@ def main():
             if verdict != want:
                 problems.append(f"torch {version}: {method} {decl}: {verdict}, "
                                 f"the check assumes {want}")
-    for pr in problems:
-        print("DISAGREES:", pr)
-    if not ran and not problems:
-        return 77
-    print(f"metadata-writes: {len(problems)} disagree")
-    return 1 if problems else 0
+    return um.venv_script_verdict(
+        problems, measured, "metadata-writes",
+        f"opcheck agrees with the check on {len(BODIES) + len(NOT_REPORTED)} "
+        f"methods under {len(measured)} torch version(s)")
 
 
 if __name__ == "__main__":
