@@ -4,6 +4,7 @@
 #include "IndexAssignToCopyCheck.h"
 #include "InplaceOnGradLeafCheck.h"
 #include "OpUndeclaredMutationCheck.h"
+#include "WriteIntoCopyCheck.h"
 
 #include "clang-tidy/ClangTidyModule.h"
 #include "clang-tidy/ClangTidyModuleRegistry.h"

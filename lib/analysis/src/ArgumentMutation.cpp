@@ -1,6 +1,7 @@
 //===- ArgumentMutation.cpp - Which arguments a kernel writes into --------===//
 
 #include "torch_tidy/analysis/ArgumentMutation.h"
+#include "torch_tidy/analysis/GroundTruth.h"
 #include "torch_tidy/libtorch/LibTorchApi.h"
 #include "torch_tidy/libtorch/UserCode.h"
 
@@ -24,8 +25,12 @@ StringRef nameOf(const FunctionDecl *FD) {
 /// view calls LibTorchApi knows: detach() shares storage, contiguous() and
 /// to(...) return the tensor itself when there is nothing to do.
 bool isAliasReturningMethod(StringRef Name) {
-  static const llvm::StringSet<> Names = {"detach",     "alias",
-                                          "contiguous", "to",
+  static const llvm::StringSet<> Names = {"detach",
+                                          "alias",
+                                          "contiguous",
+                                          "expect_contiguous",
+                                          "toType",
+                                          "to",
                                           "cpu",        "cuda",
                                           "type_as",    "view_as",
                                           "expand_as",  "requires_grad_",
@@ -54,6 +59,18 @@ bool isOptionalTensorType(QualType T) {
       CTSD->getTemplateArgs()[0].getKind() != TemplateArgument::Type)
     return false;
   return libtorch::isTensorType(CTSD->getTemplateArgs()[0].getAsType());
+}
+
+/// c10::MaybeOwned<Tensor>, what expect_contiguous() returns: read through
+/// `*` and `->` as an optional<Tensor> is.
+bool isMaybeOwnedTensorType(QualType T) {
+  T = T.getNonReferenceType();
+  const auto *CTSD = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
+      T->getAsCXXRecordDecl());
+  return CTSD && CTSD->getName() == "MaybeOwned" &&
+         CTSD->getTemplateArgs().size() == 1 &&
+         CTSD->getTemplateArgs()[0].getKind() == TemplateArgument::Type &&
+         libtorch::isTensorType(CTSD->getTemplateArgs()[0].getAsType());
 }
 
 /// A list of tensors: at::TensorList (c10::ArrayRef<Tensor>),
@@ -347,8 +364,19 @@ public:
       return true;
     }
     if (isOptionalTensorType(V->getType())) {
-      if (std::optional<unsigned> P = optionalParam(Init))
+      LastCopy = nullptr;
+      if (std::optional<unsigned> P = optionalParam(Init)) {
         Optional[V] = *P;
+        note(OptionalCopy, V);
+      }
+      return true;
+    }
+    if (isMaybeOwnedTensorType(V->getType())) {
+      // auto c = t.expect_contiguous(); read as *c and c->.
+      if (std::optional<unsigned> P = aliasedParam(Init)) {
+        Optional[V] = *P;
+        note(OptionalCopy, V);
+      }
       return true;
     }
     if (isTensorListType(V->getType())) {
@@ -361,16 +389,22 @@ public:
     }
     if (V->getType()->isPointerType()) {
       if (!V->getType()->getPointeeType().isConstQualified())
-        if (std::optional<unsigned> P = rawTarget(Init))
+        if (std::optional<unsigned> P = rawTarget(Init)) {
           Raw[V] = *P;
+          note(RawCopy, V);
+        }
       return true;
     }
+    LastCopy = nullptr;
     if (std::optional<unsigned> P = accessorOf(Init)) {
       Raw[V] = *P;
+      note(RawCopy, V);
       return true;
     }
-    if (std::optional<unsigned> P = wrapperTarget(Init))
+    if (std::optional<unsigned> P = wrapperTarget(Init)) {
       Wrapped[V] = *P;
+      note(WrappedCopy, V);
+    }
     return true;
   }
 
@@ -464,6 +498,7 @@ public:
             Raw[V] = *P;
           else if (Conditional == 0)
             Raw.erase(V);
+          note(RawCopy, V);
         }
       return true;
     }
@@ -569,6 +604,7 @@ public:
         bool Unseen = !Body || !Body->hasBody();
         Out.Writes.push_back(
             {*P, Call, FD, Form, nullptr, Unseen ? Param : nullptr, true});
+        Out.Writes.back().Copy = LastCopy;
       }
     }
     // A static member function takes its arguments as a free function does;
@@ -600,6 +636,8 @@ public:
         if (P) {
           Out.Writes.push_back(
               {*P, W.Write, W.WriteFunction, W.Form, Call, W.Unseen, Memory});
+          Out.Writes.back().Metadata = W.Metadata;
+          Out.Writes.back().Copy = W.Copy ? W.Copy : LastCopy;
           continue;
         }
         // A helper that writes the elements of a list parameter (a
@@ -607,8 +645,11 @@ public:
         // argument the caller put in the list is written.
         if (isTensorListType(Def->getParamDecl(W.ParamIndex)->getType()))
           for (unsigned Element : listElements(Arg))
+          {
             Out.Writes.push_back({Element, W.Write, W.WriteFunction, W.Form,
                                   Call, W.Unseen, Memory});
+            Out.Writes.back().Copy = W.Copy;
+          }
       }
       return true;
     }
@@ -635,6 +676,7 @@ public:
         std::string Form = "passing its memory to '" +
                            Callee->getQualifiedNameAsString() + "'";
         Out.Writes.push_back({*P, Call, FD, Form, nullptr, Param, true});
+        Out.Writes.back().Copy = LastCopy;
       }
     }
     return true;
@@ -651,11 +693,18 @@ public:
 private:
   void bind(const VarDecl *V, const Expr *Value) {
     std::optional<unsigned> P = aliasedParam(Value);
+    const CXXMemberCallExpr *Copy = LastCopy;
     bool IsDirect = P && isDirect(Value);
     if (P)
       Alias[V] = *P;
     else if (Conditional == 0)
       Alias.erase(V);
+    // A parameter rebound to its own copy is the tensor the code means from
+    // there on.
+    if (P && Copy && !isa<ParmVarDecl>(V))
+      AliasCopy[V] = Copy;
+    else if (Conditional == 0)
+      AliasCopy.erase(V);
     if (IsDirect)
       Direct.insert(V);
     else if (Conditional == 0)
@@ -682,21 +731,48 @@ private:
     return false;
   }
 
+  /// Every write: into the parameter the last aliasedParam, rawTarget or
+  /// wrapperTarget found, through the copy it passed (LastCopy).
   void write(unsigned P, const Expr *E, std::string Form,
              bool ThroughMemory = false) {
     Out.Writes.push_back(
         {P, E, FD, std::move(Form), nullptr, nullptr, ThroughMemory});
+    Out.Writes.back().Copy = LastCopy;
+  }
+
+  /// Records the copy the last lookup passed as V's.
+  void note(llvm::DenseMap<const VarDecl *, const CXXMemberCallExpr *> &Map,
+            const VarDecl *V) {
+    if (LastCopy)
+      Map[V] = LastCopy;
+    else if (Conditional == 0)
+      Map.erase(V);
+  }
+  /// The copy variable V was bound to, as the current lookup's.
+  void passVar(const llvm::DenseMap<const VarDecl *, const CXXMemberCallExpr *>
+                   &Map,
+               const Expr *E) {
+    E = E ? E->IgnoreParenImpCasts() : nullptr;
+    if (const auto *Ref = dyn_cast_or_null<DeclRefExpr>(E))
+      if (const CXXMemberCallExpr *C =
+              Map.lookup(dyn_cast<VarDecl>(Ref->getDecl()));
+          C && !LastCopy)
+        LastCopy = C;
   }
 
   /// The parameter that E is, or is a view or alias of.
   std::optional<unsigned> aliasedParam(const Expr *E, int Depth = 0) {
+    if (Depth == 0)
+      LastCopy = nullptr;
     if (!E || Depth > 32)
       return std::nullopt;
     E = libtorch::ignoreTensorWrappers(E);
     if (const auto *Ref = dyn_cast<DeclRefExpr>(E)) {
       auto It = Alias.find(dyn_cast<VarDecl>(Ref->getDecl()));
-      if (It != Alias.end())
+      if (It != Alias.end()) {
+        passVar(AliasCopy, Ref);
         return It->second;
+      }
       return std::nullopt;
     }
     if (const auto *C = dyn_cast<ConditionalOperator>(E)) {
@@ -731,8 +807,13 @@ private:
       if (!libtorch::torchCallee(Call) || libtorch::isCopyingIndexCall(Call))
         return std::nullopt;
       if (libtorch::isViewProducingCall(Call) || isAliasReturningMethod(Name) ||
-          libtorch::isInPlaceValueMethod(Call))
-        return aliasedParam(Call->getImplicitObjectArgument(), Depth + 1);
+          libtorch::isInPlaceValueMethod(Call)) {
+        std::optional<unsigned> P =
+            aliasedParam(Call->getImplicitObjectArgument(), Depth + 1);
+        if (P && !LastCopy && copyingMethodOf(Call))
+          LastCopy = Call;
+        return P;
+      }
       return std::nullopt;
     }
     if (const auto *Call = dyn_cast<CallExpr>(E)) {
@@ -807,13 +888,18 @@ private:
   }
   /// The optional<Tensor> parameter E names (or a local copy of it).
   std::optional<unsigned> optionalParam(const Expr *E) {
-    return named(Optional, E);
+    std::optional<unsigned> P = named(Optional, E);
+    if (P)
+      passVar(OptionalCopy, E);
+    return P;
   }
 
   /// The parameter whose memory E points into: t.data_ptr<T>(), a pointer
   /// taken from it (plus an offset, or an element's address &p[i]), an
   /// accessor of it, or one element of those.
   std::optional<unsigned> rawTarget(const Expr *E, int Depth = 0) {
+    if (Depth == 0)
+      LastCopy = nullptr;
     if (!E || Depth > 32)
       return std::nullopt;
     E = E->IgnoreParenCasts();
@@ -837,8 +923,10 @@ private:
       return rawTarget(Op->getArg(0), Depth + 1);
     if (const auto *Ref = dyn_cast<DeclRefExpr>(E)) {
       auto It = Raw.find(dyn_cast<VarDecl>(Ref->getDecl()));
-      if (It != Raw.end())
+      if (It != Raw.end()) {
+        passVar(RawCopy, Ref);
         return It->second;
+      }
       return std::nullopt;
     }
     if (const auto *Call = dyn_cast<CXXMemberCallExpr>(E);
@@ -867,13 +955,17 @@ private:
   /// user class constructed from a non-const pointer into it
   /// (Strided1D<T>(t.data_ptr<T>(), n), Span{p, n}), or a local of one.
   std::optional<unsigned> wrapperTarget(const Expr *E, int Depth = 0) {
+    if (Depth == 0)
+      LastCopy = nullptr;
     if (!E || Depth > 8)
       return std::nullopt;
     E = E->IgnoreImplicit()->IgnoreParens()->IgnoreImplicit();
     if (const auto *Ref = dyn_cast<DeclRefExpr>(E)) {
       auto It = Wrapped.find(dyn_cast<VarDecl>(Ref->getDecl()));
-      return It != Wrapped.end() ? std::optional<unsigned>(It->second)
-                                 : std::nullopt;
+      if (It == Wrapped.end())
+        return std::nullopt;
+      passVar(WrappedCopy, Ref);
+      return It->second;
     }
     if (const auto *F = dyn_cast<CXXFunctionalCastExpr>(E))
       return wrapperTarget(F->getSubExpr(), Depth + 1);
@@ -944,6 +1036,11 @@ private:
   /// Local lists of arguments and what they hold.
   llvm::DenseMap<const VarDecl *, std::vector<unsigned>> LocalLists;
   llvm::DenseSet<const VarDecl *> Direct; ///< the parameters' own handles
+  /// The copying call (ArgumentWrite::Copy) each of the maps' variables
+  /// was bound through, and the one the last lookup passed.
+  llvm::DenseMap<const VarDecl *, const CXXMemberCallExpr *> AliasCopy,
+      RawCopy, WrappedCopy, OptionalCopy;
+  const CXXMemberCallExpr *LastCopy = nullptr;
   unsigned Conditional = 0, LambdaDepth = 0;
 };
 
@@ -981,6 +1078,49 @@ void dropUnreachableReturns(const FunctionDecl *Def,
 }
 
 } // namespace
+
+const ground_truth::CopyingMethod *
+copyingMethodOf(const CXXMemberCallExpr *Call) {
+  const CXXMethodDecl *M = Call ? Call->getMethodDecl() : nullptr;
+  StringRef Name = nameOf(M);
+  if (Name.empty() || !libtorch::isTensorType(M->getThisType()->getPointeeType()))
+    return nullptr;
+  auto Explicit = [&](unsigned I) {
+    return I < Call->getNumArgs() && !isa<CXXDefaultArgExpr>(Call->getArg(I));
+  };
+  StringRef Form;
+  if (Name == "contiguous") {
+    Form = Explicit(0) ? "format" : "";
+  } else if (Name == "to" || Name == "toType") {
+    if (!Explicit(0))
+      return nullptr;
+    // What the first argument is, before its conversion to the parameter's
+    // type: to(at::kCPU) converts a DeviceType to TensorOptions.
+    const Expr *A = Call->getArg(0)->IgnoreParenImpCasts();
+    while (const auto *C = dyn_cast<CXXConstructExpr>(A)) {
+      if (C->getNumArgs() != 1 || isa<CXXTemporaryObjectExpr>(C))
+        break;
+      A = C->getArg(0)->IgnoreParenImpCasts();
+    }
+    if (const auto *MT = dyn_cast<MaterializeTemporaryExpr>(A))
+      A = MT->getSubExpr()->IgnoreParenImpCasts();
+    QualType T = A->getType().getNonReferenceType().getUnqualifiedType();
+    const auto *TD = T->getAsTagDecl();
+    StringRef Type = TD && TD->getIdentifier() ? TD->getName() : "";
+    if (Type == "ScalarType" || Type == "TypeMeta")
+      Form = "dtype";
+    else if (Type == "TensorOptions" && Name == "to")
+      Form = "options";
+    else
+      return nullptr; // a device, another tensor: not measured
+    // to(device, dtype) moves across devices too.
+    if (Name == "to" && Form == "dtype" &&
+        M->getParamDecl(0)->getType()->getAsTagDecl() &&
+        M->getParamDecl(0)->getType()->getAsTagDecl()->getName() == "Device")
+      return nullptr;
+  }
+  return ground_truth::findCopyingMethod(Name, Form);
+}
 
 const ArgumentMutationResult &
 ArgumentMutationAnalysis::analyse(const FunctionDecl *FD) {

@@ -26,5 +26,37 @@ bool freshViewArithmeticMeasured(llvm::StringRef OpName) {
          OpName == "div_" || OpName == "clamp_";
 }
 
+llvm::ArrayRef<CopyingMethod> copyingMethods() {
+  // Device moves (cpu(), cuda(), to(device)) are not here: a write into
+  // their result was measured only where no copy is made (no GPU was lent);
+  // to(other) and type_as(other) were not measured.
+  static const CopyingMethod Methods[] = {
+      {"contiguous", "", "contiguous", CopyCondition::Layout,
+       "is not contiguous"},
+      {"contiguous", "format", "to_memory_format", CopyCondition::MemoryFormat,
+       "is not contiguous in that memory format"},
+      {"expect_contiguous", "", "expect_contiguous", CopyCondition::Layout,
+       "is not contiguous"},
+      {"reshape", "", "reshape", CopyCondition::Layout,
+       "cannot be viewed in the new shape (a transposed tensor)"},
+      {"flatten", "", "flatten", CopyCondition::Layout,
+       "cannot be viewed flat (a transposed tensor)"},
+      {"to", "dtype", "to_dtype|to_dtype_half", CopyCondition::Dtype,
+       "has another dtype"},
+      {"toType", "dtype", "toType", CopyCondition::Dtype, "has another dtype"},
+      {"to", "options", "to_options_memory_format", CopyCondition::Options,
+       "differs in dtype or memory format"},
+  };
+  return Methods;
+}
+
+const CopyingMethod *findCopyingMethod(llvm::StringRef Method,
+                                       llvm::StringRef Form) {
+  for (const CopyingMethod &M : copyingMethods())
+    if (M.Method == Method && M.Form == Form)
+      return &M;
+  return nullptr;
+}
+
 } // namespace ground_truth
 } // namespace torch_tidy

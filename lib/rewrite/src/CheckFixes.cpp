@@ -1,13 +1,16 @@
 //===- CheckFixes.cpp - The fixes of the checks beside the flagship -------===//
 
 #include "torch_tidy/rewrite/CheckFixes.h"
+#include "torch_tidy/analysis/GroundTruth.h"
 #include "torch_tidy/analysis/FullStatement.h"
 #include "torch_tidy/analysis/SourceText.h"
 #include "torch_tidy/libtorch/LibTorchApi.h"
 #include "torch_tidy/rewrite/OutOfPlaceRewrite.h"
 
 #include "clang/AST/ASTContext.h"
+#include "clang/AST/ParentMap.h"
 #include "clang/AST/Stmt.h"
+#include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSet.h"
@@ -280,6 +283,226 @@ FixPlan planReturnClone(const ReturnStmt *Return, const ASTContext &Ctx) {
     return FixPlan::fix("return-clone", {FixEdit::insert(After, ".clone()")});
   return FixPlan::fix("return-clone", {FixEdit::insert(Range.getBegin(), "("),
                                        FixEdit::insert(After, ").clone()")});
+}
+
+// ---- write-back-copy, check-no-copy ---------------------------------------
+
+namespace {
+/// The longest line a write-into-copy fix writes.
+constexpr size_t FixWidth = 80;
+
+/// The spaces and tabs before Loc on its line; none when other text is
+/// there (the statement does not start its line).
+std::optional<std::string> lineIndent(SourceLocation Loc,
+                                      const SourceManager &SM) {
+  auto [File, Offset] = SM.getDecomposedLoc(Loc);
+  StringRef Buffer = SM.getBufferData(File);
+  size_t Start = Buffer.rfind('\n', Offset ? Offset - 1 : 0);
+  Start = Start == StringRef::npos || Offset == 0 ? 0 : Start + 1;
+  StringRef Before = Buffer.slice(Start, Offset);
+  if (Before.find_first_not_of(" \t") != StringRef::npos)
+    return std::nullopt;
+  return Before.str();
+}
+
+/// The statement of a block (a direct child of a CompoundStmt) that holds S,
+/// and that block.
+std::pair<const Stmt *, const CompoundStmt *>
+blockStatement(const Stmt *S, const ParentMap &PM) {
+  for (const Stmt *P = PM.getParent(S); P; S = P, P = PM.getParent(P))
+    if (const auto *B = dyn_cast<CompoundStmt>(P))
+      return {S, B};
+  return {nullptr, nullptr};
+}
+
+/// Whether S (outside lambdas) holds a jump that leaves the block early.
+bool jumpsOut(const Stmt *S) {
+  if (!S || isa<LambdaExpr>(S))
+    return false;
+  if (isa<ReturnStmt, GotoStmt, BreakStmt, ContinueStmt, CoreturnStmt>(S))
+    return true;
+  for (const Stmt *Child : S->children())
+    if (jumpsOut(Child))
+      return true;
+  return false;
+}
+
+bool isMaybeOwned(QualType T) {
+  const auto *RD = T.getNonReferenceType()->getAsCXXRecordDecl();
+  return RD && RD->getIdentifier() && RD->getName() == "MaybeOwned";
+}
+
+/// `if (!c.is_alias_of(out)) out.copy_(c);` after the statement of the last
+/// write, or why not.
+FixPlan planWriteBack(const CopyWrite &W, const ParentMap &PM,
+                      const ASTContext &Ctx) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  if (!W.Local || !W.Receiver)
+    return FixPlan::noFix("no local holds the copy");
+  const Expr *Init = W.Local->getInit();
+  if (!Init || Init->IgnoreImplicit() != W.Copy->IgnoreImplicit())
+    if (!Init || !llvm::is_contained(Init->IgnoreImplicit()->children(),
+                                     static_cast<const Stmt *>(W.Copy)))
+      return FixPlan::noFix("the local is not declared from the copy");
+  // The local's declaration and the last write's statement, in one block.
+  const Stmt *Decl = nullptr;
+  for (const Stmt *P = PM.getParent(W.Copy); P; P = PM.getParent(P))
+    if (isa<DeclStmt>(P)) {
+      Decl = P;
+      break;
+    }
+  auto [DeclStatement, Block] =
+      Decl ? blockStatement(Decl, PM)
+           : std::pair<const Stmt *, const CompoundStmt *>();
+  if (!Block || DeclStatement != Decl)
+    return FixPlan::noFix("the copy is not declared in a block");
+  SourceLocation LastLoc = SM.getExpansionLoc(W.LastWrite->getBeginLoc());
+  const Stmt *Last = nullptr;
+  bool Seen = false;
+  for (const Stmt *S : Block->body()) {
+    if (S == Decl)
+      Seen = true;
+    if (!Seen)
+      continue;
+    SourceLocation B = SM.getExpansionLoc(S->getBeginLoc());
+    SourceLocation E = SM.getExpansionRange(S->getEndLoc()).getEnd();
+    if (jumpsOut(S) && S != Decl)
+      return FixPlan::noFix("a return or jump between the copy and its last "
+                            "write would skip a write-back");
+    if (!SM.isBeforeInTranslationUnit(LastLoc, B) &&
+        !SM.isBeforeInTranslationUnit(E, LastLoc)) {
+      Last = S;
+      break;
+    }
+  }
+  if (!Last || Last == Decl)
+    return FixPlan::noFix("the last write is not a statement of the copy's "
+                          "block");
+  SourceLocation End = SM.getExpansionRange(Last->getEndLoc()).getEnd();
+  // Past the statement's `;` (an expression, a declaration, a loop or if
+  // whose body is one), else past its last token (a `}`).
+  SourceLocation After = Lexer::findLocationAfterToken(
+      End, tok::semi, SM, Ctx.getLangOpts(), false);
+  if (After.isInvalid())
+    After = endOfToken(End, Ctx);
+  if (After.isInvalid() || After.isMacroID())
+    return FixPlan::noFix("the end of the last write's statement is not "
+                          "found");
+  std::optional<std::string> Indent =
+      lineIndent(SM.getExpansionLoc(Last->getBeginLoc()), SM);
+  if (!Indent || Indent->find('\t') != std::string::npos)
+    return FixPlan::noFix("the last write's statement does not start its "
+                          "line, or is indented with tabs");
+  std::string L = W.Local->getName().str(), R = W.Receiver->getName().str();
+  bool Owned = isMaybeOwned(W.Local->getType());
+  std::string Source = Owned ? "*" + L : L;
+  if (W.Method->Method == "reshape" || W.Method->Method == "flatten")
+    Source += ".view_as(" + R + ")";
+  std::string Test = "if (!" + L + (Owned ? "->" : ".") + "is_alias_of(" + R +
+                     "))";
+  std::string Copy = R + ".copy_(" + Source + ");";
+  std::string Text = "\n" + *Indent + Test + " " + Copy;
+  if (Indent->size() + Test.size() + 1 + Copy.size() > FixWidth)
+    Text = "\n" + *Indent + Test + "\n" + *Indent + "  " + Copy;
+  if (Indent->size() + 2 + Copy.size() > FixWidth)
+    return FixPlan::noFix("the write-back would not fit in 80 columns");
+  FixPlan Plan = FixPlan::fix("write-back-copy", {FixEdit::insert(After, Text)});
+  Plan.Notes.push_back(
+      "the write-back runs only where " + W.Method->Method.str() +
+      "() made a copy (is_alias_of is false), so '" + R +
+      "' keeps accepting every input and receives the writes");
+  return Plan;
+}
+
+/// `TORCH_CHECK(out.is_contiguous(), "...");` before the statement that
+/// makes the copy, or why not.
+FixPlan planCheckNoCopy(const CopyWrite &W, const ParentMap &PM,
+                        const ASTContext &Ctx, const std::string &Why) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  const auto *Ref = dyn_cast<DeclRefExpr>(
+      libtorch::ignoreTensorWrappers(W.Copy->getImplicitObjectArgument()));
+  if (!Ref || !W.Receiver || Ref->getDecl() != W.Receiver)
+    return FixPlan::noFix(Why + ", and the copy is not made of a named "
+                                "tensor a check could test");
+  std::string R = W.Receiver->getName().str();
+  std::string Cond, Must;
+  auto ArgText = [&](unsigned I) -> std::string {
+    if (I >= W.Copy->getNumArgs())
+      return "";
+    return sourceText(W.Copy->getArg(I), Ctx).str();
+  };
+  switch (W.Method->Condition) {
+  case ground_truth::CopyCondition::Layout:
+    Cond = R + ".is_contiguous()";
+    Must = "contiguous";
+    break;
+  case ground_truth::CopyCondition::MemoryFormat:
+    if (ArgText(0).empty())
+      return FixPlan::noFix(Why + ", and the memory format is not written");
+    Cond = R + ".is_contiguous(" + ArgText(0) + ")";
+    Must = "contiguous in " + ArgText(0);
+    break;
+  case ground_truth::CopyCondition::Dtype: {
+    std::string D = ArgText(0);
+    if (D.empty() || D.find('"') != std::string::npos)
+      return FixPlan::noFix(Why + ", and the dtype is not written");
+    const auto *TD = W.Copy->getArg(0)->IgnoreImpCasts()->getType()->getAsTagDecl();
+    bool Meta = TD && TD->getIdentifier() && TD->getName() == "TypeMeta";
+    Cond = R + (Meta ? ".dtype() == " : ".scalar_type() == ") + D;
+    Must = "of dtype " + D;
+    break;
+  }
+  case ground_truth::CopyCondition::Options:
+    return FixPlan::noFix(Why + ", and to(options) may copy for several "
+                                "reasons a check would have to list");
+  }
+  auto [Statement, Block] = blockStatement(W.Copy, PM);
+  if (!Statement)
+    return FixPlan::noFix(Why + ", and the copy is not in a block");
+  SourceLocation Begin = Statement->getBeginLoc();
+  if (Begin.isMacroID())
+    return FixPlan::noFix(Why + ", and the copy's statement starts in a "
+                                "macro");
+  std::optional<std::string> Indent = lineIndent(Begin, SM);
+  if (!Indent || Indent->find('\t') != std::string::npos)
+    return FixPlan::noFix(Why + ", and the copy's statement does not start "
+                                "its line, or is indented with tabs");
+  std::string Message = "\"'" + R + "' must be " + Must + "\"";
+  std::string Text = "TORCH_CHECK(" + Cond + ", " + Message + ");";
+  if (Indent->size() + Text.size() > FixWidth)
+    Text = "TORCH_CHECK(" + Cond + ",\n" + *Indent + "            " +
+           Message + ");";
+  llvm::SmallVector<StringRef> Lines;
+  std::string Written = *Indent + Text;
+  StringRef(Written).split(Lines, '\n');
+  for (StringRef Line : Lines)
+    if (Line.size() > FixWidth)
+      return FixPlan::noFix(Why + ", and a check would not fit in 80 "
+                                  "columns");
+  FixPlan Plan = FixPlan::fix("check-no-copy",
+                              {FixEdit::insert(Begin, Text + "\n" + *Indent)});
+  Plan.Notes.push_back(
+      "a check, not a write-back, because " + Why +
+      ": the operator then rejects a '" + R + "' that " +
+      W.Method->When.str() + " instead of losing the write");
+  return Plan;
+}
+} // namespace
+
+FixPlan planWriteIntoCopy(const CopyWrite &W, const FunctionDecl *Function,
+                          bool PartialWriteBack, const ASTContext &Ctx) {
+  if (!Function || !Function->getBody() || !W.Copy || !W.Method ||
+      !W.LastWrite)
+    return FixPlan::noFix("the copy's function has no body here");
+  ParentMap PM(Function->getBody());
+  FixPlan WriteBack = planWriteBack(W, PM, Ctx);
+  if (WriteBack.hasFix()) {
+    if (PartialWriteBack)
+      WriteBack.Notes.push_back("the write-back already there runs on one "
+                                "path only; this one runs on every path");
+    return WriteBack;
+  }
+  return planCheckNoCopy(W, PM, Ctx, WriteBack.NoFixReason);
 }
 
 } // namespace torch_tidy

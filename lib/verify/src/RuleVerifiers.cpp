@@ -697,7 +697,7 @@ const std::vector<std::string> &rewrite_rule_ids() {
   static const std::vector<std::string> ids = [] {
     std::vector<std::string> out;
     for (const rules::RuleRow &row : rules::rule_rows())
-      if (row.style != "Schema")
+      if (row.style != "Schema" && row.style != "LibTorch")
         out.emplace_back(row.id);
     return out;
   }();
@@ -707,6 +707,11 @@ const std::vector<std::string> &rewrite_rule_ids() {
 bool is_schema_rule(std::string_view rule_id) {
   const rules::RuleRow *row = rules::find_rule_row(rule_id);
   return row && row->style == "Schema";
+}
+
+bool is_libtorch_rule(std::string_view rule_id) {
+  const rules::RuleRow *row = rules::find_rule_row(rule_id);
+  return row && row->style == "LibTorch";
 }
 
 } // namespace torch_tidy::verify

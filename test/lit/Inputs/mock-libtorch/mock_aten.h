@@ -126,6 +126,24 @@ namespace detail {
                                  uint32_t line, const char *msg);
 } // namespace detail
 } // namespace c10
+namespace c10 {
+// c10::MaybeOwned<T>: what Tensor::expect_contiguous returns.
+template <class T> class MaybeOwned {
+public:
+  const T &operator*() const &;
+  const T *operator->() const;
+};
+namespace detail {
+[[noreturn]] void torchInternalAssertFail(const char *func, const char *file,
+                                          uint32_t line, const char *msg);
+} // namespace detail
+} // namespace c10
+#define TORCH_INTERNAL_ASSERT(cond, ...)                                       \
+  if (C10_UNLIKELY(!(cond))) {                                                 \
+    ::c10::detail::torchInternalAssertFail(__func__, __FILE__,                 \
+                                           static_cast<uint32_t>(__LINE__),    \
+                                           #cond);                             \
+  }
 // c10's TORCH_CHECK: a guard that throws unless cond holds.
 #define C10_UNLIKELY(expr) (__builtin_expect(static_cast<bool>(expr), 0))
 #define TORCH_CHECK(cond, ...)                                                 \
@@ -179,6 +197,10 @@ public:
   int64_t dim() const;
   int64_t size(int64_t d) const;
   ScalarType scalar_type() const;
+  bool is_contiguous(MemoryFormat f = MemoryFormat::Contiguous) const;
+  bool is_alias_of(const TensorBase &other) const;
+  bool is_same(const TensorBase &other) const;
+  MemoryFormat suggest_memory_format() const;
   caffe2::TypeMeta dtype() const;
   Layout layout() const;
   bool is_cuda() const;
@@ -250,6 +272,7 @@ public:
   Tensor &div_(const Tensor &other) const;
   Tensor &div_(const Tensor &other,
                std::optional<std::string_view> rounding_mode) const;
+  Tensor &clamp_min_(const Scalar &min) const;
   Tensor &clamp_(std::optional<Scalar> min,
                  std::optional<Scalar> max = std::nullopt) const;
   Tensor &clamp_(const std::optional<Tensor> &min,
@@ -296,11 +319,16 @@ public:
   Tensor diagonal(int64_t offset = 0, int64_t d1 = 0, int64_t d2 = 1) const;
   Tensor t() const;
   Tensor to(Device d, ScalarType t) const;
-  Tensor to(ScalarType t) const;
-  Tensor to(TensorOptions o = {}) const;
+  Tensor to(ScalarType t, bool non_blocking = false, bool copy = false,
+            std::optional<MemoryFormat> f = std::nullopt) const;
+  Tensor to(TensorOptions o = {}, bool non_blocking = false, bool copy = false,
+            std::optional<MemoryFormat> f = std::nullopt) const;
+  Tensor toType(ScalarType t) const;
   Tensor cuda() const;
   Tensor cpu() const;
-  Tensor contiguous() const;
+  Tensor contiguous(MemoryFormat f = MemoryFormat::Contiguous) const;
+  c10::MaybeOwned<Tensor> expect_contiguous(
+      MemoryFormat f = MemoryFormat::Contiguous) const &;
   Tensor clone() const;
   Tensor detach() const;
   Tensor sum() const;

@@ -64,6 +64,14 @@ struct ArgumentWrite {
   /// `set_data`, `unsqueeze_`, ...): opcheck's test_schema rejects it where
   /// the metadata changes (measured on torch 2.8.0 and 2.15.0).
   bool Metadata = false;
+  /// The write lands in the result of this call of a method that returns
+  /// its receiver or a copy (`out.contiguous()`, `self.to(at::kFloat)`,
+  /// docs/ground-truth-write-into-copy.md), made on the parameter or an
+  /// alias of it, in WriteFunction or the analysed function; null when no
+  /// such call is on the way. A parameter rebound to one (`x =
+  /// x.contiguous();`) is the tensor the code works on from there: not
+  /// counted.
+  const clang::CXXMemberCallExpr *Copy = nullptr;
 };
 
 /// A return of a parameter, or of a view or alias of it.
@@ -84,6 +92,17 @@ struct ArgumentMutationResult {
   /// catch-all kernel that does it cannot run on fake tensors.
   bool OpaqueMemory = false;
 };
+
+namespace ground_truth {
+struct CopyingMethod;
+}
+
+/// The measured copying method Call is (ground_truth::copyingMethods), by
+/// its name and form: contiguous() / contiguous(fmt), expect_contiguous(),
+/// reshape(), flatten(), to(dtype), to(options), toType(dtype); null for
+/// any other call, to(device) among them.
+const ground_truth::CopyingMethod *
+copyingMethodOf(const clang::CXXMemberCallExpr *Call);
 
 class ArgumentMutationAnalysis {
 public:

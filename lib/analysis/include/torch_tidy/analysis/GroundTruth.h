@@ -11,6 +11,7 @@
 
 #include "torch_tidy/analysis/InPlaceWrite.h"
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 
 namespace torch_tidy {
@@ -42,6 +43,36 @@ bool newestLosesFreshWrite(WriteKind Kind, bool ThroughView);
 /// into the whole tensor on the reference version only, which, as for a
 /// whole-tensor copy_, is not reported for a fresh local.
 bool freshViewArithmeticMeasured(llvm::StringRef OpName);
+
+/// What a copy a method may make depends on (torch-write-into-copy).
+enum class CopyCondition {
+  Layout,       ///< strides: contiguous(), reshape(), flatten()
+  MemoryFormat, ///< contiguous(fmt), to(options, ..., fmt)
+  Dtype,        ///< to(dtype), toType(dtype)
+  Options,      ///< to(options): dtype or memory format
+};
+
+/// A method that returns its receiver when nothing needs changing and a new
+/// tensor otherwise, for which docs/ground-truth-write-into-copy.json
+/// measures a write into the result lost exactly when the receiver needs
+/// the copy (LibTorch 2.8.0 and 1.13, CPU; `ground-truth-claims` checks
+/// each Rows entry against that table and each Condition against the
+/// message).
+struct CopyingMethod {
+  llvm::StringLiteral Method; ///< the C++ method, as called
+  /// Which form: "" any call; "dtype", "options" the first argument's
+  /// kind (to()); "format" with a memory-format argument (contiguous).
+  llvm::StringLiteral Form;
+  /// The rows of the table ('|'-separated) that measure this form.
+  llvm::StringLiteral Rows;
+  CopyCondition Condition;
+  /// When the copy is made, for messages: "'x' <When>".
+  llvm::StringLiteral When;
+};
+llvm::ArrayRef<CopyingMethod> copyingMethods();
+/// The entry for Method called in Form, if measured.
+const CopyingMethod *findCopyingMethod(llvm::StringRef Method,
+                                       llvm::StringRef Form);
 
 } // namespace ground_truth
 } // namespace torch_tidy

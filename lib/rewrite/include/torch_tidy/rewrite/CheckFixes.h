@@ -75,6 +75,33 @@ private:
 FixPlan planReturnClone(const clang::ReturnStmt *Return,
                         const clang::ASTContext &Ctx);
 
+namespace ground_truth {
+struct CopyingMethod;
+}
+
+/// Writes into the result of a method that may return a copy of its
+/// receiver (torch-write-into-copy).
+struct CopyWrite {
+  const clang::CXXMemberCallExpr *Copy = nullptr; ///< out.contiguous()
+  /// The local holding the result (`auto c = out.contiguous();`), if any.
+  const clang::VarDecl *Local = nullptr;
+  /// The variable the method is called on (through views), if any.
+  const clang::VarDecl *Receiver = nullptr;
+  /// The last write, or the call in the copying function that makes it.
+  const clang::Stmt *LastWrite = nullptr;
+  const ground_truth::CopyingMethod *Method = nullptr;
+};
+
+/// write-back-copy: `if (!c.is_alias_of(out)) out.copy_(c);` on its own line
+/// after the statement of the last write, where a local holds the copy and
+/// that statement is in the local's block with no return between them;
+/// else check-no-copy: `TORCH_CHECK(out.is_contiguous(), "...");` on its
+/// own line before the statement that makes the copy. Lines stay within 80
+/// columns. Function is the function that makes the copy.
+FixPlan planWriteIntoCopy(const CopyWrite &W,
+                          const clang::FunctionDecl *Function,
+                          bool PartialWriteBack, const clang::ASTContext &Ctx);
+
 } // namespace torch_tidy
 
 #endif

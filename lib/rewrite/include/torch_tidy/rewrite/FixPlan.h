@@ -23,7 +23,7 @@ namespace torch_tidy {
 
 /// A row of RewriteRules.def.
 struct RewriteRule {
-  enum StyleKind { IndexPut, Scatter, Both, Other, Schema };
+  enum StyleKind { IndexPut, Scatter, Both, Other, Schema, LibTorch };
   llvm::StringRef Id;
   StyleKind Style;
   llvm::StringRef Before;

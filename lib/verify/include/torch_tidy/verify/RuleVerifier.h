@@ -104,6 +104,10 @@ const std::vector<std::string> &rewrite_rule_ids();
 /// op-mutation-fixes ctests instead
 /// (docs/checks/torch-op-undeclared-mutation.md).
 bool is_schema_rule(std::string_view rule_id);
+/// Whether rule_id is a LibTorch row of RewriteRules.def (the fixes of
+/// torch-write-into-copy): proven by building the fixed kernels against
+/// real LibTorch and running them (the write-into-copy-fixes test).
+bool is_libtorch_rule(std::string_view rule_id);
 
 bool device_available(rt::Device device);
 
