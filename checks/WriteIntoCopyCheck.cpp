@@ -488,7 +488,7 @@ void WriteIntoCopyCheck::check(const MatchFinder::MatchResult &Result) {
               planWriteIntoCopy({Copy, Local, Receiver, Last, Method}, G,
                                 PartialWriteBack != nullptr, Ctx);
           {
-            auto D = diag(Loc, "%0 into '%1' is lost when '%2' %3: %4() then "
+            auto D = diag(Loc, "write into '%1' (%0) is lost when '%2' %3: %4() then "
                                "returns a new tensor, and %5 is left "
                                "unchanged%6")
                      << Form << messageText(Copy, Ctx, 50) << Recv

@@ -483,8 +483,8 @@ FixPlan planCheckNoCopy(const CopyWrite &W, const ParentMap &PM,
                               {FixEdit::insert(Begin, Text + "\n" + *Indent)});
   Plan.Notes.push_back(
       "a check, not a write-back, because " + Why +
-      ": the operator then rejects a '" + R + "' that " +
-      W.Method->When.str() + " instead of losing the write");
+      ": the operator then fails with an error where '" + R + "' " +
+      W.Method->When.str() + ", instead of losing the write");
   return Plan;
 }
 } // namespace

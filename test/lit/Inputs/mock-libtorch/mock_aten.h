@@ -172,6 +172,7 @@ using c10::requires_grad;
 constexpr auto kStrided = c10::Layout::Strided;
 constexpr auto kFloat = ScalarType::Float;
 constexpr auto kDouble = ScalarType::Double;
+constexpr auto kHalf = ScalarType::Half;
 constexpr auto kLong = ScalarType::Long;
 constexpr auto kInt = ScalarType::Int;
 constexpr auto kInt8 = ScalarType::Char;

@@ -1,0 +1,71 @@
+// RUN: %check_torch_tidy %s torch-write-into-copy %t
+// RUN: %check_torch_tidy --check-suffix=NOREAD '--config={CheckOptions: {torch-write-into-copy.ReadAfterWrite: false}}' %s torch-write-into-copy %t
+// Which tensors the code means to update: an argument its schema declares
+// mutable, one taken as `Tensor &`, one returned, one read after the write;
+// never a fresh local, and never an argument the schema declares
+// read-only.
+#include <torch/library.h>
+#include <torch/torch.h>
+
+void schema_mutable(at::Tensor out, double v) {
+  auto c = out.contiguous();
+  c.fill_(v);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: write into 'out.contiguous()' (fill_) is lost when 'out' is not contiguous: contiguous() then returns a new tensor, and the caller's 'out' is left unchanged; no write-back copies it into the receiver [torch-write-into-copy]
+  // CHECK-MESSAGES: :[[@LINE+33]]:3: note: 'out' is declared mutable in the schema of 'wic::schema_mutable'
+  // CHECK-MESSAGES-NOREAD: :[[@LINE-3]]:3: warning: write into 'out.contiguous()' (fill_) is lost
+}
+
+// The schema says `self` is read only: the kernel does not mean to update
+// it (torch-op-undeclared-mutation reports the write where no copy is made).
+void schema_read_only(at::Tensor self) {
+  auto c = self.contiguous();
+  c.mul_(2);
+}
+
+at::Tensor returned(at::Tensor out) {
+  auto c = out.to(at::kFloat);
+  c.add_(1);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: write into 'out.to(at::kFloat)' (add_) is lost
+  // CHECK-MESSAGES: :[[@LINE+2]]:3: note: 'out' is returned
+  // CHECK-MESSAGES-NOREAD: :[[@LINE-3]]:3: warning: write into 'out.to(at::kFloat)' (add_) is lost
+  return out;
+}
+
+at::Tensor read_after(at::Tensor acc) {
+  auto c = acc.contiguous();
+  c.add_(1);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: write into 'acc.contiguous()' (add_) is lost
+  // CHECK-MESSAGES: :[[@LINE+1]]:10: note: 'acc' is read after the write
+  return acc.sum();
+}
+
+TORCH_LIBRARY(wic, m) {
+  m.def("schema_mutable(Tensor(a!) out, float v) -> ()");
+  m.def("schema_read_only(Tensor self) -> ()");
+}
+TORCH_LIBRARY_IMPL(wic, CPU, m) {
+  m.impl("schema_mutable", &schema_mutable);
+  m.impl("schema_read_only", &schema_read_only);
+}
+
+// Only its metadata is read after the write: nothing says it is updated.
+int64_t metadata_after(const at::Tensor &x) {
+  auto c = x.contiguous();
+  c.mul_(2);
+  return x.size(0) + c.numel();
+}
+
+// Fresh locals are never reported: nobody else holds them.
+at::Tensor fresh(const at::Tensor &x) {
+  auto y = at::zeros_like(x);
+  auto c = y.contiguous();
+  c.add_(1);
+  return y;
+}
+
+// The copy itself is what the function returns: nothing is lost.
+at::Tensor returns_the_copy(const at::Tensor &x) {
+  auto c = x.to(at::kFloat);
+  c.add_(1);
+  return c;
+}

@@ -1,0 +1,121 @@
+// RUN: %check_torch_tidy %s torch-write-into-copy %t
+// A write-back on every path, or a guard that rules the copy out, makes the
+// write safe; a write-back on one path, or a guard on another condition,
+// does not.
+#include <cassert>
+#include <stdexcept>
+#include <torch/torch.h>
+
+void write_back_every_path(at::Tensor &out, const at::Tensor &x) {
+  auto c = out.contiguous();
+  c.copy_(x);
+  if (!c.is_alias_of(out))
+    out.copy_(c);
+}
+
+void write_back_unconditional(at::Tensor &out, const at::Tensor &x) {
+  auto c = out.contiguous();
+  c.add_(x);
+  out.copy_(c);
+}
+
+void write_back_tested_on_receiver(at::Tensor &out) {
+  auto c = out.contiguous();
+  c.mul_(2);
+  if (!out.is_contiguous()) {
+    out.copy_(c);
+  }
+}
+
+void write_back_one_path(at::Tensor &out, const at::Tensor &x, bool flag) {
+  auto c = out.contiguous();
+  c.copy_(x);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: write into 'out.contiguous()' (copy_) is lost when 'out' is not contiguous: contiguous() then returns a new tensor, and the caller's 'out' is left unchanged; the write-back at line 36 runs on one path only [torch-write-into-copy]
+  // CHECK-MESSAGES: :[[@LINE-4]]:38: note: 'out' is taken as a non-const reference
+  if (flag)
+    out.copy_(c);
+}
+
+void write_back_before_the_write(at::Tensor &out, const at::Tensor &x) {
+  auto c = out.contiguous();
+  out.copy_(c);
+  c.add_(x);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: write into 'out.contiguous()' (add_) is lost
+}
+
+void torch_check(at::Tensor &out) {
+  TORCH_CHECK(out.is_contiguous(), "out must be contiguous");
+  auto c = out.contiguous();
+  c.add_(1);
+}
+
+void internal_assert(at::Tensor &out) {
+  TORCH_INTERNAL_ASSERT(out.is_contiguous());
+  out.contiguous().add_(1);
+}
+
+void c_assert(at::Tensor &out) {
+  assert(out.is_contiguous());
+  out.contiguous().add_(1);
+}
+
+void early_error(at::Tensor &out) {
+  if (!out.is_contiguous())
+    throw std::runtime_error("not contiguous");
+  out.contiguous().add_(1);
+}
+
+void early_return(at::Tensor &out) {
+  if (out.scalar_type() != at::kFloat)
+    return;
+  out.to(at::kFloat).add_(1);
+}
+
+void branch_around(at::Tensor &out) {
+  if (out.is_contiguous()) {
+    auto c = out.contiguous();
+    c.add_(1);
+  }
+}
+
+void rebinding(at::Tensor &out) {
+  out = out.contiguous();
+  auto c = out.contiguous();
+  c.add_(1);
+  out.add_(1);
+}
+
+// A guard on another condition: the dtype check does not make out
+// contiguous.
+void other_condition(at::Tensor &out) {
+  TORCH_CHECK(out.scalar_type() == at::kFloat, "float only");
+  auto c = out.contiguous();
+  c.add_(1);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: write into 'out.contiguous()' (add_) is lost
+}
+
+// A guard after the copy does not rule it out.
+void guard_too_late(at::Tensor &out) {
+  auto c = out.contiguous();
+  c.add_(1);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: write into 'out.contiguous()' (add_) is lost
+  TORCH_CHECK(out.is_contiguous(), "out must be contiguous");
+}
+
+// A guard on another tensor.
+void guard_on_other(at::Tensor &out, const at::Tensor &x) {
+  TORCH_CHECK(x.is_contiguous(), "x must be contiguous");
+  auto c = out.contiguous();
+  c.add_(1);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: write into 'out.contiguous()' (add_) is lost
+}
+
+// A helper whose caller checks the argument first.
+void scale_into(at::Tensor t) {
+  auto c = t.contiguous();
+  c.mul_(2);
+}
+void checked_caller(at::Tensor &out) {
+  TORCH_CHECK(out.is_contiguous(), "out must be contiguous");
+  scale_into(out);
+}
