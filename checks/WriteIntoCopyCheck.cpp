@@ -147,8 +147,8 @@ public:
     if (Op->getOperator() != OO_Equal || Op->getNumArgs() != 2 ||
         !startsBefore(Op))
       return true;
-    const auto *Ref = dyn_cast<DeclRefExpr>(
-        libtorch::ignoreTensorWrappers(Op->getArg(0)));
+    const auto *Ref =
+        dyn_cast<DeclRefExpr>(libtorch::ignoreTensorWrappers(Op->getArg(0)));
     if (!Ref || Ref->getDecl() != V)
       return true;
     const auto *Call = dyn_cast<CXXMemberCallExpr>(
@@ -198,18 +198,39 @@ bool holds(const FunctionDecl *F, SourceLocation Loc, const SourceManager &SM) {
 
 /// Methods that read a tensor's metadata, not its values.
 bool readsMetadataOnly(StringRef Name) {
-  static const llvm::StringSet<> Names = {
-      "size",         "sizes",        "sym_size",
-      "sym_sizes",    "dim",          "ndimension",
-      "numel",        "sym_numel",    "stride",
-      "strides",      "options",      "dtype",
-      "scalar_type",  "device",       "get_device",
-      "is_cuda",      "is_cpu",       "is_contiguous",
-      "defined",      "layout",       "suggest_memory_format",
-      "is_alias_of",  "is_same",      "element_size",
-      "itemsize",     "nbytes",       "storage_offset",
-      "is_floating_point", "is_complex", "requires_grad",
-      "is_sparse",    "is_meta",      "has_storage"};
+  static const llvm::StringSet<> Names = {"size",
+                                          "sizes",
+                                          "sym_size",
+                                          "sym_sizes",
+                                          "dim",
+                                          "ndimension",
+                                          "numel",
+                                          "sym_numel",
+                                          "stride",
+                                          "strides",
+                                          "options",
+                                          "dtype",
+                                          "scalar_type",
+                                          "device",
+                                          "get_device",
+                                          "is_cuda",
+                                          "is_cpu",
+                                          "is_contiguous",
+                                          "defined",
+                                          "layout",
+                                          "suggest_memory_format",
+                                          "is_alias_of",
+                                          "is_same",
+                                          "element_size",
+                                          "itemsize",
+                                          "nbytes",
+                                          "storage_offset",
+                                          "is_floating_point",
+                                          "is_complex",
+                                          "requires_grad",
+                                          "is_sparse",
+                                          "is_meta",
+                                          "has_storage"};
   return Names.contains(Name);
 }
 
@@ -224,8 +245,9 @@ public:
     if (const CXXMethodDecl *M = Call->getMethodDecl();
         M && M->getIdentifier() &&
         (readsMetadataOnly(M->getName()) || M->getName() == "copy_"))
-      if (const auto *Ref = dyn_cast<DeclRefExpr>(
-              libtorch::ignoreTensorWrappers(Call->getImplicitObjectArgument()));
+      if (const auto *Ref =
+              dyn_cast<DeclRefExpr>(libtorch::ignoreTensorWrappers(
+                  Call->getImplicitObjectArgument()));
           Ref && Ref->getDecl() == P)
         Skip.insert(Ref);
     return true;
@@ -285,8 +307,8 @@ const VarDecl *localOf(const CXXMemberCallExpr *Copy, const ParentMap &PM) {
   if (const auto *DS = dyn_cast_or_null<DeclStmt>(P)) {
     for (const Decl *D : DS->decls())
       if (const auto *V = dyn_cast<VarDecl>(D);
-          V && V->getInit() && V->getInit()->IgnoreImplicit() ==
-                                   cast<Expr>(S)->IgnoreImplicit())
+          V && V->getInit() &&
+          V->getInit()->IgnoreImplicit() == cast<Expr>(S)->IgnoreImplicit())
         return V;
     return nullptr;
   }
@@ -347,16 +369,18 @@ void WriteIntoCopyCheck::check(const MatchFinder::MatchResult &Result) {
           continue;
         const SchemaArgument &A = Op->Schema->Arguments[*I];
         if (A.Alias && A.Alias->IsWrite)
-          return Intent{"'" + A.Name + "' is declared mutable in the schema "
-                                       "of '" +
+          return Intent{"'" + A.Name +
+                            "' is declared mutable in the schema "
+                            "of '" +
                             Op->qualifiedName() + "'",
                         K->where()};
         return std::nullopt; // the schema says it is not updated
       }
     QualType T = Param->getType();
     if (T->isLValueReferenceType() && !T->getPointeeType().isConstQualified())
-      return Intent{"'" + Name + "' is taken as a non-const reference, "
-                                 "the convention for an output argument",
+      return Intent{"'" + Name +
+                        "' is taken as a non-const reference, "
+                        "the convention for an output argument",
                     Param->getLocation()};
     for (const ArgumentReturn &Ret : R.Returns)
       if (Ret.ParamIndex == P && Ret.Direct)
@@ -413,10 +437,10 @@ void WriteIntoCopyCheck::check(const MatchFinder::MatchResult &Result) {
           const Stmt *First = Sites.front(), *Last = Sites.back();
           SourceLocation LastInFD =
               G == FD ? SM.getExpansionLoc(Last->getEndLoc())
-                      : SM.getExpansionLoc(
-                            (Writes.back()->Via ? Writes.back()->Via
+                      : SM.getExpansionLoc((Writes.back()->Via
+                                                ? Writes.back()->Via
                                                 : Writes.back()->Write)
-                                ->getEndLoc());
+                                               ->getEndLoc());
           unsigned P = Writes.front()->ParamIndex;
           if (P >= FD->getNumParams())
             continue;
@@ -427,12 +451,12 @@ void WriteIntoCopyCheck::check(const MatchFinder::MatchResult &Result) {
           // FD on the parameter (before its call of G).
           const VarDecl *Receiver = rootVar(Copy->getImplicitObjectArgument());
           if (guarded(G, Receiver, Method->Condition, CopyLoc, SM) ||
-              (G != FD &&
-               guarded(FD, FD->getParamDecl(P), Method->Condition,
-                       SM.getExpansionLoc(Writes.front()->Via
-                                              ? Writes.front()->Via->getBeginLoc()
-                                              : CopyLoc),
-                       SM)))
+              (G != FD && guarded(FD, FD->getParamDecl(P), Method->Condition,
+                                  SM.getExpansionLoc(
+                                      Writes.front()->Via
+                                          ? Writes.front()->Via->getBeginLoc()
+                                          : CopyLoc),
+                                  SM)))
             continue;
           ParentMap PM(G->getBody());
           const VarDecl *Local = localOf(Copy, PM);
@@ -458,8 +482,7 @@ void WriteIntoCopyCheck::check(const MatchFinder::MatchResult &Result) {
                 else if (isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt,
                              SwitchStmt>(S))
                   OnEveryPath = false;
-                if (Cond && !mentions(Cond, Local) &&
-                    !mentions(Cond, Receiver))
+                if (Cond && !mentions(Cond, Local) && !mentions(Cond, Receiver))
                   OnEveryPath = false;
               }
               if (OnEveryPath)
@@ -476,38 +499,37 @@ void WriteIntoCopyCheck::check(const MatchFinder::MatchResult &Result) {
           for (const ArgumentWrite *W : Writes)
             if (W->Write == First || W->Via == First)
               Form = W->Form;
-          std::string Recv = messageText(Copy->getImplicitObjectArgument(),
-                                         Ctx, 40);
+          std::string Recv =
+              messageText(Copy->getImplicitObjectArgument(), Ctx, 40);
           std::string ParamName = FD->getParamDecl(P)->getName().str();
-          std::string Caller =
-              G == FD ? "the caller's '" + ParamName + "'"
-                      : "'" + ParamName + "' of '" +
-                            FD->getNameAsString() + "'";
+          std::string Caller = G == FD ? "the caller's '" + ParamName + "'"
+                                       : "'" + ParamName + "' of '" +
+                                             FD->getNameAsString() + "'";
           SourceLocation Loc = written(First->getBeginLoc());
           FixPlan Plan =
               planWriteIntoCopy({Copy, Local, Receiver, Last, Method}, G,
                                 PartialWriteBack != nullptr, Ctx);
           {
-            auto D = diag(Loc, "write into '%1' (%0) is lost when '%2' %3: %4() then "
-                               "returns a new tensor, and %5 is left "
-                               "unchanged%6")
-                     << Form << messageText(Copy, Ctx, 50) << Recv
-                     << Method->When.str() << Method->Method.str() << Caller
-                     << (PartialWriteBack
-                             ? "; the write-back at line " +
-                                   std::to_string(SM.getExpansionLineNumber(
-                                       PartialWriteBack->getBeginLoc())) +
-                                   " runs on one path only"
-                             : std::string(
-                                   "; no write-back copies it into the "
-                                   "receiver"));
+            auto D =
+                diag(Loc,
+                     "write into '%1' (%0) is lost when '%2' %3: %4() then "
+                     "returns a new tensor, and %5 is left "
+                     "unchanged%6")
+                << Form << messageText(Copy, Ctx, 50) << Recv
+                << Method->When.str() << Method->Method.str() << Caller
+                << (PartialWriteBack
+                        ? "; the write-back at line " +
+                              std::to_string(SM.getExpansionLineNumber(
+                                  PartialWriteBack->getBeginLoc())) +
+                              " runs on one path only"
+                        : std::string("; no write-back copies it into the "
+                                      "receiver"));
             if (fixOnLineOf(Plan, Loc))
               addFix(D, Plan);
           }
           if (G != FD && Writes.front()->Via)
             diag(written(Writes.front()->Via->getBeginLoc()),
-                 "'%0' reaches the copy through this call",
-                 DiagnosticIDs::Note)
+                 "'%0' reaches the copy through this call", DiagnosticIDs::Note)
                 << ParamName;
           diag(written(Why->At), "%0", DiagnosticIDs::Note) << Why->Why;
           if (!fixOnLineOf(Plan, Loc) && Plan.hasFix()) {

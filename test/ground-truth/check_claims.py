@@ -28,7 +28,13 @@ docs/ground-truth.json and fails on any disagreement:
   - schemas LibTorch infers for m.def(name, fn) declare nothing mutable;
   - each Consequence class (registrationRows in lib/operators/src/
     Consequence.cpp) measures, on its rows of
-    docs/ground-truth-registrations.json, what the class says.
+    docs/ground-truth-registrations.json, what the class says;
+  - torch-write-into-copy flags exactly the methods
+    docs/ground-truth-write-into-copy.json shows a lost write for
+    (copyingMethods in GroundTruth.cpp): each entry's rows lose the write
+    when the receiver needs a copy and keep it when not, on every LibTorch
+    version, and no measured loss is left out; the check's message states
+    each entry's condition, and its page lists every method and condition.
 """
 import json
 import os
@@ -328,6 +334,70 @@ def mutation_count_problems():
     return checked, problems
 
 
+WIC_TABLE = os.path.join(ROOT, "docs/ground-truth-write-into-copy.json")
+WIC_CHECK = os.path.join(ROOT, "checks/WriteIntoCopyCheck.cpp")
+WIC_PAGE = os.path.join(ROOT, "docs/checks/torch-write-into-copy.md")
+
+
+def copying_methods(source):
+    """[(method, form, rows, condition, when)] of copyingMethods."""
+    body = source[source.index("copyingMethods()"):]
+    body = body[:body.index("return Methods;")]
+    body = re.sub(r'"\s*\n\s*"', "", body)  # literals split over lines
+    return re.findall(r'\{"(\w+)",\s*"(\w*)",\s*"([\w|]+)",\s*'
+                      r'CopyCondition::(\w+),\s*"([^"]+)"\}', body)
+
+
+def write_into_copy_problems(source):
+    """The methods torch-write-into-copy flags against the measured table."""
+    problems = []
+    entries = copying_methods(source)
+    if not entries:
+        return ["copyingMethods: no entries read"], 0
+    table = json.load(open(WIC_TABLE))["libtorch"]
+    if set(table) != {"2.8", "1.13"}:
+        problems.append(f"{WIC_TABLE}: LibTorch versions {sorted(table)}, "
+                        f"expected 2.8 and 1.13")
+    named = set()
+    checked = 0
+    for method, form, rows, cond, when in entries:
+        for row in rows.split("|"):
+            named.add(row)
+            for version, measured in table.items():
+                mine = [r for r in measured if r[0] == row]
+                copies = [r for r in mine if r[3] == "copy"]
+                same = [r for r in mine if r[3] == "same"]
+                checked += len(mine)
+                if not copies or any(r[4] != "lost" for r in copies):
+                    problems.append(f"{method}({form}): row {row} on LibTorch "
+                                    f"{version} does not lose the write where "
+                                    f"a copy is made: {copies}")
+                if not same or any(r[4] != "reaches" for r in same):
+                    problems.append(f"{method}({form}): row {row} on LibTorch "
+                                    f"{version} does not keep the write where "
+                                    f"no copy is made: {same}")
+                forms = {r[2] for r in copies}
+                if forms != {"aten_inplace", "raw_pointer"}:
+                    problems.append(f"{method}({form}): row {row} on LibTorch "
+                                    f"{version} measures write forms {forms}")
+    for version, measured in table.items():
+        for row in sorted({r[0] for r in measured
+                           if r[4] == "lost"} - named):
+            problems.append(f"LibTorch {version} loses the write into {row}, "
+                            f"which no copyingMethods entry flags")
+    check = open(WIC_CHECK).read()
+    if "is lost when '%2' %3: %4() then" not in check or \
+            "Method->When" not in check:
+        problems.append(f"{WIC_CHECK}: the message no longer states the "
+                        f"method's condition (When)")
+    page = open(WIC_PAGE).read() if os.path.exists(WIC_PAGE) else ""
+    for method, form, rows, cond, when in entries:
+        if f"`{method}(" not in page or when not in page:
+            problems.append(f"{WIC_PAGE} does not list {method}() with its "
+                            f"condition '{when}'")
+    return problems, checked
+
+
 def main():
     args = sys.argv[1:]
     bodies = [args[i + 1] for i, a in enumerate(args) if a == "--tensor-body"]
@@ -435,6 +505,9 @@ def main():
     checked += n
     problems += more
     n, more = mutation_count_problems()
+    checked += n
+    problems += more
+    more, n = write_into_copy_problems(source)
     checked += n
     problems += more
 

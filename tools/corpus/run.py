@@ -73,7 +73,8 @@ from torch_tidy_project import index as INDEX  # noqa: E402
 from torch_tidy_project.common import read_text as text_of  # noqa: E402
 
 CHECKS = ["torch-compile-requires-grad-propagation", "torch-index-assign-to-copy",
-          "torch-inplace-on-grad-leaf", "torch-op-undeclared-mutation"]
+          "torch-inplace-on-grad-leaf", "torch-op-undeclared-mutation",
+          "torch-write-into-copy"]
 SOURCE_EXT = (".cpp", ".cc", ".cxx", ".cu")
 HEADER_EXT = (".h", ".hpp", ".cuh", ".hh", ".inl", ".inc", ".h.in")
 # What is unpacked of each repository: sources, headers and the files they

@@ -152,32 +152,40 @@ def measure():
                       flush=True)
 
 
-def libtorch_build(label, where):
-    """(binary, None) built against a LibTorch (kept between runs), or
-    (None, why) when it is missing."""
+def libtorch_flags(where):
+    """(compile flags, link flags) for a LibTorch, or (None, why) when it is
+    missing."""
     if where == "debian":
         api = "/usr/include/torch/csrc/api/include"
         if not os.path.exists(os.path.join(api, "torch", "torch.h")):
             return None, f"no Debian libtorch-dev ({api})"
-        flags = ["-isystem", api]
-        libs = ["-ltorch", "-ltorch_cpu", "-lc10"]
-    else:
-        inc = os.path.join(where, "include")
-        if not os.path.exists(os.path.join(inc, "torch", "csrc", "api",
-                                           "include", "torch", "torch.h")):
-            return None, f"no LibTorch headers in {inc}"
-        lib = os.path.join(where, "lib")
-        flags = ["-D_GLIBCXX_USE_CXX11_ABI=1", "-isystem", inc, "-isystem",
-                 os.path.join(inc, "torch", "csrc", "api", "include")]
-        libs = [f"-L{lib}", f"-Wl,-rpath,{lib}", "-ltorch", "-ltorch_cpu",
-                "-lc10"]
-    text = open(SOURCE, "rb").read()
+        return ["-isystem", api], ["-ltorch", "-ltorch_cpu", "-lc10"]
+    inc = os.path.join(where, "include")
+    if not os.path.exists(os.path.join(inc, "torch", "csrc", "api",
+                                       "include", "torch", "torch.h")):
+        return None, f"no LibTorch headers in {inc}"
+    lib = os.path.join(where, "lib")
+    flags = ["-D_GLIBCXX_USE_CXX11_ABI=1", "-isystem", inc, "-isystem",
+             os.path.join(inc, "torch", "csrc", "api", "include")]
+    libs = [f"-L{lib}", f"-Wl,-rpath,{lib}", "-ltorch", "-ltorch_cpu",
+            "-lc10"]
+    return flags, libs
+
+
+def libtorch_build(label, where, sources=(SOURCE,), name="write_into_copy"):
+    """(binary, None) built from sources against a LibTorch (kept between
+    runs, keyed by their text), or (None, why) when it is missing or, with
+    why starting "build failed", does not build."""
+    flags, libs = libtorch_flags(where)
+    if flags is None:
+        return None, libs
+    text = b"".join(open(s, "rb").read() for s in sources)
     key = hashlib.sha256(text + repr((flags, libs)).encode()).hexdigest()[:16]
-    binary = os.path.join(CACHE, f"write_into_copy-{label}-{key}")
+    binary = os.path.join(CACHE, f"{name}-{label}-{key}")
     if not os.path.exists(binary):
         os.makedirs(CACHE, exist_ok=True)
         tmp = binary + ".tmp"
-        res = subprocess.run(["g++", "-std=c++17", "-O0", *flags, SOURCE,
+        res = subprocess.run(["g++", "-std=c++17", "-O0", *flags, *sources,
                               "-o", tmp, *libs], capture_output=True,
                              text=True)
         if res.returncode:
@@ -193,6 +201,10 @@ def main():
                    help="LABEL=TORCH_DIR or LABEL=debian")
     p.add_argument("--python", action="append", default=[], help="LABEL=PYTHON")
     p.add_argument("--json", help="write the table here")
+    p.add_argument("--expect", help="the committed table "
+                   "(docs/ground-truth-write-into-copy.json): a LibTorch "
+                   "version's rows, or the reference torch's, that differ "
+                   "from it are a failure")
     p.add_argument("--measure", action="store_true", help=argparse.SUPPRESS)
     args = p.parse_args()
     if args.measure:
@@ -250,6 +262,19 @@ def main():
                 for c in ["eager"] + BACKENDS + ["opcheck_schema",
                                                  "opcheck_all"])
             for op, sample in sorted({(k[0], k[1]) for k in got})))
+    if args.expect:
+        with open(args.expect) as f:
+            expected = json.load(f)
+        for part in ("libtorch", "python"):
+            for label, rows in table[part].items():
+                want = expected.get(part, {}).get(label)
+                if part == "python" and label != "2.8.0":
+                    continue  # "latest" moves with PyPI
+                if want is None:
+                    problems.append(f"{args.expect} has no {part} {label}")
+                elif sorted(map(list, rows)) != sorted(map(list, want)):
+                    problems.append(f"{part} {label}: the table differs from "
+                                    f"{args.expect}")
     if args.json:
         with open(args.json, "w") as f:
             json.dump(table, f, indent=1, sort_keys=True)

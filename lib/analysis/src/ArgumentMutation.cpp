@@ -25,17 +25,11 @@ StringRef nameOf(const FunctionDecl *FD) {
 /// view calls LibTorchApi knows: detach() shares storage, contiguous() and
 /// to(...) return the tensor itself when there is nothing to do.
 bool isAliasReturningMethod(StringRef Name) {
-  static const llvm::StringSet<> Names = {"detach",
-                                          "alias",
-                                          "contiguous",
-                                          "expect_contiguous",
-                                          "toType",
-                                          "to",
-                                          "cpu",        "cuda",
-                                          "type_as",    "view_as",
-                                          "expand_as",  "requires_grad_",
-                                          "align_as",   "refine_names",
-                                          "rename",     "set_requires_grad"};
+  static const llvm::StringSet<> Names = {
+      "detach",   "alias",        "contiguous", "expect_contiguous",
+      "toType",   "to",           "cpu",        "cuda",
+      "type_as",  "view_as",      "expand_as",  "requires_grad_",
+      "align_as", "refine_names", "rename",     "set_requires_grad"};
   return Names.contains(Name);
 }
 
@@ -644,8 +638,7 @@ public:
         // std::vector<Tensor>, at::TensorList or c10::List<Tensor>): each
         // argument the caller put in the list is written.
         if (isTensorListType(Def->getParamDecl(W.ParamIndex)->getType()))
-          for (unsigned Element : listElements(Arg))
-          {
+          for (unsigned Element : listElements(Arg)) {
             Out.Writes.push_back({Element, W.Write, W.WriteFunction, W.Form,
                                   Call, W.Unseen, Memory});
             Out.Writes.back().Copy = W.Copy;
@@ -749,9 +742,9 @@ private:
       Map.erase(V);
   }
   /// The copy variable V was bound to, as the current lookup's.
-  void passVar(const llvm::DenseMap<const VarDecl *, const CXXMemberCallExpr *>
-                   &Map,
-               const Expr *E) {
+  void
+  passVar(const llvm::DenseMap<const VarDecl *, const CXXMemberCallExpr *> &Map,
+          const Expr *E) {
     E = E ? E->IgnoreParenImpCasts() : nullptr;
     if (const auto *Ref = dyn_cast_or_null<DeclRefExpr>(E))
       if (const CXXMemberCallExpr *C =
@@ -1038,8 +1031,8 @@ private:
   llvm::DenseSet<const VarDecl *> Direct; ///< the parameters' own handles
   /// The copying call (ArgumentWrite::Copy) each of the maps' variables
   /// was bound through, and the one the last lookup passed.
-  llvm::DenseMap<const VarDecl *, const CXXMemberCallExpr *> AliasCopy,
-      RawCopy, WrappedCopy, OptionalCopy;
+  llvm::DenseMap<const VarDecl *, const CXXMemberCallExpr *> AliasCopy, RawCopy,
+      WrappedCopy, OptionalCopy;
   const CXXMemberCallExpr *LastCopy = nullptr;
   unsigned Conditional = 0, LambdaDepth = 0;
 };
@@ -1083,7 +1076,8 @@ const ground_truth::CopyingMethod *
 copyingMethodOf(const CXXMemberCallExpr *Call) {
   const CXXMethodDecl *M = Call ? Call->getMethodDecl() : nullptr;
   StringRef Name = nameOf(M);
-  if (Name.empty() || !libtorch::isTensorType(M->getThisType()->getPointeeType()))
+  if (Name.empty() ||
+      !libtorch::isTensorType(M->getThisType()->getPointeeType()))
     return nullptr;
   auto Explicit = [&](unsigned I) {
     return I < Call->getNumArgs() && !isa<CXXDefaultArgExpr>(Call->getArg(I));

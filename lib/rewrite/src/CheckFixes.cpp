@@ -1,8 +1,8 @@
 //===- CheckFixes.cpp - The fixes of the checks beside the flagship -------===//
 
 #include "torch_tidy/rewrite/CheckFixes.h"
-#include "torch_tidy/analysis/GroundTruth.h"
 #include "torch_tidy/analysis/FullStatement.h"
+#include "torch_tidy/analysis/GroundTruth.h"
 #include "torch_tidy/analysis/SourceText.h"
 #include "torch_tidy/libtorch/LibTorchApi.h"
 #include "torch_tidy/rewrite/OutOfPlaceRewrite.h"
@@ -398,19 +398,20 @@ FixPlan planWriteBack(const CopyWrite &W, const ParentMap &PM,
   std::string Source = Owned ? "*" + L : L;
   if (W.Method->Method == "reshape" || W.Method->Method == "flatten")
     Source += ".view_as(" + R + ")";
-  std::string Test = "if (!" + L + (Owned ? "->" : ".") + "is_alias_of(" + R +
-                     "))";
+  std::string Test =
+      "if (!" + L + (Owned ? "->" : ".") + "is_alias_of(" + R + "))";
   std::string Copy = R + ".copy_(" + Source + ");";
-  std::string Text = "\n" + *Indent + Test + " " + Copy;
-  if (Indent->size() + Test.size() + 1 + Copy.size() > FixWidth)
-    Text = "\n" + *Indent + Test + "\n" + *Indent + "  " + Copy;
-  if (Indent->size() + 2 + Copy.size() > FixWidth)
+  // As clang-format's LLVM style lays out an if: its body on a line of its
+  // own.
+  std::string Text = "\n" + *Indent + Test + "\n" + *Indent + "  " + Copy;
+  if (Indent->size() + 2 + std::max(Test.size(), Copy.size()) > FixWidth)
     return FixPlan::noFix("the write-back would not fit in 80 columns");
-  FixPlan Plan = FixPlan::fix("write-back-copy", {FixEdit::insert(After, Text)});
-  Plan.Notes.push_back(
-      "the write-back runs only where " + W.Method->Method.str() +
-      "() made a copy (is_alias_of is false), so '" + R +
-      "' keeps accepting every input and receives the writes");
+  FixPlan Plan =
+      FixPlan::fix("write-back-copy", {FixEdit::insert(After, Text)});
+  Plan.Notes.push_back("the write-back runs only where " +
+                       W.Method->Method.str() +
+                       "() made a copy (is_alias_of is false), so '" + R +
+                       "' keeps accepting every input and receives the writes");
   return Plan;
 }
 
@@ -446,7 +447,8 @@ FixPlan planCheckNoCopy(const CopyWrite &W, const ParentMap &PM,
     std::string D = ArgText(0);
     if (D.empty() || D.find('"') != std::string::npos)
       return FixPlan::noFix(Why + ", and the dtype is not written");
-    const auto *TD = W.Copy->getArg(0)->IgnoreImpCasts()->getType()->getAsTagDecl();
+    const auto *TD =
+        W.Copy->getArg(0)->IgnoreImpCasts()->getType()->getAsTagDecl();
     bool Meta = TD && TD->getIdentifier() && TD->getName() == "TypeMeta";
     Cond = R + (Meta ? ".dtype() == " : ".scalar_type() == ") + D;
     Must = "of dtype " + D;
@@ -470,8 +472,8 @@ FixPlan planCheckNoCopy(const CopyWrite &W, const ParentMap &PM,
   std::string Message = "\"'" + R + "' must be " + Must + "\"";
   std::string Text = "TORCH_CHECK(" + Cond + ", " + Message + ");";
   if (Indent->size() + Text.size() > FixWidth)
-    Text = "TORCH_CHECK(" + Cond + ",\n" + *Indent + "            " +
-           Message + ");";
+    Text = "TORCH_CHECK(" + Cond + ",\n" + *Indent + "            " + Message +
+           ");";
   llvm::SmallVector<StringRef> Lines;
   std::string Written = *Indent + Text;
   StringRef(Written).split(Lines, '\n');
@@ -481,18 +483,17 @@ FixPlan planCheckNoCopy(const CopyWrite &W, const ParentMap &PM,
                                   "columns");
   FixPlan Plan = FixPlan::fix("check-no-copy",
                               {FixEdit::insert(Begin, Text + "\n" + *Indent)});
-  Plan.Notes.push_back(
-      "a check, not a write-back, because " + Why +
-      ": the operator then fails with an error where '" + R + "' " +
-      W.Method->When.str() + ", instead of losing the write");
+  Plan.Notes.push_back("a check, not a write-back, because " + Why +
+                       ": the operator then fails with an error where '" + R +
+                       "' " + W.Method->When.str() +
+                       ", instead of losing the write");
   return Plan;
 }
 } // namespace
 
 FixPlan planWriteIntoCopy(const CopyWrite &W, const FunctionDecl *Function,
                           bool PartialWriteBack, const ASTContext &Ctx) {
-  if (!Function || !Function->getBody() || !W.Copy || !W.Method ||
-      !W.LastWrite)
+  if (!Function || !Function->getBody() || !W.Copy || !W.Method || !W.LastWrite)
     return FixPlan::noFix("the copy's function has no body here");
   ParentMap PM(Function->getBody());
   FixPlan WriteBack = planWriteBack(W, PM, Ctx);

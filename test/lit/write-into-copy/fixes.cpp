@@ -11,7 +11,8 @@ void write_back(at::Tensor &out, const at::Tensor &x) {
   // CHECK-FIXES: out_c.add_(x);
   // CHECK-FIXES-NEXT: out_c.mul_(2);
   out_c.mul_(2);
-  // CHECK-FIXES-NEXT: if (!out_c.is_alias_of(out)) out.copy_(out_c);
+  // CHECK-FIXES-NEXT: {{^}}  if (!out_c.is_alias_of(out)){{$}}
+  // CHECK-FIXES-NEXT: {{^}}    out.copy_(out_c);{{$}}
 }
 
 // After the dispatch macro's statement, which holds the last write.
@@ -26,7 +27,8 @@ void dispatch(at::Tensor &out) {
   // CHECK-MESSAGES: :[[@LINE-2]]:6: note: the fix copies the result back here, after the last write
   // CHECK-MESSAGES: :[[@LINE-4]]:7: note: rule: write-back-copy
   // CHECK-FIXES: {{^}}  });
-  // CHECK-FIXES-NEXT: {{^}}  if (!c.is_alias_of(out)) out.copy_(c);
+  // CHECK-FIXES-NEXT: {{^}}  if (!c.is_alias_of(out)){{$}}
+  // CHECK-FIXES-NEXT: {{^}}    out.copy_(c);{{$}}
 }
 
 // reshape's copy has the new shape: written back as a view of the receiver.
@@ -34,7 +36,8 @@ void reshaped(at::Tensor &out) {
   auto flat = out.reshape({-1});
   flat.zero_();
   // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: write into 'out.reshape({-1})' (zero_) is lost
-  // CHECK-FIXES: if (!flat.is_alias_of(out)) out.copy_(flat.view_as(out));
+  // CHECK-FIXES: if (!flat.is_alias_of(out))
+  // CHECK-FIXES-NEXT: out.copy_(flat.view_as(out));
 }
 
 // expect_contiguous holds a MaybeOwned<Tensor>.
@@ -42,10 +45,11 @@ void maybe_owned(at::Tensor &out) {
   auto c = out.expect_contiguous();
   c->mul_(3);
   // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: write into 'out.expect_contiguous()' (mul_) is lost
-  // CHECK-FIXES: if (!c->is_alias_of(out)) out.copy_(*c);
+  // CHECK-FIXES: if (!c->is_alias_of(out))
+  // CHECK-FIXES-NEXT: out.copy_(*c);
 }
 
-// A line over 80 columns is split after the test.
+// Lines stay within 80 columns.
 void long_names(at::Tensor &accumulated_output_values) {
   if (true) {
     if (true) {
