@@ -59,12 +59,19 @@ bool testsCondition(StringRef Method, CopyCondition C) {
   return false;
 }
 
-/// The variable E names, through views of it (`out.select(0, i)`).
+/// The variable E names, through views of it (`out.select(0, i)`,
+/// `out[b][g]`).
 const VarDecl *rootVar(const Expr *E) {
-  E = E ? libtorch::viewChainRoot(E) : nullptr;
-  E = E ? libtorch::ignoreTensorWrappers(E) : nullptr;
-  if (const auto *Ref = dyn_cast_or_null<DeclRefExpr>(E))
-    return dyn_cast<VarDecl>(Ref->getDecl());
+  for (int Depth = 0; E && Depth < 32; ++Depth) {
+    E = libtorch::ignoreTensorWrappers(libtorch::viewChainRoot(E));
+    if (const auto *Ref = dyn_cast<DeclRefExpr>(E))
+      return dyn_cast<VarDecl>(Ref->getDecl());
+    const auto *Sub = dyn_cast<CXXOperatorCallExpr>(E);
+    if (!Sub || Sub->getOperator() != OO_Subscript || Sub->getNumArgs() != 2 ||
+        !libtorch::isTensorType(Sub->getArg(0)->getType()))
+      return nullptr;
+    E = Sub->getArg(0);
+  }
   return nullptr;
 }
 
@@ -270,26 +277,53 @@ private:
   llvm::DenseSet<const DeclRefExpr *> Skip;
 };
 
-/// `t.copy_(x)` with x referring to the copy's local (or being the copy):
-/// a write-back into t.
+/// Whether S is Target or holds it.
+bool holdsStmt(const Stmt *S, const Stmt *Target) {
+  if (!S)
+    return false;
+  if (S == Target)
+    return true;
+  for (const Stmt *Child : S->children())
+    if (holdsStmt(Child, Target))
+      return true;
+  return false;
+}
+
+/// A write-back into the receiver t of what the copy holds: `t.copy_(x)`,
+/// or an assignment into t or a view of it, `t[i] = x` (Tensor::operator=
+/// copies into the view), where x refers to the copy's local or holds the
+/// copying call itself (`out[b] = out[b].flatten(1).addmm_(...).view_as(
+/// out[b]);`).
 class WriteBackFinder : public RecursiveASTVisitor<WriteBackFinder> {
 public:
-  WriteBackFinder(const VarDecl *Receiver, const VarDecl *Local)
-      : Receiver(Receiver), Local(Local) {}
+  WriteBackFinder(const VarDecl *Receiver, const VarDecl *Local,
+                  const CXXMemberCallExpr *Copy)
+      : Receiver(Receiver), Local(Local), Copy(Copy) {}
   bool VisitCXXMemberCallExpr(CXXMemberCallExpr *Call) {
     const CXXMethodDecl *M = Call->getMethodDecl();
-    if (!M || !M->getIdentifier() || M->getName() != "copy_" ||
-        Call->getNumArgs() < 1 ||
-        rootVar(Call->getImplicitObjectArgument()) != Receiver ||
-        !mentions(Call->getArg(0), Local))
-      return true;
-    Found.push_back(Call);
+    if (M && M->getIdentifier() && M->getName() == "copy_" &&
+        Call->getNumArgs() >= 1 &&
+        rootVar(Call->getImplicitObjectArgument()) == Receiver &&
+        fromCopy(Call->getArg(0)))
+      Found.push_back(Call);
     return true;
   }
-  std::vector<const CXXMemberCallExpr *> Found;
+  bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *Op) {
+    if (Op->getOperator() == OO_Equal && Op->getNumArgs() == 2 &&
+        libtorch::isTensorType(Op->getArg(0)->getType()) &&
+        !isa<DeclRefExpr>(libtorch::ignoreTensorWrappers(Op->getArg(0))) &&
+        rootVar(Op->getArg(0)) == Receiver && fromCopy(Op->getArg(1)))
+      Found.push_back(Op);
+    return true;
+  }
+  std::vector<const Expr *> Found;
 
 private:
+  bool fromCopy(const Expr *E) const {
+    return (Local && mentions(E, Local)) || holdsStmt(E, Copy);
+  }
   const VarDecl *Receiver, *Local;
+  const CXXMemberCallExpr *Copy;
 };
 
 /// The local a copying call's result is bound to: `auto c = t.contiguous();`
@@ -462,18 +496,24 @@ void WriteIntoCopyCheck::check(const MatchFinder::MatchResult &Result) {
           const VarDecl *Local = localOf(Copy, PM);
           // A write-back of the local into the receiver after the last
           // write: on every path unless an unrelated condition holds it.
-          const CXXMemberCallExpr *PartialWriteBack = nullptr;
-          if (Local && Receiver) {
-            WriteBackFinder WB(Receiver, Local);
+          const Expr *PartialWriteBack = nullptr;
+          if (Receiver) {
+            WriteBackFinder WB(Receiver, Local, Copy);
             WB.TraverseStmt(const_cast<Stmt *>(G->getBody()));
             bool Complete = false;
-            for (const CXXMemberCallExpr *B : WB.Found) {
+            for (const Expr *B : WB.Found) {
+              // After the last write, or around it (an assignment whose
+              // right side writes first).
               if (!SM.isBeforeInTranslationUnit(
                       SM.getExpansionLoc(Last->getBeginLoc()),
-                      SM.getExpansionLoc(B->getBeginLoc())))
+                      SM.getExpansionLoc(B->getBeginLoc())) &&
+                  !holdsStmt(B, Last))
                 continue;
+              // The statements around the write-back but not around the
+              // write: a branch or a loop there may skip it.
               bool OnEveryPath = true;
-              for (const Stmt *S = PM.getParent(B); S; S = PM.getParent(S)) {
+              for (const Stmt *S = PM.getParent(B); S && !holdsStmt(S, Last);
+                   S = PM.getParent(S)) {
                 const Expr *Cond = nullptr;
                 if (const auto *If = dyn_cast<IfStmt>(S))
                   Cond = If->getCond();

@@ -48,4 +48,33 @@ TEST(FixPlanForms, SchemaRowsAreProvenOnRealTorchNotByForm) {
       FixPlan::fix("return-clone", {edit("return m.clone();")}).hasFix());
 }
 
+// torch-write-into-copy's rows: the write-back, one or two lines, and the
+// check, as the planner lays them out; another receiver or another method
+// call is withheld.
+TEST(FixPlanForms, WriteIntoCopyFixesHaveTheirRowsForms) {
+  for (const char *Text :
+       {"\n  if (!c.is_alias_of(out))\n    out.copy_(c);",
+        "\n  if (!c->is_alias_of(out))\n    out.copy_(*c);",
+        "\n  if (!flat.is_alias_of(out))\n    out.copy_(flat.view_as(out));"})
+    EXPECT_TRUE(FixPlan::fix("write-back-copy", {edit(Text)}).hasFix()) << Text;
+  for (const char *Text :
+       {"\n  if (!c.is_alias_of(x))\n    out.copy_(c);",
+        "\n  if (!c.is_same(out))\n    out.copy_(c);", "\n  out.copy_(c);"})
+    EXPECT_FALSE(FixPlan::fix("write-back-copy", {edit(Text)}).hasFix())
+        << Text;
+  EXPECT_TRUE(FixPlan::fix("check-no-copy",
+                           {edit("TORCH_CHECK(out.is_contiguous(), \"'out' "
+                                 "must be contiguous\");\n  ")})
+                  .hasFix());
+  EXPECT_TRUE(
+      FixPlan::fix("check-no-copy",
+                   {edit("TORCH_CHECK(out.scalar_type() == at::kFloat,\n"
+                         "              \"'out' must be of dtype "
+                         "at::kFloat\");\n  ")})
+          .hasFix());
+  EXPECT_FALSE(
+      FixPlan::fix("check-no-copy", {edit("AT_ASSERT(out.is_contiguous());")})
+          .hasFix());
+}
+
 } // namespace

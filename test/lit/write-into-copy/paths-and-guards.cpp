@@ -119,3 +119,21 @@ void checked_caller(at::Tensor &out) {
   TORCH_CHECK(out.is_contiguous(), "out must be contiguous");
   scale_into(out);
 }
+
+// An assignment into a view of the receiver whose right side holds the
+// copy writes it back (detectron2's and mmcv's deformable convolution),
+// here in the loop that writes.
+void assigned_back(at::Tensor &output, const at::Tensor &w,
+                   const at::Tensor &cols, int64_t groups) {
+  for (int64_t g = 0; g < groups; ++g)
+    output[g] = output[g].flatten(1).add_(w).view_as(output[g]);
+}
+
+// A write-back in a loop of its own may not run.
+void loop_write_back(at::Tensor &out, int64_t n) {
+  auto c = out.contiguous();
+  c.add_(1);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: write into 'out.contiguous()' (add_) is lost {{.*}} runs on one path only
+  for (int64_t i = 0; i < n; ++i)
+    out.copy_(c);
+}

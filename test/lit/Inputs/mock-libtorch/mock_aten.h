@@ -355,7 +355,8 @@ public:
                        std::optional<int64_t> end = std::nullopt,
                        int64_t step = 1) const;
   Tensor select_scatter(const Tensor &src, int64_t dim, int64_t index) const;
-  Tensor flatten() const;
+  Tensor flatten(int64_t start_dim = 0, int64_t end_dim = -1) const;
+  Tensor view_as(const Tensor &other) const;
   Tensor expand_as(const Tensor &o) const;
   IntArrayRef sizes() const;
   IntArrayRef sym_sizes() const;
