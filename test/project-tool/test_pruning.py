@@ -35,10 +35,12 @@ class FilesThatMatterTest(unittest.TestCase):
                                "auto y = x.index ({0});\n")
         self.grad = write(os.path.join(d, "src", "grad.cpp"),
                           "x.requires_grad_(true);\n")
+        self.copying = write(os.path.join(d, "src", "copying.cpp"),
+                             "auto c = out.contiguous();\n")
         self.plain = write(os.path.join(d, "src", "plain.cpp"),
                            "int plain() { return 0; }\n")
         self.files = [self.reg, self.impl, self.marked, self.direct,
-                      self.index_use, self.grad, self.plain]
+                      self.index_use, self.grad, self.copying, self.plain]
         self.index = {
             "operators": [{"namespace": "my", "schema": "f(Tensor x) -> "
                            "Tensor", "file": self.reg, "line": 1}],
@@ -59,20 +61,23 @@ class FilesThatMatterTest(unittest.TestCase):
         self.assertIsNone(why)
         self.assertEqual(keep, [self.reg, self.impl, self.marked,
                                 self.direct])
-        self.assertEqual(skipped, Counter({pruning.CANNOT_WARN: 3}))
+        self.assertEqual(skipped, Counter({pruning.CANNOT_WARN: 4}))
 
     def test_undeclared_mutation_needs_no_marks(self):
         (keep, skipped), _ = self.prune([UNDECLARED])
         self.assertEqual(keep, [self.reg, self.impl])
-        self.assertEqual(sum(skipped.values()), 5)
+        self.assertEqual(sum(skipped.values()), 6)
 
     def test_checks_that_apply_everywhere(self):
         (keep, _), _ = self.prune(["torch-index-assign-to-copy"])
         self.assertEqual(keep, [self.index_use])
         (keep, _), _ = self.prune(["torch-inplace-on-grad-leaf"])
         self.assertEqual(keep, [self.grad])
+        (keep, _), _ = self.prune(["torch-write-into-copy"])
+        self.assertEqual(keep, [self.copying])
         (keep, _), _ = self.prune([FLAGSHIP, "torch-index-assign-to-copy",
-                                   "torch-inplace-on-grad-leaf"])
+                                   "torch-inplace-on-grad-leaf",
+                                   "torch-write-into-copy"])
         self.assertEqual(keep, self.files[:-1])
 
     def test_every_file_when_any_function_may_be_a_region(self):

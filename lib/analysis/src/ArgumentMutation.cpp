@@ -618,7 +618,18 @@ public:
         return true;
       const ArgumentMutationResult &Sum = Analysis.analyse(Callee);
       Out.OpaqueMemory |= Sum.OpaqueMemory;
+      // The helper's writes that differ only in the call they came through
+      // (Via) are one write here: this call replaces Via. Without this, a
+      // summary would grow with the product of the call counts along a
+      // chain of helpers (pytorch3d's knn.cu ran out of memory).
+      llvm::DenseSet<
+          std::tuple<unsigned, const Expr *, const Expr *, const ParmVarDecl *>>
+          Taken;
       for (const ArgumentWrite &W : Sum.Writes) {
+        unsigned Key =
+            W.ParamIndex * 4 + (W.ThroughMemory ? 2 : 0) + (W.Metadata ? 1 : 0);
+        if (!Taken.insert({Key, W.Write, W.Copy, W.Unseen}).second)
+          continue;
         if (W.ParamIndex < ArgShift ||
             W.ParamIndex - ArgShift >= Call->getNumArgs())
           continue;

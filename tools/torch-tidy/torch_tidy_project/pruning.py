@@ -18,6 +18,11 @@ UNDECLARED = "torch-op-undeclared-mutation"
 EVERYWHERE_TEXT = {
     "torch-index-assign-to-copy": re.compile(r"\bindex\s*\("),
     "torch-inplace-on-grad-leaf": re.compile(r"requires_grad"),
+    # A call of a method that may return a copy (GroundTruth's
+    # copyingMethods).
+    "torch-write-into-copy": re.compile(
+        r"(\.|->)\s*(contiguous|expect_contiguous|reshape|flatten|toType|to)"
+        r"\s*\("),
 }
 COMPILED_MARK = re.compile(r"TORCH_TIDY_COMPILED|torch_tidy::compiled")
 INCLUDE = re.compile(r'^\s*#\s*include\s*[<"]([^>"]+)[>"]', re.M)
