@@ -11,7 +11,7 @@ void schema_mutable(at::Tensor out, double v) {
   auto c = out.contiguous();
   c.fill_(v);
   // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: write into 'out.contiguous()' (fill_) is lost when 'out' is not contiguous: contiguous() then returns a new tensor, and the caller's 'out' is left unchanged; no write-back copies it into the receiver [torch-write-into-copy]
-  // CHECK-MESSAGES: :[[@LINE+33]]:3: note: 'out' is declared mutable in the schema of 'wic::schema_mutable'
+  // CHECK-MESSAGES: :[[@LINE+48]]:3: note: 'out' is declared mutable in the schema of 'wic::schema_mutable'
   // CHECK-MESSAGES-NOREAD: :[[@LINE-3]]:3: warning: write into 'out.contiguous()' (fill_) is lost
 }
 
@@ -39,13 +39,29 @@ at::Tensor read_after(at::Tensor acc) {
   return acc.sum();
 }
 
+// A helper that takes its tensor by value and writes into its copy: the
+// kernel that hands it its mutable argument is what makes it a lost write.
+void fill_rows(at::Tensor t, double v) {
+  auto c = t.contiguous();
+  c.fill_(v);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: write into 't.contiguous()' (fill_) is lost when 't' is not contiguous: contiguous() then returns a new tensor, and 'out' of 'through_helper' is left unchanged; no write-back copies it into the receiver [torch-write-into-copy]
+  // CHECK-MESSAGES-NOREAD: :[[@LINE-2]]:3: warning: write into 't.contiguous()' (fill_) is lost
+  // CHECK-MESSAGES: :[[@LINE+4]]:3: note: 'out' reaches the copy through this call
+  // CHECK-MESSAGES: :[[@LINE+14]]:3: note: 'out' is declared mutable in the schema of 'wic::through_helper'
+}
+void through_helper(at::Tensor out, double v) {
+  fill_rows(out, v);
+}
+
 TORCH_LIBRARY(wic, m) {
   m.def("schema_mutable(Tensor(a!) out, float v) -> ()");
   m.def("schema_read_only(Tensor self) -> ()");
+  m.def("through_helper(Tensor(a!) out, float v) -> ()");
 }
 TORCH_LIBRARY_IMPL(wic, CPU, m) {
   m.impl("schema_mutable", &schema_mutable);
   m.impl("schema_read_only", &schema_read_only);
+  m.impl("through_helper", &through_helper);
 }
 
 // Only its metadata is read after the write: nothing says it is updated.

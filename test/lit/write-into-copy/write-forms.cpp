@@ -78,3 +78,13 @@ void temporary(at::Tensor &out) {
   out.contiguous().view({-1}).mul_(2);
   // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: write into 'out.contiguous()' (mul_) is lost
 }
+
+// The copy made here, handed to a helper that writes its parameter: the
+// warning is at the call.
+void add_one(at::Tensor t) { t.add_(1); }
+void copy_to_helper(at::Tensor &out) {
+  auto c = out.contiguous();
+  add_one(c);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: write into 'out.contiguous()' (add_) is lost
+  // CHECK-MESSAGES: :[[@LINE-2]]:3: note: rule: write-back-copy
+}
