@@ -771,7 +771,8 @@ def main():
     args.module_digest = digest.hexdigest()
     only = set()
     if args.only:
-        only = {l.strip() for l in open(args.only) if l.strip()}
+        only = {l.strip() for l in open(args.only)
+                if l.strip() and not l.startswith("#")}
     venv = cache.get("TORCH_TIDY_VENV_28", "")
     python = os.path.join(venv, "bin", "python")
     if not os.path.exists(python):
