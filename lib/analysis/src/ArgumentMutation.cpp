@@ -703,9 +703,10 @@ private:
       Alias[V] = *P;
     else if (Conditional == 0)
       Alias.erase(V);
-    // A parameter rebound to its own copy is the tensor the code means from
-    // there on.
-    if (P && Copy && !isa<ParmVarDecl>(V))
+    // A handle rebound to its own copy (`x = x.contiguous();`, `out =
+    // out.reshape(...).transpose(1, 2);`) is the tensor the code means from
+    // there on, whatever it held: not a write into a copy.
+    if (P && Copy && !isa<ParmVarDecl>(V) && rootOf(Value) != V)
       AliasCopy[V] = Copy;
     else if (Conditional == 0)
       AliasCopy.erase(V);
@@ -713,6 +714,21 @@ private:
       Direct.insert(V);
     else if (Conditional == 0)
       Direct.erase(V);
+  }
+
+  /// The variable a chain of method calls starts from (`x` of
+  /// `x.reshape(...).transpose(1, 2)`), if any.
+  static const VarDecl *rootOf(const Expr *E) {
+    for (int Depth = 0; E && Depth < 32; ++Depth) {
+      E = libtorch::ignoreTensorWrappers(E);
+      if (const auto *Ref = dyn_cast<DeclRefExpr>(E))
+        return dyn_cast<VarDecl>(Ref->getDecl());
+      const auto *Call = dyn_cast<CXXMemberCallExpr>(E);
+      if (!Call)
+        return nullptr;
+      E = Call->getImplicitObjectArgument();
+    }
+    return nullptr;
   }
 
   /// E is a parameter's own tensor: its handle, a copy of the handle, or an

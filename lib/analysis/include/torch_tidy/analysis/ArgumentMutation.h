@@ -68,9 +68,9 @@ struct ArgumentWrite {
   /// its receiver or a copy (`out.contiguous()`, `self.to(at::kFloat)`,
   /// docs/ground-truth-write-into-copy.md), made on the parameter or an
   /// alias of it, in WriteFunction or the analysed function; null when no
-  /// such call is on the way. A parameter rebound to one (`x =
-  /// x.contiguous();`) is the tensor the code works on from there: not
-  /// counted.
+  /// such call is on the way. A handle rebound to its own copy (`x =
+  /// x.contiguous();`, `out = out.reshape(...).transpose(1, 2);`) is the
+  /// tensor the code works on from there: not counted.
   const clang::CXXMemberCallExpr *Copy = nullptr;
 };
 
