@@ -432,9 +432,9 @@ void WriteIntoCopyCheck::check(const MatchFinder::MatchResult &Result) {
   forEachUserFunction(
       TU,
       [&](const FunctionDecl *FD) {
-        if (!llvm::any_of(FD->parameters(), [](const ParmVarDecl *P) {
-              return libtorch::isTensorType(P->getType());
-            }))
+        // The receivers are parameters: a Tensor, an optional<Tensor>, a
+        // list of tensors.
+        if (FD->getNumParams() == 0)
           return;
         const ArgumentMutationResult &R = Analysis.analyse(FD);
         llvm::MapVector<const CXXMemberCallExpr *,

@@ -337,8 +337,11 @@ bool isMaybeOwned(QualType T) {
 FixPlan planWriteBack(const CopyWrite &W, const ParentMap &PM,
                       const ASTContext &Ctx) {
   const SourceManager &SM = Ctx.getSourceManager();
-  if (!W.Local || !W.Receiver)
+  if (!W.Local)
     return FixPlan::noFix("no local holds the copy");
+  if (!W.Receiver)
+    return FixPlan::noFix("the copy is not made of a named tensor a "
+                          "write-back could name");
   const Expr *Init = W.Local->getInit();
   if (!Init || Init->IgnoreImplicit() != W.Copy->IgnoreImplicit())
     if (!Init || !llvm::is_contained(Init->IgnoreImplicit()->children(),
@@ -423,8 +426,10 @@ FixPlan planCheckNoCopy(const CopyWrite &W, const ParentMap &PM,
   const auto *Ref = dyn_cast<DeclRefExpr>(
       libtorch::ignoreTensorWrappers(W.Copy->getImplicitObjectArgument()));
   if (!Ref || !W.Receiver || Ref->getDecl() != W.Receiver)
-    return FixPlan::noFix(Why + ", and the copy is not made of a named "
-                                "tensor a check could test");
+    return FixPlan::noFix(W.Receiver ? Why + ", and the copy is not made "
+                                             "of a named tensor a check "
+                                             "could test"
+                                     : Why);
   std::string R = W.Receiver->getName().str();
   std::string Cond, Must;
   auto ArgText = [&](unsigned I) -> std::string {

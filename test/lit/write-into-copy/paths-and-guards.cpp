@@ -143,9 +143,14 @@ void loop_write_back(at::Tensor &out, int64_t n) {
 // tensor, which it returns.
 std::vector<at::Tensor> rebound_local(std::optional<at::Tensor> &out_,
                                       bool swapped) {
-  at::Tensor out = out_.value();
-  if (swapped)
-    out = out.reshape({2, 3}).t();
+  at::Tensor out;
+  if (out_.has_value()) {
+    out = out_.value();
+    if (swapped)
+      out = out.reshape({2, 3, 1}).transpose(1, 2);
+  } else {
+    out = at::zeros({3, 2});
+  }
   out.zero_();
   return {out};
 }
