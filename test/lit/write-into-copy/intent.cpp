@@ -93,5 +93,5 @@ void optional_out(std::optional<at::Tensor> &out_) {
   // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: write into 'out_.value().contiguous()' (zero_) is lost when 'out_.value()' is not contiguous
   // CHECK-MESSAGES: :[[@LINE-4]]:46: note: 'out_' is taken as a non-const reference
   // CHECK-MESSAGES: :[[@LINE-3]]:3: note: no fix: the copy is not made of a named tensor a write-back could name
-  // CHECK-MESSAGES-NOREAD: :[[@LINE-3]]:3: warning: write into 'out_.value().contiguous()' (zero_) is lost
+  // CHECK-MESSAGES-NOREAD: :[[@LINE-4]]:3: warning: write into 'out_.value().contiguous()' (zero_) is lost
 }
