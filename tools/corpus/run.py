@@ -650,8 +650,8 @@ def summarize(entries, labels, out_dir, checks=CHECKS, configs=tuple(CONFIGS)):
     proofs = [e["fix"].get("verify", {}) for e in fixes]
     print(f"  exported fixes (torch-tidy-verify, CPU): {sum(v.get('fixes', 0) for v in proofs)}, "
           f"{sum(v.get('verified', 0) for v in proofs)} verified on the runtime, "
-          f"{sum(v.get('schema', 0) for v in proofs)} schema fixes (proven on real torch by "
-          f"the op-mutation-fixes ctests), "
+          f"{sum(v.get('schema', 0) for v in proofs)} Schema- or LibTorch-rule fixes (proven "
+          f"on real torch by the op-mutation-fixes and write-into-copy-fixes ctests), "
           f"{sum(len(v.get('unverified', [])) for v in proofs)} unverified")
     for e in bad:
         print(f"    FIX {e['repo']}/{e['path']}: {e['fix']}")
