@@ -131,10 +131,6 @@ public:
   GuardFinder(const VarDecl *V, CopyCondition C, SourceLocation Before,
               const SourceManager &SM)
       : V(V), C(C), Before(Before), SM(SM) {}
-  bool TraverseLambdaExpr(LambdaExpr *L) {
-    // A lambda's guards hold inside it: the kernel's writes in it count.
-    return RecursiveASTVisitor::TraverseLambdaExpr(L);
-  }
   bool VisitIfStmt(IfStmt *If) {
     if (!startsBefore(If) || !testsOn(If->getCond(), V, C))
       return true;
@@ -357,8 +353,8 @@ const VarDecl *localOf(const CXXMemberCallExpr *Copy, const ParentMap &PM) {
   return nullptr;
 }
 
-/// Why the code means to update parameter P of FD (a note's text), or
-/// empty when nothing says so.
+/// Why the code means to update a parameter: a note's text and where it
+/// goes.
 struct Intent {
   std::string Why;
   SourceLocation At;
