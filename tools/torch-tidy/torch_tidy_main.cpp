@@ -113,7 +113,8 @@ int dumpProjectIndex(llvm::StringRef Dir) {
                            {"function", K.Function},
                            {"file", K.Site.File},
                            {"line", K.Site.Line},
-                           {"condition", K.Site.Condition}});
+                           {"condition", K.Site.Condition},
+                           {"declares", K.Site.Declares}});
   const torch_tidy::ProjectIndexStats &Stats = Index->stats();
   llvm::json::Object Out{{"root", Index->root()},
                          {"files", Stats.Files},

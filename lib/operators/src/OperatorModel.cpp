@@ -497,6 +497,8 @@ void OperatorModel::addKernelsRegisteredElsewhere(
   });
   if (Defined.empty())
     return;
+  for (const auto &Entry : Defined)
+    Project.noteFunctionRead(Entry.getKey());
   for (const DeclaredKernel &K : Project.allKernels()) {
     if (K.Function.empty() || K.Site.File == Main || isFakeKey(K.Site.Key))
       continue;

@@ -16,6 +16,7 @@
 #include "llvm/Support/xxhash.h"
 #include <chrono>
 #include <mutex>
+#include <set>
 
 using namespace llvm;
 
@@ -1538,8 +1539,54 @@ std::string packageOf(StringRef File, StringRef Root) {
 }
 } // namespace
 
+namespace {
+/// The index facts one process asked for, written at exit to the file
+/// $TORCH_TIDY_INDEX_READS names: one line per operator name ("operator
+/// NAME"), kernel function name ("function NAME") or "unnamed-fakes" looked
+/// up. torch-tidy-project keys a file's cached findings by what these facts
+/// are (docs/incremental.md); a process that never asks writes an empty
+/// file, one that crashes none.
+class IndexReadLog {
+public:
+  IndexReadLog() {
+    if (std::optional<std::string> P =
+            sys::Process::GetEnv("TORCH_TIDY_INDEX_READS"))
+      Path = *P;
+  }
+  ~IndexReadLog() {
+    if (Path.empty())
+      return;
+    std::error_code EC;
+    raw_fd_ostream OS(Path, EC, sys::fs::OF_Text);
+    if (EC)
+      return;
+    for (const std::string &K : Keys)
+      OS << K << "\n";
+  }
+  void note(StringRef Kind, StringRef Name) {
+    if (Path.empty())
+      return;
+    std::lock_guard<std::mutex> Guard(Lock);
+    Keys.insert((Kind + " " + Name).str());
+  }
+
+private:
+  std::string Path;
+  std::mutex Lock;
+  std::set<std::string> Keys;
+};
+// At namespace scope, so that a process that sets the variable writes the
+// file even when it asks for nothing.
+IndexReadLog TheReadLog;
+} // namespace
+
+void ProjectOperators::noteFunctionRead(StringRef Function) const {
+  TheReadLog.note("function", Function);
+}
+
 std::vector<KernelSite>
 ProjectOperators::unnamedFakesFor(StringRef File) const {
+  TheReadLog.note("unnamed-fakes", "");
   std::vector<KernelSite> Out;
   if (UnnamedFakes.empty())
     return Out;
@@ -1552,11 +1599,13 @@ ProjectOperators::unnamedFakesFor(StringRef File) const {
 
 std::vector<const DeclaredSchema *>
 ProjectOperators::find(StringRef Ns, StringRef Name) const {
+  TheReadLog.note("operator", Name);
   return lookUp(ByName, Schemas, Ns, Name, /*MacroNamespaces=*/false);
 }
 
 std::vector<const DeclaredKernel *>
 ProjectOperators::kernels(StringRef Ns, StringRef Name) const {
+  TheReadLog.note("operator", Name);
   // Kernels are often registered under a macro namespace beside a literal
   // one (TORCH_LIBRARY(ns, m) with TORCH_LIBRARY_IMPL(TORCH_EXTENSION_NAME,
   // CUDA, m)): both count.

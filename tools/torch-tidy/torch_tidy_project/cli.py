@@ -9,8 +9,10 @@ import sys
 import time
 from collections import Counter
 
+from . import cache as file_cache
 from . import coverage as cov
-from . import database, index, pruning, recorder, report, running, torchenv
+from . import (database, index, pruning, recorder, report, running, sarif,
+               shards, torchenv)
 from .common import ProjectError, log, rel, scratch_dir
 
 DESCRIPTION = """\
@@ -51,6 +53,15 @@ analysed, and if not why (no C++ kernel; kernel file not in the database;
 left out by the build's configuration; not parsed; not linted) and what
 would bring them in. Coverage is the share of C++ kernels analysed and of
 linted files that parsed, the lower of the two.
+
+Each linted file's result is kept in ROOT/.torch-tidy/cache/, keyed by the
+file and every header clang read for it, its compile command, torch-tidy,
+the check configuration and the project index facts its checks read; a
+later run lints again only the files whose key changed and replays the
+others (--no-cache: lint every file, keep nothing). --shard K/N lints the
+K-th of N shares of the files, for a CI matrix; `torch-tidy-project merge
+SHARD.json...` then gives the whole run's result and exit status (a shard
+alone exits 0 after a complete run). docs/incremental.md says more.
 
 Exit status: 0 when nothing is reported; 1 when a check warned (or, with
 --fail-on errors, a file did not parse); 3 when coverage is below
@@ -136,8 +147,27 @@ def parse_args(argv):
     p.add_argument("--all-files", action="store_true",
                    help="lint every file of the database, also those where "
                    "no enabled check can warn")
+    p.add_argument("--sarif", metavar="FILE",
+                   help="also write the findings as one SARIF 2.1.0 log")
+    p.add_argument("--no-cache", action="store_true",
+                   help="lint every file afresh, reading and keeping no "
+                   "cached result")
+    p.add_argument("--shard", metavar="K/N",
+                   help="lint only the K-th of N shares of the files (CI "
+                   "matrices; combine with `torch-tidy-project merge`)")
+    p.add_argument("--shard-times", metavar="JSON",
+                   help="balance the shares by the per-file times of an "
+                   "earlier run's --json (default: by file size)")
     p.add_argument("--torch-tidy", help="the torch-tidy binary")
     args = p.parse_args(argv)
+    args.shard_k = args.shard_n = None
+    if args.shard:
+        try:
+            args.shard_k, args.shard_n = shards.parse(args.shard)
+        except ValueError as e:
+            p.error(str(e))
+    elif args.shard_times:
+        p.error("--shard-times needs --shard K/N")
     if args.jobs < 1:
         p.error("-j must be at least 1")
     if not 0 <= args.min_coverage <= 1:
@@ -177,6 +207,9 @@ def parse_args(argv):
 
 
 def main(argv=None, here=None):
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["merge"]:
+        return shards.main(argv[1:], main)
     args = parse_args(argv)
     try:
         return run(args, here or os.path.dirname(os.path.abspath(__file__)))
@@ -205,20 +238,35 @@ def run(args, here):
         operator_files=index.registering_files(index_json)))
     _check_torch(args, db, torch_info, project)
 
-    files, skipped, regex_skipped = _files_of(db, args)
+    files, skipped, regex_skipped, entries = _files_of(db, args)
     tidy_env = dict(args.environ, TORCH_TIDY_PROJECT_ROOT=root)
     if not args.all_files:
         files = _prune(tidy, args.checks, project, files, index_json,
                        tidy_env, skipped)
+    every = files
+    if args.shard:
+        times = shards.earlier_times(args.shard_times) \
+            if args.shard_times else None
+        files = shards.partition(files, root, args.shard_n,
+                                 times)[args.shard_k - 1]
+        log(f"shard {args.shard_k}/{args.shard_n}: {len(files)} of "
+            f"{len(every)} files (balanced by "
+            f"{'--shard-times' if times else 'file size'})")
     scratch = scratch_dir(root, "run")
-    results = running.lint(tidy, files, args.checks, os.path.dirname(db.path),
-                           args.jobs, tidy_env, scratch, project)
+    results, cache_info = _lint_with_cache(
+        args, tidy, files, entries, tidy_env, scratch, project, root,
+        index_json, db, llvm_version)
     warnings, findings, unparsed, causes = _read(
         files, results, running.find_sarif(tidy), scratch, root, llvm_version)
     seconds = time.time() - start
 
-    linted = {os.path.realpath(f) for f in files}
+    # A shard counts every file of the run as linted: the others are the
+    # other shards' to parse (the merge adds what they found).
+    linted = {os.path.realpath(f) for f in every}
     c = _coverage(args, db, index_json, root, linted, causes, regex_skipped)
+    if args.shard:
+        c["files"]["linted"] = len(files)
+        c["files"]["parsed"] = len(files) - len(causes)
     code, reasons, last = report.verdict(
         args.fail_on, warnings, sum(len(v) for v in unparsed.values()), c,
         args.min_coverage)
@@ -232,8 +280,7 @@ def run(args, here):
         "files_skipped": dict(skipped),
         "did_not_parse": unparsed,
         "warnings": dict(sorted(warnings.items())),
-        "findings": sorted(findings, key=lambda x: (x["file"], x["line"],
-                                                    x["column"], x["check"])),
+        "findings": sorted(findings, key=report.finding_order),
         "coverage": c,
         "seconds": round(seconds, 1),
         "index": index.project_index(index_json, linted, set(causes)),
@@ -246,17 +293,108 @@ def run(args, here):
         if args.python and torch_info else None,
         "torch_tidy": {"path": tidy, "version": own_version,
                        "llvm": llvm_version},
+        "options": {"checks": args.checks, "fail_on": sorted(args.fail_on),
+                    "min_coverage": args.min_coverage},
+        "file_seconds": {rel(f, root): results[f].seconds for f in files
+                         if results[f].seconds is not None},
+        "cache": cache_info,
     }
+    if args.shard:
+        names = [rel(f, root) for f in every]
+        summary["shard"] = {
+            "index": args.shard_k, "count": args.shard_n,
+            "files": sorted(rel(f, root) for f in files),
+            "all_files": sorted(names),
+            "all_files_digest": shards.digest(names),
+            "registration_files": shards.registration_files(index_json,
+                                                            root)}
+        # A shard's verdict is its merge's: it fails only when it could
+        # not lint.
+        n = sum(warnings.values())
+        code, last = 0, (
+            f"torch-tidy-project: shard {args.shard_k}/{args.shard_n} "
+            f"done: {n} warning{'s' if n != 1 else ''} in {len(files)} "
+            f"files; the verdict is `torch-tidy-project merge`'s over all "
+            f"{args.shard_n} shards")
+        summary["result"] = {"exit_status": 0, "failed_on": [],
+                             "last_line": last}
     report.print_summary(summary, project)
-    if args.json:
+    for path, doc in ((args.json, summary),
+                      (args.sarif, args.sarif and sarif.log(summary))):
+        if not path:
+            continue
         try:
-            with open(args.json, "w") as f:
-                json.dump(summary, f, indent=2)
+            with open(path, "w") as f:
+                json.dump(doc, f, indent=2)
                 f.write("\n")
         except OSError as e:
-            raise ProjectError(f"--json {args.json}: {e}")
+            raise ProjectError(f"{path}: {e}")
     print(last, flush=True)
     return code
+
+
+def _lint_with_cache(args, tidy, files, entries, env, scratch, project, root,
+                     index_json, db, llvm_version):
+    """({file: FileResult}, the JSON's "cache"): the files whose cached
+    result still holds replayed, the others linted (and kept)."""
+    db_dir = os.path.dirname(db.path)
+    if args.no_cache:
+        log("--no-cache: every file is linted, nothing is kept")
+        return running.lint(tidy, files, args.checks, db_dir, args.jobs,
+                            env, scratch, project), {"used": False}
+    if "," in scratch:
+        log(f"no cache: clang's dependency file cannot be written below "
+            f"{scratch} (a comma in the path)")
+        return running.lint(tidy, files, args.checks, db_dir, args.jobs,
+                            env, scratch, project), {"used": False}
+    cache = file_cache.Cache(root)
+    facts = file_cache.IndexFacts(index_json)
+    tool = file_cache.tool_digest(tidy, cache)
+    keys, replayed, stale = {}, {}, Counter()
+    for n, f in enumerate(files):
+        keys[f] = {"file": os.path.realpath(f),
+                   "command": file_cache.command_digest(entries[f]),
+                   "tool": tool,
+                   "config": file_cache.config_digest(f, args.checks, env,
+                                                      [])}
+        hit, why = cache.lookup(f, keys[f], entries[f], facts)
+        if hit is None:
+            stale[why] += 1
+            continue
+        fixes = None
+        if hit.get("fixes") is not None:
+            fixes = os.path.join(scratch, f"replayed-{n}.yaml")
+            with open(fixes, "w") as out:
+                out.write(hit["fixes"])
+        replayed[f] = running.FileResult(f, hit["code"], hit["output"],
+                                         fixes, hit.get("seconds"))
+    todo = [f for f in files if f not in replayed]
+    why = ", ".join(f"{n} {w}" for w, n in stale.most_common())
+    log(f"cache: {len(replayed)} of {len(files)} files replayed, "
+        f"{len(todo)} to lint" + (f" ({why})" if why else "") +
+        " (--no-cache lints every file)")
+    results = running.lint(tidy, todo, args.checks, db_dir, args.jobs, env,
+                           scratch, project, record=True)
+    kept = 0
+    for f in todo:
+        r = results[f]
+        if r.code is None or r.code < 0 or \
+                running.parse_failure(r, llvm_version):
+            continue  # never kept: it did not parse, crashed or timed out
+        fixes = None
+        if r.fixes:
+            with open(r.fixes, encoding="utf-8", errors="surrogateescape") \
+                    as y:
+                fixes = y.read()
+        kept += cache.store(f, keys[f], entries[f], r.depfile, r.readsfile,
+                            facts, {"code": r.code, "output": r.output,
+                                    "fixes": fixes}, r.seconds)
+    cache.save_meta()
+    results.update(replayed)
+    return results, {"used": True, "replayed": len(replayed),
+                     "linted": len(todo), "kept": kept,
+                     "why_linted": dict(stale),
+                     "relinted": sorted(rel(f, root) for f in todo)}
 
 
 def _folders(args):
@@ -319,7 +457,7 @@ def _check_torch(args, db, torch_info, project):
 def _files_of(db, args):
     """(the database's files to lint, Counter of those skipped by why, the
     real paths FILE_REGEX left out)."""
-    files, skipped, regex_skipped = [], Counter(), set()
+    files, skipped, regex_skipped, entries = [], Counter(), set(), {}
     for e in db.entries:
         f = os.path.normpath(os.path.join(e["directory"], e["file"]))
         if f in files:
@@ -331,11 +469,12 @@ def _files_of(db, args):
             regex_skipped.add(os.path.realpath(f))
         else:
             files.append(f)
+            entries[f] = e
     if not files:
         raise ProjectError("no file to lint" + (
             f" matches '{args.file_regex}'" if args.file_regex else
             " in the database"))
-    return files, skipped, regex_skipped
+    return files, skipped, regex_skipped, entries
 
 
 def _prune(tidy, checks, project, files, index_json, env, skipped):

@@ -62,6 +62,11 @@ def finding(d, root, replacements, cache):
     }
 
 
+def finding_order(f):
+    """The order of a run's findings: file, line, column, check."""
+    return (f["file"], f["line"], f["column"], f["check"])
+
+
 def percent(share):
     """A share in whole percent, rounded down: 0.896 is 89%, never shown as
     the 90% it falls short of."""

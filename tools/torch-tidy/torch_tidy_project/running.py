@@ -8,6 +8,7 @@ import re
 import shutil
 import subprocess
 import threading
+import time
 import urllib.parse
 from concurrent.futures import ThreadPoolExecutor
 
@@ -69,18 +70,25 @@ def find_sarif(tidy):
 
 
 class FileResult:
-    def __init__(self, path, code, output, fixes):
+    def __init__(self, path, code, output, fixes, seconds=None):
         self.path, self.code, self.output, self.fixes = \
             path, code, output, fixes
+        self.seconds = seconds
+        # With record: clang's dependency file and the index names the
+        # checks read (cache.py keys the result by them).
+        self.depfile = self.readsfile = None
 
 
 # A file whose lint takes longer than this is reported as not parsed.
 FILE_TIMEOUT = 1800
 
 
-def lint(tidy, files, checks, db_dir, jobs, env, scratch, project):
+def lint(tidy, files, checks, db_dir, jobs, env, scratch, project,
+         record=False):
     """{file: FileResult}; a progress line per file. A file that takes
-    longer than FILE_TIMEOUT seconds gets code None."""
+    longer than FILE_TIMEOUT seconds gets code None. With record, clang
+    writes each file's dependency file (-Wp,-MD) and torch-tidy the index
+    names its checks read ($TORCH_TIDY_INDEX_READS), into scratch."""
     lock = threading.Lock()
     done = [0]
     os.makedirs(scratch, exist_ok=True)
@@ -88,13 +96,21 @@ def lint(tidy, files, checks, db_dir, jobs, env, scratch, project):
     def one(numbered):
         n, f = numbered
         fixes = os.path.join(scratch, f"{n}.yaml")
-        if os.path.exists(fixes):
-            os.remove(fixes)
+        depfile = os.path.join(scratch, f"{n}.d")
+        reads = os.path.join(scratch, f"{n}.reads")
+        for old in (fixes, depfile, reads):
+            if os.path.exists(old):
+                os.remove(old)
+        cmd = [tidy, f"-checks={checks}", "-p", db_dir, "--quiet",
+               f"--export-fixes={fixes}", f]
+        file_env = env
+        if record:
+            cmd[-1:-1] = [f"--extra-arg=-Wp,-MD,{depfile}"]
+            file_env = dict(env, TORCH_TIDY_INDEX_READS=reads)
+        start = time.time()
         try:
-            res = subprocess.run([tidy, f"-checks={checks}", "-p", db_dir,
-                                  "--quiet", f"--export-fixes={fixes}", f],
-                                 capture_output=True, text=True,
-                                 errors="replace", env=env,
+            res = subprocess.run(cmd, capture_output=True, text=True,
+                                 errors="replace", env=file_env,
                                  timeout=FILE_TIMEOUT)
             code, out = res.returncode, res.stdout + res.stderr
         except subprocess.TimeoutExpired:
@@ -102,8 +118,11 @@ def lint(tidy, files, checks, db_dir, jobs, env, scratch, project):
         with lock:
             done[0] += 1
             print(f"[{done[0]}/{len(files)}] {rel(f, project)}", flush=True)
-        return FileResult(f, code, out,
-                          fixes if os.path.exists(fixes) else None)
+        r = FileResult(f, code, out, fixes if os.path.exists(fixes) else None,
+                       round(time.time() - start, 3))
+        if record:
+            r.depfile, r.readsfile = depfile, reads
+        return r
 
     with ThreadPoolExecutor(max_workers=jobs) as pool:
         return {r.path: r for r in pool.map(one, enumerate(files))}

@@ -150,6 +150,12 @@ public:
   std::vector<const DeclaredKernel *> kernels(llvm::StringRef Ns,
                                               llvm::StringRef Name) const;
 
+  /// Says that the caller looked for kernels registered with a function
+  /// named Function (through allKernels()): with find(), kernels() and
+  /// unnamedFakesFor(), what torch-tidy-project's incremental runs learn
+  /// a file's findings read ($TORCH_TIDY_INDEX_READS).
+  void noteFunctionRead(llvm::StringRef Function) const;
+
   /// Python fake registrations whose operator the index could not name.
   const std::vector<const DeclaredKernel *> &unnamedFakes() const {
     return UnnamedFakes;
