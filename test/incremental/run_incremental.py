@@ -162,6 +162,29 @@ def step(p, what, expect, *extra, tidy=None):
     return doc
 
 
+def validate(args, paths, what):
+    """The documents against docs/torch-tidy-project.schema.json, with the
+    jsonschema of the tools venv (an independent validator)."""
+    py = args.tools_python
+    if not py or subprocess.run([py, "-c", "import jsonschema"],
+                                capture_output=True).returncode != 0:
+        print(f"SKIPPED schema validation of {what}: no tools venv with "
+              f"jsonschema (tools/bootstrap)")
+        return
+    schema = os.path.join(args.source_dir, "docs",
+                          "torch-tidy-project.schema.json")
+    res = subprocess.run(
+        [py, "-c", "import json, sys, jsonschema\n"
+         "schema = json.load(open(sys.argv[1]))\n"
+         "for p in sys.argv[2:]:\n"
+         "    jsonschema.validate(json.load(open(p)), schema,\n"
+         "                        cls=jsonschema.Draft202012Validator)\n"
+         "print('valid')", schema, *paths], capture_output=True, text=True)
+    check(res.returncode == 0 and "valid" in res.stdout,
+          f"{what} valid against docs/torch-tidy-project.schema.json: "
+          f"{(res.stdout + res.stderr).strip()[-400:]}")
+
+
 def messages(doc, path):
     return [f["message"] for f in doc["findings"] if f["file"] == path]
 
@@ -316,6 +339,8 @@ def sharded(args):
         check(res.returncode == code and same(merged, one),
               f"N={n}: the merge's findings, coverage and exit status "
               f"({res.returncode}) are one run's ({code})")
+        validate(p.args, jsons + [out], f"N={n}: the shards' and the "
+                 f"merge's JSON")
         check(res.stdout.strip().splitlines()[-1] ==
               one["result"]["last_line"],
               f"N={n}: the merge's last line is one run's")
@@ -351,6 +376,7 @@ def main():
     ap.add_argument("--source-dir", required=True)
     ap.add_argument("--build-dir", required=True)
     ap.add_argument("--out", required=True)
+    ap.add_argument("--tools-python", default="")
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
     incremental(args)

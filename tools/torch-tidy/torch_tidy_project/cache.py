@@ -273,7 +273,7 @@ class Cache:
             with gzip.open(path, "rt", encoding="utf-8") as f:
                 doc = json.load(f)
             if doc.get("version") != VERSION:
-                return None, "an entry of another version"
+                raise ValueError("an entry of another version")
             stored = doc["key"]
             for part in ("file", "command", "tool", "config"):
                 if stored.get(part) != key[part]:

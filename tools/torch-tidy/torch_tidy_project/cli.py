@@ -347,7 +347,12 @@ def _lint_with_cache(args, tidy, files, entries, env, scratch, project, root,
             f"{scratch} (a comma in the path)")
         return running.lint(tidy, files, args.checks, db_dir, args.jobs,
                             env, scratch, project), {"used": False}
-    cache = file_cache.Cache(root)
+    try:
+        cache = file_cache.Cache(root)
+    except (ProjectError, OSError) as e:
+        log(f"no cache: {e}; every file is linted")
+        return running.lint(tidy, files, args.checks, db_dir, args.jobs,
+                            env, scratch, project), {"used": False}
     facts = file_cache.IndexFacts(index_json)
     tool = file_cache.tool_digest(tidy, cache)
     keys, replayed, stale = {}, {}, Counter()
@@ -386,10 +391,19 @@ def _lint_with_cache(args, tidy, files, entries, env, scratch, project, root,
             with open(r.fixes, encoding="utf-8", errors="surrogateescape") \
                     as y:
                 fixes = y.read()
-        kept += cache.store(f, keys[f], entries[f], r.depfile, r.readsfile,
-                            facts, {"code": r.code, "output": r.output,
-                                    "fixes": fixes}, r.seconds)
-    cache.save_meta()
+        try:
+            kept += cache.store(f, keys[f], entries[f], r.depfile,
+                                r.readsfile, facts,
+                                {"code": r.code, "output": r.output,
+                                 "fixes": fixes}, r.seconds)
+        except OSError as e:
+            log(f"the cache could not keep {rel(f, project)}'s result "
+                f"({e}): the next run lints it again")
+            break
+    try:
+        cache.save_meta()
+    except OSError as e:
+        log(f"the cache's stamp could not be written ({e})")
     results.update(replayed)
     return results, {"used": True, "replayed": len(replayed),
                      "linted": len(todo), "kept": kept,
