@@ -355,6 +355,18 @@ def sharded(args):
                          text=True)
     check(res.returncode == 2 and "given twice" in res.stderr,
           "a merge with a shard twice refuses (exit 2)")
+    # A shard of another state of the project: a schema changed between.
+    p.edit("csrc/ops.cpp", "plain(Tensor x)", "plain(Tensor y)")
+    later = os.path.join(p.dir, "..", "later-3-of-3.json")
+    p.run("--no-cache", "--shard", "3/3", "--json", later)
+    res = subprocess.run(merge + jsons[:2] + [later], capture_output=True,
+                         text=True)
+    check(res.returncode == 2 and "another project index" in res.stderr,
+          "a merge of shards of two states of the project refuses (exit 2)")
+    res = subprocess.run(merge + jsons + sarifs[:1], capture_output=True,
+                         text=True)
+    check(res.returncode == 2 and "SARIF logs for" in res.stderr,
+          "a merge with SARIF logs of only some shards refuses (exit 2)")
     times = os.path.join(p.dir, "..", "times.json")
     with open(times, "w") as f:
         json.dump({"file_seconds": {"csrc/ops.cpp": 100.0,

@@ -306,6 +306,8 @@ def run(args, here):
             "files": sorted(rel(f, root) for f in files),
             "all_files": sorted(names),
             "all_files_digest": shards.digest(names),
+            "index_digest": shards.digest([json.dumps(index_json,
+                                                      sort_keys=True)]),
             "registration_files": shards.registration_files(index_json,
                                                             root)}
         # A shard's verdict is its merge's: it fails only when it could

@@ -89,6 +89,13 @@ def registration_files(index_json, root):
             for op in index.operator_names(index_json)}
 
 
+# What a merge reads of each shard's result.
+NEEDED = ("root", "torch_tidy", "options", "findings", "warnings",
+          "did_not_parse", "coverage", "index", "seconds", "project")
+SHARD_NEEDED = ("index", "count", "files", "all_files", "all_files_digest",
+                "index_digest", "registration_files")
+
+
 def merge(docs, names):
     """The summary of one run from its shards' summaries (names: where each
     came from, for messages). ProjectError when they are not the N shards
@@ -104,12 +111,19 @@ def merge(docs, names):
         if not isinstance(s, dict):
             raise ProjectError(f"merge: {name} is not a shard's result "
                                f"(run with --shard K/N)")
+        missing = [k for k in NEEDED if k not in d] + \
+            [f"shard.{k}" for k in SHARD_NEEDED if k not in s]
+        if missing:
+            raise ProjectError(f"merge: {name} lacks {', '.join(missing)} "
+                               f"(a shard of another torch-tidy-project?)")
         shards.append((s, d, name))
     first, base, _ = shards[0]
     n = first["count"]
     for s, d, name in shards:
         for field, what in (("count", "a run of another shard count"),
-                            ("all_files_digest", "a run over other files")):
+                            ("all_files_digest", "a run over other files"),
+                            ("index_digest", "a run of another project "
+                             "index (another state of the project)")):
             if s[field] != first[field]:
                 raise ProjectError(f"merge: {name} is {what} than "
                                    f"{shards[0][2]}")
@@ -287,13 +301,28 @@ def main(argv, project_main):
             raise ProjectError("merge: no shard's --json given (the "
                                "verdict needs them; SARIF alone has no "
                                "coverage)")
-        merged = merge(docs, names)
+        try:
+            merged = merge(docs, names)
+        except (KeyError, TypeError, ValueError, IndexError,
+                AttributeError) as e:
+            raise ProjectError(f"merge: a shard's result is malformed "
+                               f"({e!r})")
         report.print_summary(merged, merged["project"])
         if args.json:
             _write(args.json, merged)
+        if logs and len(logs) != len(docs):
+            raise ProjectError(f"merge: {len(logs)} SARIF logs for "
+                               f"{len(docs)} shards")
+        combined = sarif.combine(logs) if logs else None
+        if combined and len(combined["runs"][0]["results"]) != \
+                len(merged["findings"]):
+            raise ProjectError(
+                f"merge: the SARIF logs hold "
+                f"{len(combined['runs'][0]['results'])} results, the "
+                f"shards' results {len(merged['findings'])} findings: not "
+                f"the logs of these shards")
         if args.sarif:
-            _write(args.sarif, sarif.combine(logs) if logs else
-                   sarif.log(merged))
+            _write(args.sarif, combined or sarif.log(merged))
     except ProjectError as e:
         print(f"torch-tidy-project: {e}", file=sys.stderr, flush=True)
         return 2
