@@ -38,6 +38,16 @@ class SearchDirsTest(unittest.TestCase):
         entry = {"directory": "/p", "command": "c++ -I 'a b' -c x.cpp"}
         self.assertEqual(cache.search_dirs(entry)[0], "/p/a b")
 
+    def test_two_sided_cuda(self):
+        both = {"directory": "/p", "file": "k.cu",
+                "arguments": ["clang++", "-x", "cuda", "-c", "k.cu"]}
+        host = dict(both, arguments=both["arguments"] + ["--cuda-host-only"])
+        cpp = {"directory": "/p", "file": "k.cpp",
+               "arguments": ["clang++", "-c", "k.cpp"]}
+        self.assertTrue(cache.two_sided_cuda(both))
+        self.assertFalse(cache.two_sided_cuda(host))
+        self.assertFalse(cache.two_sided_cuda(cpp))
+
     def test_shadow_probes(self):
         deps = ["/torch/include/ATen/core/Tensor.h", "/p/inc/own.h",
                 "/elsewhere/x.h"]

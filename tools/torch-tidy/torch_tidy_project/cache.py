@@ -29,6 +29,7 @@ import os
 import re
 import shlex
 import shutil
+import subprocess
 
 from .common import log, read_text, scratch_dir
 
@@ -84,16 +85,30 @@ def depfile_paths(text, directory):
     return [os.path.realpath(os.path.join(directory, w)) for w in words]
 
 
+def _argv(entry):
+    if "arguments" in entry:
+        return list(entry["arguments"])
+    try:
+        return shlex.split(entry.get("command", ""))
+    except ValueError:
+        return []
+
+
+def two_sided_cuda(entry):
+    """Whether an entry compiles CUDA for both host and device: clang then
+    writes the dependency file twice, the device side's last, and a header
+    only the host side reads would go unseen (such a file is not kept)."""
+    argv = _argv(entry)
+    cuda = entry.get("file", "").endswith(".cu") or any(
+        a == "cuda" and i and argv[i - 1] == "-x" for i, a in enumerate(argv))
+    return cuda and not any(a in ("--cuda-host-only", "--cuda-device-only")
+                            for a in argv)
+
+
 def search_dirs(entry):
     """The include folders a database entry's command names, in the order
     clang searches them (quoted-only folders first), made real."""
-    if "arguments" in entry:
-        argv = list(entry["arguments"])
-    else:
-        try:
-            argv = shlex.split(entry.get("command", ""))
-        except ValueError:
-            argv = []
+    argv = _argv(entry)
     found = {o: [] for o in INCLUDE_OPTIONS}
     i = 0
     while i < len(argv):
@@ -310,7 +325,7 @@ class Cache:
         result without its dependency or reads file, or with a read this
         tool cannot check, is not)."""
         if not (depfile and os.path.exists(depfile) and readsfile and
-                os.path.exists(readsfile)):
+                os.path.exists(readsfile)) or two_sided_cuda(entry):
             return False
         deps = depfile_paths(read_text(depfile), entry["directory"])
         if not deps:
@@ -360,7 +375,6 @@ def tool_digest(tidy, cache):
 
 
 def _loaded_libraries(tidy):
-    import subprocess
     try:
         out = subprocess.run(["ldd", tidy], capture_output=True, text=True,
                              timeout=60).stdout
