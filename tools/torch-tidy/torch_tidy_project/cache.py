@@ -389,12 +389,12 @@ def _loaded_libraries(tidy):
     return found
 
 
-def config_digest(file, checks, env, extra):
+def config_digest(file, checks, env):
     """The check configuration a file is linted with: --checks, the
-    TORCH_TIDY_* environment, the extra arguments, and every .clang-tidy
-    from the file's folder up to the file system's root (clang-tidy reads
-    the nearest, which may inherit its parents')."""
-    parts = [f"checks={checks}", f"extra={json.dumps(extra)}"]
+    TORCH_TIDY_* environment, and every .clang-tidy from the file's folder
+    up to the file system's root (clang-tidy reads the nearest, which may
+    inherit its parents')."""
+    parts = [f"checks={checks}"]
     parts += sorted(f"{k}={v}" for k, v in env.items()
                     if k.startswith("TORCH_TIDY_") and
                     k != "TORCH_TIDY_INDEX_READS")

@@ -340,21 +340,23 @@ def _lint_with_cache(args, tidy, files, entries, env, scratch, project, root,
     """({file: FileResult}, the JSON's "cache"): the files whose cached
     result still holds replayed, the others linted (and kept)."""
     db_dir = os.path.dirname(db.path)
+
+    def without_cache(why):
+        log(why)
+        return running.lint(tidy, files, args.checks, db_dir, args.jobs,
+                            env, scratch, project), {"used": False}
+
     if args.no_cache:
-        log("--no-cache: every file is linted, nothing is kept")
-        return running.lint(tidy, files, args.checks, db_dir, args.jobs,
-                            env, scratch, project), {"used": False}
+        return without_cache("--no-cache: every file is linted, nothing is "
+                             "kept")
     if "," in scratch:
-        log(f"no cache: clang's dependency file cannot be written below "
-            f"{scratch} (a comma in the path)")
-        return running.lint(tidy, files, args.checks, db_dir, args.jobs,
-                            env, scratch, project), {"used": False}
+        return without_cache(f"no cache: clang's dependency file cannot be "
+                             f"written below {scratch} (a comma in the "
+                             f"path)")
     try:
         cache = file_cache.Cache(root)
     except (ProjectError, OSError) as e:
-        log(f"no cache: {e}; every file is linted")
-        return running.lint(tidy, files, args.checks, db_dir, args.jobs,
-                            env, scratch, project), {"used": False}
+        return without_cache(f"no cache: {e}; every file is linted")
     facts = file_cache.IndexFacts(index_json)
     tool = file_cache.tool_digest(tidy, cache)
     keys, replayed, stale = {}, {}, Counter()
@@ -362,8 +364,7 @@ def _lint_with_cache(args, tidy, files, entries, env, scratch, project, root,
         keys[f] = {"file": os.path.realpath(f),
                    "command": file_cache.command_digest(entries[f]),
                    "tool": tool,
-                   "config": file_cache.config_digest(f, args.checks, env,
-                                                      [])}
+                   "config": file_cache.config_digest(f, args.checks, env)}
         hit, why = cache.lookup(f, keys[f], entries[f], facts)
         if hit is None:
             stale[why] += 1
@@ -371,7 +372,8 @@ def _lint_with_cache(args, tidy, files, entries, env, scratch, project, root,
         fixes = None
         if hit.get("fixes") is not None:
             fixes = os.path.join(scratch, f"replayed-{n}.yaml")
-            with open(fixes, "w") as out:
+            with open(fixes, "w", encoding="utf-8",
+                      errors="surrogateescape") as out:
                 out.write(hit["fixes"])
         replayed[f] = running.FileResult(f, hit["code"], hit["output"],
                                          fixes, hit.get("seconds"))
