@@ -13,7 +13,7 @@ from . import cache as file_cache
 from . import coverage as cov
 from . import (database, index, pruning, recorder, report, running, sarif,
                shards, torchenv)
-from .common import ProjectError, log, rel, scratch_dir
+from .common import ProjectError, log, rel, scratch_dir, write_json
 
 DESCRIPTION = """\
 The compile database, in this order:
@@ -321,16 +321,10 @@ def run(args, here):
         summary["result"] = {"exit_status": 0, "failed_on": [],
                              "last_line": last}
     report.print_summary(summary, project)
-    for path, doc in ((args.json, summary),
-                      (args.sarif, args.sarif and sarif.log(summary))):
-        if not path:
-            continue
-        try:
-            with open(path, "w") as f:
-                json.dump(doc, f, indent=2)
-                f.write("\n")
-        except OSError as e:
-            raise ProjectError(f"{path}: {e}")
+    if args.json:
+        write_json(args.json, summary)
+    if args.sarif:
+        write_json(args.sarif, sarif.log(summary))
     print(last, flush=True)
     return code
 

@@ -1,5 +1,6 @@
 """What every module shares: the error that stops a run, the project's
 .torch-tidy/ folder, progress lines and file reading."""
+import json
 import os
 import re
 
@@ -48,6 +49,16 @@ def scratch_dir(root, *parts):
         raise ProjectError(f"cannot write {path}: {e.strerror} (torch-tidy "
                            f"keeps its database and logs there)")
     return path
+
+
+def write_json(path, doc):
+    """doc as indented JSON to path (a --json or --sarif file)."""
+    try:
+        with open(path, "w") as f:
+            json.dump(doc, f, indent=2)
+            f.write("\n")
+    except OSError as e:
+        raise ProjectError(f"{path}: {e}")
 
 
 def last_lines(text, n=12):

@@ -168,14 +168,23 @@ def project_index(index, linted, unparsed):
     if s is None:
         return None
     by_op = cpp_kernels(index)
+    s["kernels_unseen"] = kernels_unseen(
+        {op: {os.path.realpath(k["file"]) for k in by_op.get(op, [])}
+         for op in operator_names(index)}, linted, unparsed)
+    return s
+
+
+def kernels_unseen(registering, linted, unparsed):
+    """{cause: count} of the operators no kernel body of which could be
+    analysed. registering: {operator: files registering its C++ kernels},
+    in the same form of path as linted and unparsed."""
     unseen = Counter()
-    for op in operator_names(index):
-        files = {os.path.realpath(k["file"]) for k in by_op.get(op, [])}
+    for op, files in registering.items():
+        files = set(files)
         if not files:
             unseen["no C++ kernel registered in the project"] += 1
         elif not files & linted:
             unseen["registered only in files not linted"] += 1
         elif not (files & linted) - unparsed:
             unseen["registered in files that did not parse"] += 1
-    s["kernels_unseen"] = dict(sorted(unseen.items()))
-    return s
+    return dict(sorted(unseen.items()))

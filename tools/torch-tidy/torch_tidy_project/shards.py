@@ -18,8 +18,8 @@ import re
 from collections import Counter
 
 from . import coverage as cov
-from . import report, sarif
-from .common import ProjectError, rel
+from . import index, report, sarif
+from .common import ProjectError, rel, write_json
 
 
 def parse(text):
@@ -82,7 +82,6 @@ def registration_files(index_json, root):
     """{operator: [relative files registering its C++ kernels]} for every
     operator the project defines: what a merge needs to count the
     operators whose kernels were not seen."""
-    from . import index
     by_op = index.cpp_kernels(index_json)
     return {op: sorted({rel(os.path.realpath(k["file"]), root)
                         for k in by_op.get(op, [])})
@@ -180,7 +179,7 @@ def merge(docs, names):
         set(opts["fail_on"]), warnings, len(bad), c, opts["min_coverage"])
     idx = base["index"]
     if idx is not None:
-        idx = dict(idx, kernels_unseen=_kernels_unseen(
+        idx = dict(idx, kernels_unseen=index.kernels_unseen(
             first["registration_files"], set(every), bad))
     merged = dict(base)
     merged.pop("shard")
@@ -254,19 +253,6 @@ def _coverage(c, shards, parsed, bad, unparsed, linted):
     return out
 
 
-def _kernels_unseen(registration_files, linted, unparsed):
-    unseen = Counter()
-    for op, files in registration_files.items():
-        files = set(files)
-        if not files:
-            unseen["no C++ kernel registered in the project"] += 1
-        elif not files & linted:
-            unseen["registered only in files not linted"] += 1
-        elif not (files & linted) - unparsed:
-            unseen["registered in files that did not parse"] += 1
-    return dict(sorted(unseen.items()))
-
-
 def main(argv, project_main):
     """torch-tidy-project merge SHARD.json... [--json OUT] [--sarif OUT]
     [SHARD.sarif...]."""
@@ -309,7 +295,7 @@ def main(argv, project_main):
                                f"({e!r})")
         report.print_summary(merged, merged["project"])
         if args.json:
-            _write(args.json, merged)
+            write_json(args.json, merged)
         if logs and len(logs) != len(docs):
             raise ProjectError(f"merge: {len(logs)} SARIF logs for "
                                f"{len(docs)} shards")
@@ -322,18 +308,9 @@ def main(argv, project_main):
                 f"shards' results {len(merged['findings'])} findings: not "
                 f"the logs of these shards")
         if args.sarif:
-            _write(args.sarif, combined or sarif.log(merged))
+            write_json(args.sarif, combined or sarif.log(merged))
     except ProjectError as e:
         print(f"torch-tidy-project: {e}", file=sys.stderr, flush=True)
         return 2
     print(merged["result"]["last_line"], flush=True)
     return merged["result"]["exit_status"]
-
-
-def _write(path, doc):
-    try:
-        with open(path, "w") as f:
-            json.dump(doc, f, indent=2)
-            f.write("\n")
-    except OSError as e:
-        raise ProjectError(f"{path}: {e}")
