@@ -61,7 +61,8 @@ later run lints again only the files whose key changed and replays the
 others (--no-cache: lint every file, keep nothing). --shard K/N lints the
 K-th of N shares of the files, for a CI matrix; `torch-tidy-project merge
 SHARD.json...` then gives the whole run's result and exit status (a shard
-alone exits 0 after a complete run). docs/incremental.md says more.
+alone exits 4 after a complete run: it read a share of the project, so its
+status is no verdict). docs/incremental.md says more.
 
 Exit status: 0 when nothing is reported; 1 when a check warned (or, with
 --fail-on errors, a file did not parse); 3 when coverage is below
@@ -70,6 +71,10 @@ cannot be linted. --fail-on lists what fails a run (default:
 warnings,coverage; 'errors' adds files that did not parse; 'never' always
 exits 0 after a complete run). The last line says the result and why.
 """
+
+
+# The exit status of a shard's complete run (--shard K/N).
+SHARD_EXIT = 4
 
 
 def find_root(project):
@@ -310,15 +315,15 @@ def run(args, here):
                                                       sort_keys=True)]),
             "registration_files": shards.registration_files(index_json,
                                                             root)}
-        # A shard's verdict is its merge's: it fails only when it could
-        # not lint.
+        # A shard read a share of the project: its status is no verdict
+        # (4, never the 0 a gate would pass on); its merge's is.
         n = sum(warnings.values())
-        code, last = 0, (
+        code, last = SHARD_EXIT, (
             f"torch-tidy-project: shard {args.shard_k}/{args.shard_n} "
             f"done: {n} warning{'s' if n != 1 else ''} in {len(files)} "
             f"files; the verdict is `torch-tidy-project merge`'s over all "
             f"{args.shard_n} shards")
-        summary["result"] = {"exit_status": 0, "failed_on": [],
+        summary["result"] = {"exit_status": SHARD_EXIT, "failed_on": [],
                              "last_line": last}
     report.print_summary(summary, project)
     if args.json:
