@@ -175,8 +175,9 @@ struct ConsequenceFacts {
   /// pyg-lib twins, docs/found.md).
   bool Autograd = false;
   /// The operator declares another argument mutable (sglang's
-  /// fused_add_rmsnorm_cpu): inductor's stale read was measured on the
-  /// reference version only.
+  /// fused_add_rmsnorm_cpu): inductor's stale read was measured on both
+  /// versions for chained calls, on the reference version only for one call
+  /// (docs/found.md).
   bool DeclaresOther = false;
   /// The fake and an unnamed fake among the operator's sites, if any: the
   /// condition a fake is registered under, and where the index met a fake
@@ -251,10 +252,10 @@ std::string consequenceText(const ConsequenceFacts &F) {
                 "argument it writes)")
                    .str();
   else if (!F.Void && F.DeclaresOther && !F.Autograd)
-    Measured = (" (measured on torch " + ground_truth::ReferenceVersion +
-                "; torch " + ground_truth::NewestVersion +
-                " gave the written values where the operator declares "
-                "another argument mutable)")
+    Measured = (" (measured on " + ground_truth::BothVersions + ": on " +
+                ground_truth::NewestVersion +
+                " a single call gave the written values, calls chained "
+                "through an intermediate of the compiled graph did not)")
                    .str();
   std::string Gone =
       F.Effects ? ", and with them whatever its kernels do (tensor writes, "

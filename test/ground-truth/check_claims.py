@@ -311,6 +311,36 @@ def latent_table_problems():
     return len(rows), problems
 
 
+OP_UNDECLARED = os.path.join(ROOT, "checks", "OpUndeclaredMutationCheck.cpp")
+FOUND_TABLE = os.path.join(ROOT, "docs", "found.json")
+
+
+def declares_other_problems():
+    """(claims checked, disagreements) of the version note of
+    torch-op-undeclared-mutation's message where the operator declares
+    another argument mutable: a single call keeps the write on the newest
+    torch (registrations row beside_declared, checked in
+    consequence_problems), calls chained through an intermediate of the
+    compiled graph lose it on both versions (docs/found.json: the `llama`
+    caller of fused_add_rmsnorm_cpu, as shipped, under inductor)."""
+    # The message's C++ string literals, joined.
+    text = re.sub(r'"\s*\n\s*"', "", open(OP_UNDECLARED).read())
+    if "calls chained through an intermediate of the compiled graph did not" not in text:
+        return 1, ["OpUndeclaredMutationCheck.cpp: the note on chained calls is gone; "
+                   "update declares_other_problems"]
+    table = json.load(open(FOUND_TABLE))
+    problems, checked = [], 0
+    for label, version in table["versions"].items():
+        rows = [r for r in table["rows"] if r["torch"] == version
+                and r["op"] == "tt_found::fused_add_rmsnorm_cpu" and r.get("caller") == "llama"]
+        checked += 1
+        if not rows or rows[0]["inductor"] != "lost":
+            problems.append(f"found.json, torch {version}: the chained caller (llama) of "
+                            f"fused_add_rmsnorm_cpu is not lost under inductor "
+                            f"({rows[0]['inductor'] if rows else 'no row'}), as the message says")
+    return checked, problems
+
+
 def mutation_count_problems():
     """(claims checked, disagreements): each doc that counts the generated
     operators of docs/ground-truth-mutation.json states the table's count
@@ -505,6 +535,9 @@ def main():
     checked += n
     problems += more
     n, more = mutation_count_problems()
+    checked += n
+    problems += more
+    n, more = declares_other_problems()
     checked += n
     problems += more
     more, n = write_into_copy_problems(source)

@@ -13,6 +13,12 @@ left unclear, and the precision. Prints Markdown (docs/reliability.md). A projec
 its rows of an earlier one (a re-run after a change). A report given with
 --rerun (`run.py --whole --only LIST` over some files after a change)
 replaces only those files' warnings; the project's counts stay the whole run's.
+
+  sweep_table.py REPORT... --tsv tools/corpus/sweep_results.tsv
+      also writes the per-project rows, the committed results that
+      tools/corpus/found_counts.py derives the pages' counts from;
+  sweep_table.py --results tools/corpus/sweep_results.tsv
+      prints the table from those committed rows (no report needed).
 """
 import argparse
 import collections
@@ -48,29 +54,26 @@ def read_labels(path):
     return labels
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("report", nargs="+")
-    ap.add_argument("--labels", default=os.path.join(HERE, "labels.tsv"))
-    ap.add_argument("--rerun", action="append", default=[],
-                    help="a report of some files linted again: replaces "
-                         "those files' rows only")
-    args = ap.parse_args()
+COLUMNS = ["project", "files", "did not parse", "operators", "C++ kernels", "fakes",
+           "operators with no kernel seen (cause)"] + CLASSES
+
+
+def rows_of_reports(paths, reruns):
+    """The per-project rows (COLUMNS) of run.py --whole reports, and the
+    warnings by class and label."""
     report = {"files": [], "projects": []}
-    for path in args.report:
+    for path in paths:
         r = json.load(open(path))
         again = {p["repo"] for p in r.get("projects", [])}
         report["files"] = [e for e in report["files"] if e["repo"] not in again] + r["files"]
         report["projects"] = [p for p in report["projects"] if p["repo"] not in again] + \
             r.get("projects", [])
-    for path in args.rerun:
+    for path in reruns:
         again = {(e["repo"], e["path"]): e for e in json.load(open(path))["files"]}
         report["files"] = [again.pop((e["repo"], e["path"]), e)
                            for e in report["files"]] + list(again.values())
-    labels = read_labels(args.labels)
-    projects = {p["repo"]: p for p in report["projects"]}
     by_repo = collections.defaultdict(collections.Counter)
-    judged = collections.defaultdict(collections.Counter)
+    warnings = []
     for e in report["files"]:
         run = e["runs"].get("default") or next(iter(e["runs"].values()))
         for w in run["warnings"]:
@@ -78,29 +81,79 @@ def main():
                 continue
             cls = class_of(w["message"])
             by_repo[e["repo"]][cls] += 1
-            label = labels.get((e["repo"], e["path"], w["line"], w["check"]), "unlabelled")
-            judged[cls][label] += 1
-    head = ["project", "files (did not parse)", "operators", "C++ kernels", "fakes",
-            "operators with no kernel seen (cause)"] + [f"{c}" for c in CLASSES]
-    print("| " + " | ".join(head) + " |")
-    print("|" + "---|" * len(head))
+            warnings.append(((e["repo"], e["path"], w["line"], w["check"]), cls))
+    rows = []
     totals = collections.Counter()
-    for repo in sorted(projects):
-        p = projects[repo]
+    for p in (report["projects"][i] for i in sorted(range(len(report["projects"])),
+                                                    key=lambda i: report["projects"][i]["repo"])):
         unseen = "; ".join(f"{n} {cause}" for cause, n in (p.get("kernels_unseen") or {}).items())
-        row = [repo, f"{p['files']} ({p['did_not_parse']})", str(p.get("operators") or 0),
-               str(p.get("kernels") or 0), str(p.get("fakes") or 0), unseen or "none"]
-        row += [str(by_repo[repo][c]) for c in CLASSES]
-        for c in CLASSES:
-            totals[c] += by_repo[repo][c]
-        totals["files"] += p["files"]
-        totals["unparsed"] += p["did_not_parse"]
+        rows.append([p["repo"], p["files"], p["did_not_parse"], p.get("operators") or 0,
+                     p.get("kernels") or 0, p.get("fakes") or 0, unseen or "none"]
+                    + [by_repo[p["repo"]][c] for c in CLASSES])
         totals["crashes"] += p.get("crashes", 0)
         totals["timeouts"] += p.get("timeouts", 0)
-        print("| " + " | ".join(row) + " |")
-    print(f"\n{len(projects)} projects, {totals['files']} files ({totals['unparsed']} did not "
-          f"parse in full), {totals['crashes']} crashes, {totals['timeouts']} timeouts; "
-          "warnings by class: " + ", ".join(f"{c} {totals[c]}" for c in CLASSES))
+    return rows, warnings, totals
+
+
+def read_results(path):
+    """The committed rows (sweep_results.tsv)."""
+    rows = []
+    for line in open(path):
+        if line.startswith("#") or not line.strip():
+            continue
+        c = line.rstrip("\n").split("\t")
+        rows.append([c[0]] + [int(x) for x in c[1:6]] + [c[6]] + [int(x) for x in c[7:]])
+    return rows
+
+
+def summary(rows, totals=None):
+    """The line under the table."""
+    linted = sum(1 for r in rows if r[1] > 0)
+    text = (f"{len(rows)} projects listed, {linted} linted whole (at least one file), "
+            f"{sum(r[1] for r in rows)} files ({sum(r[2] for r in rows)} did not parse in full)")
+    if totals is not None:
+        text += f", {totals['crashes']} crashes, {totals['timeouts']} timeouts"
+    return text + "; warnings by class: " + ", ".join(
+        f"{c} {sum(r[7 + i] for r in rows)}" for i, c in enumerate(CLASSES))
+
+
+def markdown(rows):
+    head = ["project", "files (did not parse)", "operators", "C++ kernels", "fakes",
+            "operators with no kernel seen (cause)"] + CLASSES
+    out = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for r in rows:
+        out.append("| " + " | ".join([r[0], f"{r[1]} ({r[2]})"] + [str(x) for x in r[3:]]) + " |")
+    return out
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("report", nargs="*")
+    ap.add_argument("--labels", default=os.path.join(HERE, "labels.tsv"))
+    ap.add_argument("--rerun", action="append", default=[],
+                    help="a report of some files linted again: replaces "
+                         "those files' rows only")
+    ap.add_argument("--tsv", help="also write the per-project rows here")
+    ap.add_argument("--results", help="print the table of these committed rows instead")
+    args = ap.parse_args()
+    if args.results:
+        rows = read_results(args.results)
+        print("\n".join(markdown(rows)) + "\n\n" + summary(rows))
+        return 0
+    if not args.report:
+        ap.error("a report (or --results) is needed")
+    rows, warnings, totals = rows_of_reports(args.report, args.rerun)
+    if args.tsv:
+        with open(args.tsv, "w") as f:
+            f.write("# The ecosystem sweep's results (sweep_table.py --tsv); columns: "
+                    + ", ".join(COLUMNS) + "\n")
+            for r in rows:
+                f.write("\t".join(str(x) for x in r) + "\n")
+    print("\n".join(markdown(rows)) + "\n\n" + summary(rows, totals))
+    labels = read_labels(args.labels)
+    judged = collections.defaultdict(collections.Counter)
+    for key, cls in warnings:
+        judged[cls][labels.get(key, "unlabelled")] += 1
     if labels:
         print("\n| class | warnings | hazard | benign | unclear | unlabelled | precision |")
         print("|---|---|---|---|---|---|---|")

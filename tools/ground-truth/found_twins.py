@@ -8,16 +8,21 @@ only XPU/PrivateUse1 kernels; CPU + a C++ Autograd kernel that mark_dirty()s
 `out` for pyg-lib; a catch-all m.def(name, fn) writing through data_ptr() for
 flashinfer), whose kernel writes the arguments the project's kernel writes.
 Four variants each (VARIANTS): as shipped, once a fake is added (Python
-register_fake), fixed, fixed + fake.
+register_fake), fixed, fixed + fake. Each variant is called by every caller
+the twin has (CALLER_KEYS): the callers read in the project (which tensors
+are graph inputs or intermediates, what is read after the call, how the
+project compiles), and contrasts that show a condition; docs/found.md states
+a class per caller and version, and `check` holds each to it.
 
   found_twins.py generate OUT.cpp
       the C++ twins, one namespace per variant.
   VENV/bin/python found_twins.py measure --out ROWS.json --source SRC.cpp
       builds them and records, per variant, opcheck's test_schema message (and
-      the first of all its tests that fails), and whether torch.compile
-      (eager, aot_eager, inductor; default and fullgraph=True) keeps the
-      written arguments and the result as the uncompiled call does, with a
-      graph break, or raises; and the class that shows (Consequence.h).
+      the first of all its tests that fails), and per caller whether
+      torch.compile (eager, aot_eager, inductor; default and, for the first
+      caller, fullgraph=True) keeps what the caller reads as the uncompiled
+      call does, with a graph break, or raises; and the class that shows
+      (Consequence.h).
   found_twins.py write --python LABEL=PYTHON ...
       re-measures and rewrites docs/found.json and the table in docs/found.md.
   found_twins.py check --python LABEL=PYTHON
@@ -30,6 +35,7 @@ register_fake), fixed, fixed + fake.
       test_schema and loses no write, a second --fix changes nothing (a ctest).
 """
 import argparse
+import functools
 import json
 import os
 import re
@@ -68,18 +74,84 @@ TWIN_KEYS = {
     "fake": "a Python fake (register_fake) for the '+ fake' variants",
     "fixed_fake": "the fake of the fixed variants, where it differs",
     "ships_fake": "the project registers its fake itself: 'as shipped' registers it too",
-    "caller": "Python `def caller(op, ...)` calling the operator as the project does; "
-              "compiled instead of a bare call",
-    "claims": "{version: {variant: class}} where docs/found.md states a class other than "
-              "the default expectation",
+    "callers": "the project's callers (CALLER_KEYS), the first shown in the main table; "
+               "default: one bare call whose every tensor is a graph input, read after it",
 }
+# What a caller holds. Each is compiled and compared with its uncompiled run,
+# in every variant of its twin.
+CALLER_KEYS = {
+    # required
+    "name": "a short name, unique within the twin",
+    "shape": "what the caller is, as docs/found.md says it: which tensors are graph "
+             "inputs or intermediates, what is returned or read after the call",
+    "read": "where the caller was read in the project (path and commit or release); "
+            "'contrast' for a caller written to show a condition, not the project's",
+    # optional
+    "source": "Python `def caller(op, ...)`: the compiled function (default: a bare call "
+              "returning every tensor argument and the result); `t` is torch, `op` and `ns` "
+              "the variant's operator and namespace",
+    "inputs": "its inputs, as the twin's `inputs` (default: the twin's)",
+    "compile": "torch.compile's setting as the project compiles: dynamic (False), no_grad "
+               "(True), freezing (True: inductor freezing)",
+    "claims": "{version label or 'all': {variant: class}} where docs/found.md states a class "
+              "other than the project's (CLAIMS)",
+}
+_CALLER_REQUIRED = ("name", "shape", "read")
+# The caller a twin has when it names none.
+DEFAULT_CALLER = {"name": "direct",
+                  "shape": "a direct call: every tensor a graph input, all read after the call",
+                  "read": "the wrapper passes the caller's tensors through"}
 _REQUIRED = ("schema", "writes", "params", "body", "inputs", "project")
 REGISTERS = {"cpu": "CPU kernel (the project: XPU/PrivateUse1 only)",
              "cpu+autograd": "CPU kernel + C++ Autograd kernel (mark_dirty)",
              "catchall": "catch-all kernel, m.def(name, fn), raw-pointer writes"}
 
+def _direct(shape, read):
+    """The bare call (DEFAULT_CALLER's source) with what it stands for."""
+    return dict(DEFAULT_CALLER, shape=shape, read=read)
+
+
+def _outputs_allocated(read):
+    """A caller that allocates the written outputs itself and returns them
+    (the quantization wrappers'). The twin zero-fills where the projects use
+    torch.empty, so that an unwritten output reads the same every run."""
+    return {"name": "allocates outputs",
+            "shape": "the wrapper allocates `output_q` and `output_s` in the compiled function "
+                     "(intermediates), calls the operator and returns them",
+            "read": read,
+            "source": "def caller(op, x, output_q, output_s, *rest):\n"
+                      "    output_q, output_s = t.zeros_like(output_q), t.zeros_like(output_s)\n"
+                      "    op(x, output_q, output_s, *rest)\n"
+                      "    return [output_q * 2, output_s * 2]\n"}
+
+
+_XPU_WRAPPER = ("python/sgl_kernel/gemm.py @ 9cf16bf9 passes the caller's tensors through; "
+                "sglang's callers allocate the outputs and return them")
+
 TWINS = {
     "moe_sum_reduce": {
+        "callers": [
+            _direct("a direct call of `sgl_kernel.moe_sum_reduce(input, output, scale)`: both "
+                    "tensors graph inputs, read after the call", _XPU_WRAPPER),
+            {"name": "inside sglang's custom op",
+             "shape": "sglang's caller: inside `inplace_fused_experts`, its own custom op "
+                      "(`mutates_args=[\"hidden_states\"]`), which torch.compile does not trace "
+                      "into; `hidden_states` an intermediate, returned",
+             "read": "python/sglang/srt/layers/moe/moe_runner/triton_utils/fused_moe.py "
+                     "(moe_combine_topk, _fused_moe_kernel_sequence), sglang 0.5.23 wheel",
+             # The operator runs eagerly inside the opaque custom op.
+             "claims": {"all": {"shipped": "traced", "with_fake": "traced"}},
+             "source": "@t.library.custom_op('tt_found_callers::inplace_fused_experts_' + ns,\n"
+                       "                     mutates_args=['hidden_states'])\n"
+                       "def inplace_fused_experts(hidden_states: t.Tensor, x: t.Tensor,\n"
+                       "                          scale: float) -> None:\n"
+                       "    op(x.clone(), hidden_states, scale)\n"
+                       "\n"
+                       "def caller(_op, x, output, scale):\n"
+                       "    h = output * 1\n"
+                       "    inplace_fused_experts(h, x, scale)\n"
+                       "    return [h * 2]\n"},
+        ],
         "schema": "moe_sum_reduce(Tensor input, Tensor output, float routed_scaling_factor) -> ()",
         "writes": ["output"],
         "params": "const at::Tensor &input, const at::Tensor &output, double routed_scaling_factor",
@@ -87,6 +159,9 @@ TWINS = {
         "inputs": "[t.randn(3, 2, 4, generator=g), t.zeros(3, 4), 0.5]",
     },
     "sgl_per_token_group_quant_8bit": {
+        "callers": [_direct("a direct call: every tensor a graph input, read after the call",
+                            _XPU_WRAPPER),
+                    _outputs_allocated("sglang_per_token_group_quant_fp8 (srt/layers/quantization/fp8_kernel.py, sglang 0.5.23 wheel) allocates x_q, x_s and returns them; on XPU sglang 0.5.23 quantizes with Triton instead")],
         "schema": "sgl_per_token_group_quant_8bit(Tensor input, Tensor output_q, Tensor output_s, "
                   "int group_size, float eps, float fp8_min, float fp8_max, bool scale_ue8m0) -> ()",
         "writes": ["output_q", "output_s"],
@@ -100,6 +175,9 @@ TWINS = {
                   "448.0, False]",
     },
     "sgl_per_token_group_quant_8bit_v2": {
+        "callers": [_direct("a direct call: every tensor a graph input, read after the call",
+                            _XPU_WRAPPER),
+                    _outputs_allocated("as sgl_per_token_group_quant_8bit (gemm.py @ 9cf16bf9 calls v2 with enable_v2)")],
         "schema": "sgl_per_token_group_quant_8bit_v2(Tensor input, Tensor output_q, Tensor output_s, "
                   "int group_size, float eps, float fp8_min, float fp8_max, bool scale_ue8m0, "
                   "bool fuse_silu_and_mul, Tensor? masked_m) -> ()",
@@ -115,6 +193,9 @@ TWINS = {
                   "448.0, False, False, None]",
     },
     "sgl_per_token_group_quant_fp4": {
+        "callers": [_direct("a direct call: every tensor a graph input, read after the call",
+                            _XPU_WRAPPER),
+                    _outputs_allocated("python/sgl_kernel/gemm.py @ 9cf16bf9: the wrapper allocates output_q and output_s and returns views of them; sglang 0.5.23 has no caller")],
         "schema": "sgl_per_token_group_quant_fp4(Tensor input, Tensor output_q, Tensor output_s, "
                   "int group_size, float eps, Tensor? input_secondary=None) -> ()",
         "writes": ["output_q", "output_s"],
@@ -127,6 +208,14 @@ TWINS = {
         "inputs": "[t.randn(4, 8, generator=g), t.zeros(4, 8), t.zeros(4, 2), 4, 1e-10, None]",
     },
     "sgl_per_tensor_quant_fp8": {
+        "callers": [
+            _direct("a direct call: every tensor a graph input, read after the call", _XPU_WRAPPER),
+            dict(_outputs_allocated(
+                "scaled_fp8_quant (kernels/ops/quantization/fp8_kernel.py, sglang 0.5.23 wheel): "
+                "`output = torch.empty(...)`, `scale = torch.zeros(1)`, then `return output, "
+                "scale`; apply_fp8_linear calls it inside the model forward that XPUGraphRunner "
+                "compiles with --enable-torch-compile"), name="scaled_fp8_quant"),
+        ],
         "schema": "sgl_per_tensor_quant_fp8(Tensor input, Tensor output_q, Tensor output_s, "
                   "bool is_static) -> ()",
         "writes": ["output_q", "output_s"],
@@ -138,6 +227,26 @@ TWINS = {
         "inputs": "[t.randn(4, 8, generator=g), t.zeros(4, 8), t.ones(1), False]",
     },
     "build_tree_kernel_efficient": {
+        "callers": [
+            _direct("a direct call: every tensor a graph input, read after the call",
+                    "the package has no wrapper; tests call torch.ops.npu directly"),
+            {"name": "eagle_utils",
+             "shape": "sglang's build_tree_kernel_efficient: the five outputs allocated by the "
+                      "caller (`positions`, `tree_mask`, and `retrieve_index`, "
+                      "`retrieve_next_token`, `retrieve_next_sibling` three views of one "
+                      "`torch.full((3, bs, n), -1)`), all returned; eager worker code, not "
+                      "compiled by sglang",
+             "read": "python/sglang/srt/speculative/eagle_utils.py, sglang 0.5.23 wheel",
+             # The twin's kernel fills tree_mask with 1, so the caller starts
+             # it at 0 (sglang fills it True and the kernel writes a window).
+             "source": "def caller(op, parent_list, selected_index, seq_lens, tree_mask, "
+                       "positions, ri, rnt, rns, *rest):\n"
+                       "    tree_mask, positions = t.zeros_like(tree_mask), t.zeros_like(positions)\n"
+                       "    ri, rnt, rns = t.full((3,) + tuple(ri.shape), -1.0)\n"
+                       "    op(parent_list, selected_index, seq_lens, tree_mask, positions, ri, rnt, "
+                       "rns, *rest)\n"
+                       "    return [tree_mask * 2, positions * 2, ri * 2, rnt * 2, rns * 2]\n"},
+        ],
         "schema": "build_tree_kernel_efficient(Tensor parent_list, Tensor selected_index, "
                   "Tensor verified_seq_len, Tensor tree_mask, Tensor positions, Tensor retrive_index, "
                   "Tensor retrive_next_token, Tensor retrive_next_sibling, int topk, int depth, "
@@ -161,6 +270,9 @@ TWINS = {
     # default of sgl_kernel_npu.kvcacheio) writes device_k/device_v, device
     # to host (direct == 2) writes host_k/host_v. Both are measured.
     "transfer_kv_dim_exchange": {
+        "callers": [_direct("sglang's host cache pools: the device and host KV caches, long-lived buffers (graph inputs were the code compiled), both directions",
+                            "python/sglang/srt/mem_cache/ (pool_host, memory_pool_host.py), sglang "
+                            "0.5.23 wheel: scheduler code, not compiled")],
         "schema": "transfer_kv_dim_exchange(Tensor device_k, Tensor host_k, Tensor device_v, "
                   "Tensor host_v, Tensor device_indices, Tensor host_indices, int page_size, "
                   "int direct, int flags) -> ()",
@@ -185,6 +297,9 @@ TWINS = {
                    "1, 2, 2]"],
     },
     "transfer_state_per_layer_direct_pf_lf": {
+        "callers": [_direct("sglang's Mamba host pool: `dst` a layer of the device state, a long-lived buffer (a graph input were the code compiled)",
+                            "python/sglang/srt/mem_cache/ (pool_host, memory_pool_host.py), sglang "
+                            "0.5.23 wheel: scheduler code, not compiled")],
         "schema": "transfer_state_per_layer_direct_pf_lf(Tensor src, Tensor dst, Tensor src_indices, "
                   "Tensor dst_indices, int layer_id, int flags) -> ()",
         "writes": ["dst"],
@@ -194,6 +309,9 @@ TWINS = {
         "inputs": "[t.randn(4, 3, generator=g), t.zeros(4, 3), t.zeros(4), t.zeros(4), 0, 0]",
     },
     "transfer_state_all_layer_direct_lf_pf": {
+        "callers": [_direct("sglang's Mamba host pool: `host_states` pinned host buffers, long-lived (graph inputs were the code compiled)",
+                            "python/sglang/srt/mem_cache/ (pool_host, memory_pool_host.py), sglang "
+                            "0.5.23 wheel: scheduler code, not compiled")],
         "schema": "transfer_state_all_layer_direct_lf_pf(Tensor[] device_states, Tensor[] host_states, "
                   "Tensor device_indices, Tensor host_indices, int flags) -> ()",
         "writes": ["host_states"],
@@ -208,6 +326,20 @@ TWINS = {
     # returns (out = optional_out.value().contiguous()), under a C++
     # Autograd kernel (torch::autograd::Function) that mark_dirty()s it.
     "segment_sum_csr": {
+        "callers": [
+            _direct("`out` passed by the user of `pyg_lib.ops.segment_sum_csr(src, indptr, out)` "
+                    "(a graph input); `out` and the result read after the call",
+                    "pyg_lib/ops/__init__.py @ 764e3a49 passes `out` through"),
+            {"name": "own buffer",
+             "shape": "pyg-lib's scatter_logsumexp: a buffer allocated in the function is passed "
+                      "as `out`, the result is discarded and the buffer read",
+             "read": "pyg_lib/ops/__init__.py:952-962 @ 764e3a49 (scatter_max into "
+                     "`max_value_per_index = torch.full(...)`)",
+             "source": "def caller(op, src, indptr, out):\n"
+                       "    buf = t.zeros_like(out)\n"
+                       "    op(src, indptr, buf)\n"
+                       "    return [buf * 2]\n"},
+        ],
         "project": "pyg-lib",
         "registers": "cpu+autograd",
         "schema": "segment_sum_csr(Tensor src, Tensor indptr, Tensor? out=None) -> Tensor",
@@ -236,6 +368,18 @@ TWINS = {
     # an inferred schema (arguments _0, _1, ...); the kernel writes out (_0)
     # through data_ptr().
     "rmsnorm": {
+        "callers": [
+            _direct("`out` passed by the caller of `flashinfer.norm.rmsnorm(..., out=out)` (a graph "
+                    "input), read after the call", "flashinfer/norm.py:43-78 @ ea569640"),
+            {"name": "allocates out",
+             "shape": "flashinfer.norm.rmsnorm without `out`: `out = torch.empty_like(input)` in "
+                      "the compiled function, returned",
+             "read": "flashinfer/norm.py:75-77 @ ea569640",
+             "source": "def caller(op, out, x, weight, eps, pdl):\n"
+                       "    out = t.zeros_like(x)\n"
+                       "    op(out, x, weight, eps, pdl)\n"
+                       "    return [out * 2]\n"},
+        ],
         "project": "flashinfer",
         "registers": "catchall",
         "schema": "rmsnorm(Tensor _0, Tensor _1, Tensor _2, float _3, bool _4) -> ()",
@@ -266,17 +410,67 @@ TWINS = {
     # enabled, so "as shipped" registers the project's fake too.
     "fused_add_rmsnorm_cpu": {
         "project": "sglang-cpu",
-        # Silent on 2.8.0 (inductor reads the unwritten residual); torch
-        # 2.15.0 keeps the write (as for beside_declared in the
-        # registrations table).
-        "claims": {"2.8.0": {"shipped": "silent", "with_fake": "silent"}},
-        # RMSNorm.forward_cpu (layers/layernorm.py): x and residual are the
-        # decoder layer's intermediates; it returns both, the next layer
-        # reads residual.
-        "caller": "def caller(op, x, residual, weight, eps):\n"
-                  "    x, residual = x * 1, residual * 1\n"
-                  "    op(x, residual, weight, eps)\n"
-                  "    return [x * 2, residual * 2]\n",
+        "callers": [
+            {"name": "llama",
+             "shape": "sglang's LlamaModel.forward, compiled whole: `residual = hidden_states = "
+                      "embed_tokens(input_ids)` (an intermediate of the compiled graph), layer 0's "
+                      "input norm unfused, every later norm fused and chained through the decoder "
+                      "layers (matmuls between them), a final fused norm; only the hidden states "
+                      "returned",
+             "read": "python/sglang/srt/models/llama.py (LlamaModel.forward, "
+                     "LlamaDecoderLayer.forward), layers/layernorm.py (RMSNorm.forward_cpu), "
+                     "model_executor/cpu_graph_runner.py @ 8cfb511d (torch.compile(torch.no_grad()"
+                     "(model.forward), dynamic=False), freezing); sglang 0.5.3 to 0.5.6 wheels",
+             "compile": {"dynamic": False, "no_grad": True, "freezing": True},
+             # Inductor gives each call its own copy of the embedding (it
+             # thinks residual unchanged), so no call sees the residual the
+             # one before wrote: both versions.
+             "claims": {"all": {"shipped": "silent", "with_fake": "silent"}},
+             "source": "def caller(op, ids, table, weight, wq, wm, eps):\n"
+                       "    h = t.nn.functional.embedding(ids, table)\n"
+                       "    residual = None\n"
+                       "    for layer in range(2):\n"
+                       "        if residual is None:\n"
+                       "            residual = h\n"
+                       "            h = h * t.rsqrt(h.pow(2).mean(-1, keepdim=True) + eps) * weight\n"
+                       "        else:\n"
+                       "            op(h, residual, weight, eps)\n"
+                       "        h = h @ wq\n"
+                       "        op(h, residual, weight, eps)\n"
+                       "        h = h @ wm\n"
+                       "    op(h, residual, weight, eps)\n"
+                       "    return [h]\n",
+             "inputs": "[t.randint(0, 10, (4,), generator=g), t.randn(10, 16, generator=g), "
+                       "t.randn(16, generator=g), t.randn(16, 16, generator=g) / 4, "
+                       "t.randn(16, 16, generator=g) / 4, 1e-6]"},
+            {"name": "one call",
+             "shape": "contrast: one call of RMSNorm.forward_cpu, `x` and `residual` "
+                      "intermediates (`x * 1`), both returned",
+             "read": "contrast",
+             # torch 2.15.0 keeps the write for this graph.
+             "claims": {"2.8.0": {"shipped": "silent", "with_fake": "silent"}},
+             "source": "def caller(op, x, residual, weight, eps):\n"
+                       "    x, residual = x * 1, residual * 1\n"
+                       "    op(x, residual, weight, eps)\n"
+                       "    return [x * 2, residual * 2]\n"},
+            {"name": "residual an input",
+             "shape": "contrast: `residual` a graph input (as a pipeline rank or a graph break "
+                      "would pass it; sglang's CPU runner asserts one rank), chained through two "
+                      "layers, only the hidden states returned",
+             "read": "contrast",
+             "compile": {"dynamic": False, "no_grad": True},
+             "source": "def caller(op, x, residual, weight, wq, wm, eps):\n"
+                       "    h = x * 1\n"
+                       "    for layer in range(2):\n"
+                       "        op(h, residual, weight, eps)\n"
+                       "        h = h @ wq\n"
+                       "        op(h, residual, weight, eps)\n"
+                       "        h = h @ wm\n"
+                       "    return [h]\n",
+             "inputs": "[t.randn(4, 16, generator=g), t.randn(4, 16, generator=g), "
+                       "t.randn(16, generator=g), t.randn(16, 16, generator=g) / 4, "
+                       "t.randn(16, 16, generator=g) / 4, 1e-6]"},
+        ],
         "ships_fake": True,
         "schema": "fused_add_rmsnorm_cpu(Tensor(a!) input, Tensor residual, Tensor weight, "
                   "float eps) -> ()",
@@ -290,44 +484,21 @@ TWINS = {
         "inputs": "[t.randn(2, 4, generator=g), t.randn(2, 4, generator=g), t.randn(4, generator=g), "
                   "1e-6]",
     },
-    # The same operator under sglang's decoder layers: each call's residual
-    # feeds the next (two layers, four norms), both returned
-    # (tools/ground-truth/sglang_chain.py measures more caller shapes and
-    # sglang's own compile settings).
-    "fused_add_rmsnorm_cpu_chained": {
-        "project": "sglang-cpu",
-        "claims": {"2.8.0": {"shipped": "silent", "with_fake": "silent"}},
-        "caller": "def caller(op, x, residual, weight, eps):\n"
-                  "    x, residual = x * 1, residual * 1\n"
-                  "    for _ in range(2):\n"
-                  "        op(x, residual, weight, eps)\n"
-                  "        x = x.tanh()\n"
-                  "        op(x, residual, weight, eps)\n"
-                  "        x = x.sigmoid()\n"
-                  "    return [x * 2, residual * 2]\n",
-        "ships_fake": True,
-        "schema": "fused_add_rmsnorm_cpu_chained(Tensor(a!) input, Tensor residual, "
-                  "Tensor weight, float eps) -> ()",
-        "fixed": "fused_add_rmsnorm_cpu_chained(Tensor(a!) input, Tensor(b!) residual, "
-                 "Tensor weight, float eps) -> ()",
-        "writes": ["residual"],
-        "params": "at::Tensor &input, at::Tensor &residual, const at::Tensor &weight, double eps",
-        "body": ["residual.add_(input);",
-                 "input.copy_(residual * at::rsqrt(residual.pow(2).mean(-1, true) + eps) * weight);"],
-        "fake": "lambda *a, **k: None",
-        "inputs": "[t.randn(2, 4, generator=g), t.randn(2, 4, generator=g), t.randn(4, generator=g), "
-                  "1e-6]",
-    },
     "decode_attention_cpu": {
         "project": "sglang-cpu",
-        # intel_amx_backend.forward_decode: the query and the output are
-        # intermediates, the KV caches the model's state (graph inputs, read
-        # by the next step); attn_logits a scratch buffer nobody reads.
-        "caller": "def caller(op, q, k_cache, v_cache, out, key, value, loc, logits, r2t, rpi, sl, "
-                  "scale, cap):\n"
-                  "    q, out = q * 1, out * 1\n"
-                  "    op(q, k_cache, v_cache, out, key, value, loc, logits, r2t, rpi, sl, scale, cap)\n"
-                  "    return [out * 2, k_cache, v_cache]\n",
+        "callers": [{
+            "name": "forward_decode",
+            "shape": "IntelAMXAttnBackend.forward_decode: the query and the output (`q.new_empty`) "
+                     "intermediates; the KV caches the model's state (graph inputs, read by the "
+                     "next step); `attn_logits` allocated outside the graph, read by nobody",
+            "read": "python/sglang/srt/layers/attention/intel_amx_backend.py, sglang 0.5.3 to "
+                    "0.5.6 wheels (13 arguments, as the pinned schema)",
+            "source": "def caller(op, q, k_cache, v_cache, out, key, value, loc, logits, r2t, rpi, "
+                      "sl, scale, cap):\n"
+                      "    q, out = q * 1, out * 1\n"
+                      "    op(q, k_cache, v_cache, out, key, value, loc, logits, r2t, rpi, sl, scale, "
+                      "cap)\n"
+                      "    return [out * 2, k_cache, v_cache]\n"}],
         "ships_fake": True,
         "schema": "decode_attention_cpu(Tensor query, Tensor k_cache, Tensor v_cahce, Tensor(a!) output, "
                   "Tensor key, Tensor value, Tensor loc, Tensor attn_logits, Tensor req_to_token, "
@@ -356,11 +527,14 @@ TWINS = {
     # kernel writes hidden_states and returns it.
     "shared_expert_cpu": {
         "project": "sglang-cpu",
-        # DeepseekV2MoE.forward_cpu: hidden_states is an intermediate, passed
-        # with inplace=True; the caller reads the result, not hidden_states.
-        "caller": "def caller(op, h, *rest):\n"
-                  "    h = h * 1\n"
-                  "    return [op(h, *rest) * 2]\n",
+        "callers": [{
+            "name": "DeepseekV2MoE",
+            "shape": "DeepseekV2MoE.forward_cpu: `hidden_states` an intermediate, passed with "
+                     "`inplace=True`; only the result is read",
+            "read": "python/sglang/srt/models/deepseek_v2.py, sglang 0.5.3 to 0.5.6 wheels",
+            "source": "def caller(op, h, *rest):\n"
+                      "    h = h * 1\n"
+                      "    return [op(h, *rest) * 2]\n"}],
         "ships_fake": True,
         "schema": "shared_expert_cpu(Tensor hidden_states, Tensor w1, Tensor w2, Tensor "
                   "fused_experts_out, float routed_scaling_factor, bool inplace, bool use_int8_w8a8, "
@@ -397,12 +571,20 @@ TWINS = {
     # 2-D query and key: rotated in place and returned.
     "rotary_embedding_cpu": {
         "project": "sglang-cpu",
-        # RotaryEmbedding.forward_cpu: query and key are intermediates (the
-        # qkv projection's); the caller uses the returned pair.
-        "caller": "def caller(op, positions, query, key, head_size, cache, is_neox):\n"
-                  "    query, key = query * 1, key * 1\n"
-                  "    q, k = op(positions, query, key, head_size, cache, is_neox)\n"
-                  "    return [q * 2, k * 2]\n",
+        # Only 2-D inputs are written in place (rope.cpp at 68663266: the
+        # 3-D path, DeepSeek's, writes new tensors).
+        "callers": [{
+            "name": "llama",
+            "shape": "LlamaAttention: `q, k, v = qkv.split(...)` (2-D views of the projection's "
+                     "output, an intermediate) rotated by RotaryEmbedding.forward_cpu; the "
+                     "returned pair is used",
+            "read": "python/sglang/srt/models/llama.py, layers/rotary_embedding.py, sglang 0.5.3 "
+                    "to 0.5.6 wheels",
+            "source": "def caller(op, positions, query, key, head_size, cache, is_neox):\n"
+                      "    qkv = t.cat([query, key, query + key], -1) * 1\n"
+                      "    q, k, v = qkv.split([query.size(-1), key.size(-1), query.size(-1)], -1)\n"
+                      "    q, k = op(positions, q, k, head_size, cache, is_neox)\n"
+                      "    return [q * 2, k * 2, v * 2]\n"}],
         "ships_fake": True,
         "schema": "rotary_embedding_cpu(Tensor positions, Tensor query, Tensor key, int head_size, "
                   "Tensor cos_sin_cache, bool is_neox) -> (Tensor, Tensor)",
@@ -456,6 +638,17 @@ for _key, _twin in TWINS.items():
     _twin.setdefault("registers", "cpu")
     if isinstance(_twin["inputs"], str):
         _twin["inputs"] = [_twin["inputs"]]
+    _twin.setdefault("callers", [DEFAULT_CALLER])
+    for _caller in _twin["callers"]:
+        _unknown = set(_caller) - set(CALLER_KEYS)
+        _missing = [k for k in _CALLER_REQUIRED if k not in _caller]
+        if _unknown or _missing:
+            raise SystemExit(f"found_twins.py: twin {_key}, caller {_caller.get('name')}: unknown "
+                             f"keys {sorted(_unknown)}, missing {_missing} (CALLER_KEYS)")
+        if isinstance(_caller.get("inputs"), str):
+            _caller["inputs"] = [_caller["inputs"]]
+    if len({c["name"] for c in _twin["callers"]}) != len(_twin["callers"]):
+        raise SystemExit(f"found_twins.py: twin {_key}: two callers of one name")
 
 # The variants of each twin: (namespace, schema fixed, fake registered from
 # Python). tt_found registers what the project registers; tt_found_fake adds a
@@ -574,6 +767,22 @@ def generate(path):
 
 # --- measurement (runs under a venv's python) --------------------------------
 
+def tensors_of(torch, values):
+    """The tensors in values, lists and tuples flattened."""
+    out = []
+    for v in values:
+        if isinstance(v, torch.Tensor):
+            out.append(v)
+        elif isinstance(v, (list, tuple)):
+            out += tensors_of(torch, v)
+    return out
+
+
+def clone_values(torch, values):
+    return [v.clone() if isinstance(v, torch.Tensor) else
+            clone_values(torch, v) if isinstance(v, list) else v for v in values]
+
+
 def first_line(e):
     text = str(e).strip().splitlines()
     return (text[0] if text else type(e).__name__)[:300]
@@ -590,22 +799,12 @@ def _measure(args):
     from torch._dynamo.utils import counters
     t = torch
     um.load_operators(torch, "tt_found_ops", [args.source])
-
-    def tensors(values):
-        out = []
-        for v in values:
-            if isinstance(v, torch.Tensor):
-                out.append(v)
-            elif isinstance(v, (list, tuple)):
-                out += tensors(v)
-        return out
-
-    def clone(values):
-        return [v.clone() if isinstance(v, torch.Tensor) else
-                clone(v) if isinstance(v, list) else v for v in values]
-
+    clone = functools.partial(clone_values, torch)
     rows = []
+    only = args.variants.split(",") if args.variants else None
     for ns, fixed, fake in VARIANTS:
+        if only and ns not in only:
+            continue
         for key, twin in TWINS.items():
             qual = f"{ns}::{key}"
             row = {"op": qual, "twin": key, "variant": ns, "fixed": fixed,
@@ -636,54 +835,83 @@ def _measure(args):
                 m = re.search(r"(test_\w+) failed", str(e))
                 row["opcheck_all"] = (m.group(1) + ": " if m else "") + opcheck_message(e)
 
-            caller = None
-            if twin.get("caller"):
-                # The project's own caller, inside its compiled model
-                # forward: which tensors are the graph's intermediates and
-                # which it reads after the call.
-                scope = {}
-                exec(twin["caller"], scope)
-                caller = scope["caller"]
-
-            def program(*values):
-                if caller:
-                    return caller(op, *values)
-                result = op(*values)
-                return tensors(values) + tensors([result] if result is not None else [])
-
-            try:
-                eager = [[x.detach().clone() for x in program(*clone(s))] for s in sets]
-                row["uncompiled"] = "ok"
-            except Exception as e:
-                # The uncompiled call itself fails: nothing to compare with.
-                row["uncompiled"] = "error: " + type(e).__name__
-                row["errors"]["uncompiled"] = first_line(e)
-                row.update({c: "-" for c in CELLS})
-                row["class"] = "fails uncompiled"
-                rows.append(row)
-                continue
-            for backend in BACKENDS:
-                for mode in MODES:
-                    cell = backend if mode == "default" else f"{backend} fullgraph"
-                    torch._dynamo.reset()
-                    counters.clear()
-                    try:
-                        fn = torch.compile(program, backend=backend, fullgraph=mode == "fullgraph")
-                        same = True
-                        for s, want in zip(sets, eager):
-                            got = fn(*clone(s))
-                            same = same and len(got) == len(want) and all(
-                                torch.allclose(a.detach(), b, rtol=1e-4, atol=1e-5, equal_nan=True)
-                                for a, b in zip(got, want))
-                        broke = sum(counters["graph_break"].values()) > 0
-                        row[cell] = ("kept (graph break)" if broke else "kept") if same else "lost"
-                    except Exception as e:
-                        row[cell] = "error: " + type(e).__name__
-                        row["errors"][cell] = first_line(e)
-            row["class"] = consequence(row)
-            rows.append(row)
+            # The first caller is measured in every mode; the others with
+            # the default torch.compile only (what decides a class), to keep
+            # the suite's time.
+            for i, caller in enumerate(twin["callers"]):
+                rows.append(measure_caller(torch, counters, dict(row), op, ns, twin, caller,
+                                           MODES if i == 0 else MODES[:1]))
     with open(args.out, "w") as f:
         json.dump({"torch": torch.__version__, "rows": rows}, f, indent=1)
+
+
+def measure_caller(torch, counters, row, op, ns, twin, caller, modes):
+    """One caller of one variant: its uncompiled values, then each backend
+    in each of modes compiled as the project compiles (the caller's
+    `compile`); a mode not measured leaves its cells '-'."""
+    import contextlib
+    import torch._inductor.config as inductor_config
+    row["caller"] = caller["name"]
+    row["errors"] = dict(row["errors"])
+    settings = caller.get("compile", {})
+
+    clone = functools.partial(clone_values, torch)
+    if "source" in caller:
+        scope = {"t": torch, "op": op, "ns": ns}
+        exec(caller["source"], scope)
+
+        def program(*values):
+            return scope["caller"](op, *values)
+    else:
+        def program(*values):
+            result = op(*values)
+            return (tensors_of(torch, values)
+                    + tensors_of(torch, [result] if result is not None else []))
+    g = torch.Generator().manual_seed(29)
+    sets = [eval(s, {"t": torch, "g": g}) for s in caller.get("inputs", twin["inputs"])]
+
+    def context():
+        stack = contextlib.ExitStack()
+        if settings.get("no_grad"):
+            stack.enter_context(torch.no_grad())
+        if settings.get("freezing"):
+            stack.enter_context(inductor_config.patch(freezing=True))
+        return stack
+
+    try:
+        with context():
+            eager = [[x.detach().clone() for x in program(*clone(s))] for s in sets]
+        row["uncompiled"] = "ok"
+    except Exception as e:
+        # The uncompiled call itself fails: nothing to compare with.
+        row["uncompiled"] = "error: " + type(e).__name__
+        row["errors"]["uncompiled"] = first_line(e)
+        row.update({c: "-" for c in CELLS})
+        row["class"] = "fails uncompiled"
+        return row
+    row.update({c: "-" for c in CELLS})
+    for backend in BACKENDS:
+        for mode in modes:
+            cell = backend if mode == "default" else f"{backend} fullgraph"
+            torch._dynamo.reset()
+            counters.clear()
+            try:
+                fn = torch.compile(program, backend=backend, fullgraph=mode == "fullgraph",
+                                   dynamic=settings.get("dynamic"))
+                same = True
+                with context():
+                    for s, want in zip(sets, eager):
+                        got = fn(*clone(s))
+                        same = same and len(got) == len(want) and all(
+                            torch.allclose(a.detach(), b, rtol=1e-4, atol=1e-5, equal_nan=True)
+                            for a, b in zip(got, want))
+                broke = sum(counters["graph_break"].values()) > 0
+                row[cell] = ("kept (graph break)" if broke else "kept") if same else "lost"
+            except Exception as e:
+                row[cell] = "error: " + type(e).__name__
+                row["errors"][cell] = first_line(e)
+    row["class"] = consequence(row)
+    return row
 
 
 def consequence(row):
@@ -702,8 +930,9 @@ def consequence(row):
 
 # --- driver (standard library) -----------------------------------------------
 
-def measure_with(python, source=None):
-    """Measures the twins of source (default: freshly generated)."""
+def measure_with(python, source=None, variants=None):
+    """Measures the twins of source (default: freshly generated), in the
+    variants named (default: all)."""
     with tempfile.TemporaryDirectory() as tmp:
         src = os.path.join(tmp, "tt_found_ops.cpp")
         if source:
@@ -711,8 +940,10 @@ def measure_with(python, source=None):
         else:
             generate(src)
         out = os.path.join(tmp, "rows.json")
-        return um.run_measurement([python, os.path.abspath(__file__), "measure", "--out", out,
-                                   "--source", src], out, python, "found-twins")
+        cmd = [python, os.path.abspath(__file__), "measure", "--out", out, "--source", src]
+        if variants:
+            cmd += ["--variants", ",".join(variants)]
+        return um.run_measurement(cmd, out, python, "found-twins")
 
 
 def python_of(spec):
@@ -737,19 +968,42 @@ def _joined(values, versions):
     return "; ".join(f"{ver}: {v if v is not None else '-'}" for ver, v in zip(versions, values))
 
 
+def row_key(row):
+    """A measured row's identity: the operator variant and its caller."""
+    if "caller" in row:
+        return (row["op"], row["caller"])
+    return (row["op"], TWINS[row["twin"]]["callers"][0]["name"])
+
+
+def caller_of(row):
+    return next(c for c in TWINS[row["twin"]]["callers"] if c["name"] == row_key(row)[1])
+
+
+def class_summary(row):
+    """The class, and for silent and loud the default-mode backends that
+    lost the writes or raised."""
+    cls = row.get("class")
+    if cls in ("silent", "loud"):
+        bad = [b for b in BACKENDS if row.get(b) == "lost" or row.get(b, "").startswith("error")]
+        return f"{cls} ({', '.join(bad)})"
+    return cls
+
+
 def render(table):
     versions = [table["versions"][lab] for lab in table["order"] if lab in table["versions"]]
-    by = {(r["torch"], r["op"]): r for r in table["rows"]}
+    by = {(r["torch"],) + row_key(r): r for r in table["rows"]}
     head = (["twin", "registers", "variant", "fake", "opcheck test_schema", "opcheck, first failing"]
             + CELLS + ["class"])
-    lines = [f"Measured on torch {', '.join(versions)} (CPU). Cells: the tensors the caller reads "
+    lines = [f"Measured on torch {', '.join(versions)} (CPU), each twin with its first caller "
+             "(the next table has every caller). Cells: the tensors the caller reads "
              "after the call (the written arguments and the result) are `kept` (as uncompiled) or "
              "`lost`; `(graph break)`: Dynamo broke the graph and ran the call eagerly; `error`: "
              "compiling raised. Where the versions differ, each is named.", "",
              "| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for key, twin in TWINS.items():
+        first = twin["callers"][0]["name"]
         for ns, fixed, _ in VARIANTS:
-            rs = [by.get((v, f"{ns}::{key}")) for v in versions]
+            rs = [by.get((v, f"{ns}::{key}", first)) for v in versions]
             row = [f"`{key}` ({twin['project']})", twin["registers"], VARIANT_NAMES[ns]]
             for col in ["fake", "opcheck", "opcheck_all"] + CELLS + ["class"]:
                 vals = [(failing_test(r) if col == "opcheck_all" else r.get(col)) if r else None
@@ -759,6 +1013,21 @@ def render(table):
                     text = f'"{text}"'
                 row.append(text.replace("|", "\\|"))
             lines.append("| " + " | ".join(row) + " |")
+    lines += ["", "Every caller of each twin, the class each variant shows (for silent and loud, "
+              "the backends that lost the writes or raised; the default `torch.compile`, with the "
+              "caller's settings):", "",
+              "| twin | caller | what it is | read in the project | "
+              + " | ".join(VARIANT_NAMES[ns] for ns, _, _ in VARIANTS) + " |",
+              "|" + "---|" * (4 + len(VARIANTS))]
+    for key, twin in TWINS.items():
+        for caller in twin["callers"]:
+            settings = ", ".join(f"{k}={v}" for k, v in caller.get("compile", {}).items())
+            row = [f"`{key}`", caller["name"] + (f" ({settings})" if settings else ""),
+                   caller["shape"], caller["read"]]
+            for ns, _, _ in VARIANTS:
+                rs = [by.get((v, f"{ns}::{key}", caller["name"])) for v in versions]
+                row.append(_joined([class_summary(r) if r else None for r in rs], versions))
+            lines.append("| " + " | ".join(x.replace("|", "\\|") for x in row) + " |")
     lines += ["", "The schemas measured (the project's, and the fix):", "",
               "| twin | as shipped | fixed |", "|---|---|---|"]
     for key, twin in TWINS.items():
@@ -778,8 +1047,10 @@ def cmd_write(args):
         if python:
             um.merge_measurement(table, label, measure_with(python))
     # Rows of variants no longer measured (an older layout) go.
-    known = {f"{ns}::{k}" for ns, _, _ in VARIANTS for k in TWINS}
-    table["rows"] = [r for r in table["rows"] if r["op"] in known and "class" in r]
+    known = {(f"{ns}::{k}", c["name"]) for ns, _, _ in VARIANTS for k, t in TWINS.items()
+             for c in t["callers"]}
+    table["rows"] = [r for r in table["rows"]
+                     if r.get("twin") in TWINS and row_key(r) in known and "class" in r]
     um.write_table(JSON_PATH, table)
     um.rewrite_generated(DOC_PATH, BEGIN, render(table), END)
     print(render(table))
@@ -792,8 +1063,11 @@ def expected(row, label=None):
     opcheck's test_schema passes and the class CLAIMS names. A graph break
     is claimed with its condition: fullgraph=True errors."""
     claim = dict(CLAIMS[TWINS[row["twin"]]["project"]])
-    # A twin whose class differs on a version says so (label: the ctest's).
-    claim.update(TWINS[row["twin"]].get("claims", {}).get(label, {}))
+    # A caller whose class differs, on every version or on one, says so
+    # (label: the ctest's).
+    claims = caller_of(row).get("claims", {})
+    claim.update(claims.get("all", {}))
+    claim.update(claims.get(label, {}))
     variant = {"tt_found": "shipped", "tt_found_fake": "with_fake", "tt_found_fixed": "fixed",
                "tt_found_fixed_fake": "fixed_fake"}[row["variant"]]
     want = {"class": claim[variant]}
@@ -805,10 +1079,11 @@ def expected(row, label=None):
         want["fake"] = claim.get("fake", "registered")
     elif variant == "fixed_fake":
         want["fake"] = "registered"
+    measured = [c for c in CELLS if row.get(c) != "-"]
     if want["class"] == "graph-break":
-        want.update({f"{b} fullgraph": "error: " for b in BACKENDS})
+        want.update({f"{b} fullgraph": "error: " for b in BACKENDS if f"{b} fullgraph" in measured})
     if want["class"] == "kept":
-        want.update({c: "kept" for c in CELLS})
+        want.update({c: "kept" for c in measured})
     return want
 
 
@@ -856,19 +1131,21 @@ def cmd_check(args):
         print(f"found-twins: torch {got['torch']} installed, the table has {want_version}; "
               "rerun tools/ground-truth/found_twins.py write")
         return 1
-    want = {r["op"]: r for r in table["rows"] if r["torch"] == want_version}
+    want = {row_key(r): r for r in table["rows"] if r["torch"] == want_version}
     bad = 0
     for r in got["rows"]:
-        w = want.get(r["op"])
+        w = want.get(row_key(r))
+        name = "{} ({})".format(*row_key(r))
         if w is None or cells(w) != cells(r):
             bad += 1
-            print(f"DIFFERS {r['op']}: measured {cells(r)}, table {cells(w) if w else None}")
+            print(f"DIFFERS {name}: measured {cells(r)}, table {cells(w) if w else None}")
         for k, v in expected(r, label).items():
             if v is not None and not matches(r.get(k), v):
                 bad += 1
-                print(f"NOT AS docs/found.md SAYS {r['op']}: {k} measured {r.get(k)!r}, "
+                print(f"NOT AS docs/found.md SAYS {name}: {k} measured {r.get(k)!r}, "
                       f"docs/found.md says {v!r}")
-    print(f"found-twins torch {got['torch']}: {len(got['rows'])} twin variants, {bad} problems")
+    print(f"found-twins torch {got['torch']}: {len(got['rows'])} twin variants and callers, "
+          f"{bad} problems")
     return 1 if bad else 0
 
 
@@ -949,7 +1226,10 @@ def cmd_fixes(args):
             print(f"FAIL: --fix changed nothing, or a second --fix changed the file or warns "
                   f"({sorted(left)})")
             return 1
-        got = measure_with(python, src)
+        # The check warns on no fixed variant (found-twins-static), so --fix
+        # leaves them as `check` measures them: only the undeclared variants,
+        # which it fixed, are measured here.
+        got = measure_with(python, src, ["tt_found", "tt_found_fake"])
     bad = checked = incomplete = 0
     for key, twin in TWINS.items():
         if twin["registers"] == "catchall" and f'm.def("{key}", &k_tt_found_{key});' not in fixed:
@@ -961,24 +1241,26 @@ def cmd_fixes(args):
         if twin["registers"] == "catchall":
             continue
         checked += 1
+        name = "{} ({})".format(*row_key(r))
         known = FIX_PARTIAL.get(r["twin"])
         if known and r["variant"] in ("tt_found", "tt_found_fake"):
             if known["opcheck"] in r["opcheck"] and not r["errors"].get("uncompiled"):
-                print(f"KNOWN, the check's fix is partial: {r['op']}: the uncompiled call runs, "
+                print(f"KNOWN, the check's fix is partial: {name}: the uncompiled call runs, "
                       f"opcheck still says: {r['opcheck']}")
                 incomplete += 1
                 continue
             bad += 1
-            print(f"CHANGED {r['op']}: docs/found.md says the check's partial fix leaves "
+            print(f"CHANGED {name}: docs/found.md says the check's partial fix leaves "
                   f"opcheck saying {known['opcheck']!r} and the uncompiled call running; "
                   f"measured {cells(r)}")
             continue
         lost = [c for c in CELLS if r[c] == "lost"]
         need_all = r["variant"].endswith("_fake") and r["twin"] in SCHEMA_FIX_ENOUGH
-        if r["opcheck"] != "pass" or lost or (need_all and any(r[c] != "kept" for c in CELLS)):
+        if r["opcheck"] != "pass" or lost or (
+                need_all and any(r[c] not in ("kept", "-") for c in CELLS)):
             bad += 1
-            print(f"FIX NOT PROVEN {r['op']}: {cells(r)}")
-    print(f"found twins, fixed by --fix, torch {got['torch']}: {checked} operators, "
+            print(f"FIX NOT PROVEN {name}: {cells(r)}")
+    print(f"found twins, fixed by --fix, torch {got['torch']}: {checked} operators and callers, "
           f"{checked - bad - incomplete} pass opcheck and lose no write ({', '.join(BACKENDS)}; "
           f"with a fake, those whose fix is the schema alone keep every write, fullgraph too); "
           f"{incomplete} partly fixed as docs/found.md says; {bad} otherwise")
@@ -1011,6 +1293,7 @@ def main():
     m = sub.add_parser("measure")
     m.add_argument("--out", required=True)
     m.add_argument("--source", required=True)
+    m.add_argument("--variants", help="NS,NS: only these variants (default: all)")
     w = sub.add_parser("write")
     w.add_argument("--python", action="append", default=[], help="LABEL=PYTHON")
     c = sub.add_parser("check")
