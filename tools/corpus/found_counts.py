@@ -162,6 +162,11 @@ def check_pages(counts, pages):
     sentence("reliability", rel, r"now has the (\d+) rows of its warnings",
              sum(1 for repo, _ in counts.labels if repo == "vllm-project/vllm-ascend"),
              "vllm-ascend's rows in labels.tsv")
+    silent = [r for r in counts.results if r[7] > 0]
+    hits = re.findall(r"The sweep's silent-class warnings are (\d+), in (\d+) projects", rel)
+    out.append(("reliability", "the sweep's silent-class warnings, projects",
+                tuple(int(x) for x in hits[0]) if hits else "sentence missing",
+                (sum(r[7] for r in silent), len(silent))))
     fi = counts.select(repo="flashinfer-ai/flashinfer", section="twinned")
     sentence("found", found, r"torch-tidy reports (\d+) such operators", len(fi),
              "flashinfer's catch-all operators")
