@@ -2,6 +2,7 @@
 """Unit tests of torch_tidy_project.cli: torch-tidy-project's command line,
 the project root, and the runs that stop before linting (exit 2)."""
 import io
+import json
 import os
 import stat
 import tempfile
@@ -193,6 +194,44 @@ class MainTest(unittest.TestCase):
         self.assertIn("not a directory", err)
         self.assertTrue(err.startswith("torch-tidy-project: "))
 
+    def test_the_error_is_in_the_json_and_the_sarif(self):
+        # CI reads --json and --sarif whatever the exit: a run the project
+        # stopped writes both, saying so.
+        with tempfile.TemporaryDirectory() as d:
+            j, s = os.path.join(d, "r.json"), os.path.join(d, "r.sarif")
+            code, err = self.run_main("-p", os.path.join(d, "missing"),
+                                      "--json", j, "--sarif", s)
+            self.assertEqual(code, 2)
+            with open(j) as f, open(s) as g:
+                doc, log = json.load(f), json.load(g)
+        self.assertEqual(doc["result"]["exit_status"], 2)
+        self.assertEqual(doc["result"]["failed_on"], ["error"])
+        self.assertIn("not a directory", doc["error"])
+        self.assertTrue(doc["result"]["last_line"].startswith(
+            "torch-tidy-project: ERROR: "))
+        self.assertEqual(doc["options"]["min_coverage"], 0.9)
+        inv = log["runs"][0]["invocations"][0]
+        self.assertEqual((inv["exitCode"], inv["executionSuccessful"]),
+                         (2, False))
+        self.assertIn("not a directory",
+                      inv["toolExecutionNotifications"][0]["message"]["text"])
+        self.assertEqual(log["runs"][0]["results"], [])
+        try:
+            import jsonschema
+        except ImportError:
+            print("SKIPPED schema validation of the exit-2 document: no "
+                  "jsonschema in this Python")
+            return
+        schema = json.load(open(os.path.join(
+            os.path.dirname(__file__), "..", "..", "docs",
+            "torch-tidy-project.schema.json")))
+        jsonschema.validate(doc, schema, cls=jsonschema.Draft202012Validator)
+        broken = dict(doc)
+        del broken["error"]
+        with self.assertRaises(jsonschema.ValidationError):
+            jsonschema.validate(broken, schema,
+                                cls=jsonschema.Draft202012Validator)
+
     def test_no_torch_tidy(self):
         with tempfile.TemporaryDirectory() as d:
             code, err = self.run_main("-p", d, "--torch-tidy",
@@ -208,6 +247,34 @@ class MainTest(unittest.TestCase):
             code, err = self.run_main("-p", d, "--torch-tidy", fake)
         self.assertEqual(code, 2)
         self.assertIn("has no torch-tidy checks", err)
+
+
+class MergeErrorTest(unittest.TestCase):
+    def test_a_stopped_shard_is_named_and_the_outputs_say_so(self):
+        with tempfile.TemporaryDirectory() as d:
+            shard = os.path.join(d, "shard.json")
+            with open(shard, "w") as f:
+                json.dump({"schema": "torch-tidy-project/2",
+                           "result": {"exit_status": 2, "failed_on": ["error"],
+                                      "last_line": "x"},
+                           "error": "no file to lint", "project": d,
+                           "root": d, "options": {"checks": "-*,torch-*",
+                                                  "fail_on": ["warnings"],
+                                                  "min_coverage": 0.9}}, f)
+            j, s = os.path.join(d, "m.json"), os.path.join(d, "m.sarif")
+            err = io.StringIO()
+            with redirect_stderr(err), redirect_stdout(io.StringIO()):
+                code = cli.main(["merge", shard, "--json", j, "--sarif", s])
+            self.assertEqual(code, 2)
+            self.assertIn("stopped with an error: no file to lint",
+                          err.getvalue())
+            with open(j) as f:
+                doc = json.load(f)
+            self.assertEqual(doc["result"]["exit_status"], 2)
+            self.assertEqual(doc["root"], d)
+            with open(s) as f:
+                inv = json.load(f)["runs"][0]["invocations"][0]
+            self.assertFalse(inv["executionSuccessful"])
 
 
 if __name__ == "__main__":

@@ -44,6 +44,19 @@ class HeaderTorchTest(unittest.TestCase):
                 torchenv.header_torch(d),
                 ("2.8.0", os.path.join(d, "torch", "csrc", "api", "include")))
 
+    def test_headeronly_layout(self):
+        # torch 2.15: the macros moved to torch/headeronly/version.h, which
+        # the C++ API's torch/version.h includes.
+        include_api = "#include <torch/headeronly/version.h>\n"
+        with tempfile.TemporaryDirectory() as d:
+            inc = os.path.join(d, "include")
+            write(os.path.join(inc, "torch", "headeronly", "version.h"),
+                  VERSION_H.replace("MINOR 8", "MINOR 15"))
+            api = os.path.join(inc, "torch", "csrc", "api", "include")
+            write(os.path.join(api, "torch", "version.h"), include_api)
+            self.assertEqual(torchenv.header_torch(inc), ("2.15.0", inc))
+            self.assertEqual(torchenv.header_torch(api), ("2.15.0", api))
+
     def test_no_or_incomplete_header(self):
         with tempfile.TemporaryDirectory() as d:
             self.assertIsNone(torchenv.header_torch(d))

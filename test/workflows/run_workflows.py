@@ -760,7 +760,19 @@ def case_env_switched(c):
     kernels_cu = os.path.join(d, "csrc", "cuda", "kernels.cu")
 
     # No variables: setup.py defines no extension at all.
-    rc, out = run([project, "--python", py, "-j", "2"], cwd=d)
+    rc, out = run([project, "--python", py, "-j", "2", "--json",
+                   "../env-none.json", "--sarif", "../env-none.sarif"], cwd=d)
+    none = load_json(os.path.join(c.out, "env-none.json"))
+    none_log = load_json(os.path.join(c.out, "env-none.sarif"))
+    inv = (none_log.get("runs") or [{}])[0].get("invocations", [{}])[0]
+    check(none.get("result", {}).get("exit_status") == 2 and
+          "defines no extension sources" in none.get("error", "") and
+          inv.get("exitCode") == 2 and inv.get("executionSuccessful") is False
+          and "defines no extension sources" in json.dumps(inv),
+          f"exit 2 writes --json and --sarif saying why ({none.get('result')}, "
+          f"{inv})")
+    validate(c, os.path.join(c.out, "env-none.json"),
+             "the exit-2 run's --json")
     check(rc == 2 and "defines no extension sources" in out and
           "ENVX_BUILD_CPU, ENVX_BUILD_CUDA" in out and "--env" in out and
           "the 6 operators the project registers (envx::clip_, envx::count, "
@@ -772,8 +784,18 @@ def case_env_switched(c):
 
     # The CPU extension alone: most kernels are left out.
     rc, out = run([project, "--python", py, "-j", "2", "--env",
-                   "ENVX_BUILD_CPU=1", "--json", "../env-cpu.json"], cwd=d)
+                   "ENVX_BUILD_CPU=1", "--json", "../env-cpu.json",
+                   "--sarif", "../env-cpu.sarif"], cwd=d)
     s = load_json(os.path.join(c.out, "env-cpu.json"))
+    inv = (load_json(os.path.join(c.out, "env-cpu.sarif")).get("runs") or
+           [{}])[0].get("invocations", [{}])[0]
+    said = {n["descriptor"]["id"]: n["level"]
+            for n in inv.get("toolExecutionNotifications", [])}
+    check(inv.get("exitCode") == 3 and inv.get("executionSuccessful") is False
+          and said.get("coverage") == "error" and
+          said.get("operators-not-analysed") == "warning",
+          f"exit 3's SARIF: an unsuccessful invocation with the coverage "
+          f"failure and the operators not analysed ({inv})")
     cov = s.get("coverage", {})
     last = last_line(out)
     check(rc == 3 and last.startswith("torch-tidy-project: FAIL (coverage): "

@@ -220,7 +220,34 @@ def main(argv=None, here=None):
         return run(args, here or os.path.dirname(os.path.abspath(__file__)))
     except ProjectError as e:
         print(f"torch-tidy-project: {e}", file=sys.stderr, flush=True)
+        _write_error_outputs(args, str(e))
         return 2
+
+
+def _write_error_outputs(args, message):
+    """--json and --sarif of a run the project stopped (exit 2): CI that
+    reads them finds the error, not a missing file or a clean log."""
+    if not (args.json or args.sarif):
+        return
+    project = os.path.abspath(args.project)
+    root = os.path.abspath(args.root) if args.root else (
+        find_root(project) if os.path.isdir(project) else project)
+    last = f"torch-tidy-project: ERROR: {message}"
+    summary = {
+        "schema": report.SCHEMA,
+        "result": {"exit_status": 2, "failed_on": ["error"],
+                   "last_line": last},
+        "error": message, "project": project, "root": root,
+        "options": {"checks": args.checks, "fail_on": sorted(args.fail_on),
+                    "min_coverage": args.min_coverage}}
+    try:
+        if args.json:
+            write_json(args.json, summary)
+        if args.sarif:
+            write_json(args.sarif, sarif.log(summary))
+    except (OSError, ProjectError) as e:
+        print(f"torch-tidy-project: the error's --json/--sarif could not "
+              f"be written ({e})", file=sys.stderr, flush=True)
 
 
 def run(args, here):

@@ -2,6 +2,7 @@
 printed at the end, the JSON document for CI (docs/torch-tidy-project.schema.json),
 and the exit status with the last line that says why."""
 import math
+import os
 import re
 
 from . import coverage as cov
@@ -31,6 +32,31 @@ def finding_class(message):
     return None
 
 
+# A place a note names in its text: "... registered in /p/ops.py:9 (...)".
+NAMED_PLACE = re.compile(r"(?:^|\s)(/[^\s:'()]+):(\d+)\b")
+
+
+def named_place(message, root):
+    """{file, line} of the first existing file a note's message names, the
+    file relative to root where it lies below it; None if it names none."""
+    for m in NAMED_PLACE.finditer(message):
+        if os.path.isfile(m.group(1)):
+            return {"file": rel(m.group(1), root), "line": int(m.group(2))}
+    return None
+
+
+def note(n, root):
+    """One note of a finding: where it was reported, and, where its text
+    names another place (a Python fake, a schema or a registration in
+    another file), that place as `about`."""
+    out = {"file": rel(n["file"], root), "line": n["line"],
+           "column": n["column"], "message": n["message"]}
+    about = named_place(n["message"], root)
+    if about:
+        out["about"] = about
+    return out
+
+
 def rule_of(notes):
     for n in notes:
         m = re.match(r"rule: ([\w.-]+)", n["message"])
@@ -55,9 +81,7 @@ def finding(d, root, replacements, cache):
         "file": rel(d["file"], root), "line": d["line"],
         "column": d["column"], "message": d["message"],
         "class": finding_class(d["message"]),
-        "notes": [{"file": rel(n["file"], root), "line": n["line"],
-                   "column": n["column"], "message": n["message"]}
-                  for n in d["notes"]],
+        "notes": [note(n, root) for n in d["notes"]],
         "fix": fix,
     }
 

@@ -15,6 +15,7 @@ import hashlib
 import json
 import os
 import re
+import sys
 from collections import Counter
 
 from . import coverage as cov
@@ -253,11 +254,39 @@ def _coverage(c, shards, parsed, bad, unparsed, linted):
     return out
 
 
+def _write_error_outputs(args, message, docs):
+    """--json and --sarif of a merge that failed (exit 2), so that CI reads
+    the error rather than a missing file; project, root and options are the
+    first readable shard's."""
+    if not (args.json or args.sarif):
+        return
+    first = next((d for d in docs if isinstance(d, dict)), {})
+    project = first.get("project") if isinstance(first.get("project"), str) \
+        else os.getcwd()
+    options = first.get("options") if isinstance(first.get("options"), dict) \
+        else {"checks": "", "fail_on": [], "min_coverage": 0}
+    summary = {
+        "schema": report.SCHEMA,
+        "result": {"exit_status": 2, "failed_on": ["error"],
+                   "last_line": f"torch-tidy-project: ERROR: {message}"},
+        "error": message, "project": project,
+        "root": first.get("root") if isinstance(first.get("root"), str)
+        else project,
+        "options": options}
+    try:
+        if args.json:
+            write_json(args.json, summary)
+        if args.sarif:
+            write_json(args.sarif, sarif.log(summary))
+    except ProjectError as e:
+        print(f"torch-tidy-project: the error's --json/--sarif could not be "
+              f"written ({e})", file=sys.stderr, flush=True)
+
+
 def main(argv, project_main):
     """torch-tidy-project merge SHARD.json... [--json OUT] [--sarif OUT]
     [SHARD.sarif...]."""
     import argparse
-    import sys
     p = argparse.ArgumentParser(
         prog="torch-tidy-project merge",
         description="Combine the --json results (and SARIF logs) of the "
@@ -283,6 +312,11 @@ def main(argv, project_main):
             else:
                 docs.append(doc)
                 names.append(path)
+                if isinstance(doc, dict) and \
+                        (doc.get("result") or {}).get("exit_status") == 2:
+                    raise ProjectError(f"merge: {path} is the result of a "
+                                       f"shard that stopped with an error: "
+                                       f"{doc.get('error')}")
         if not docs:
             raise ProjectError("merge: no shard's --json given (the "
                                "verdict needs them; SARIF alone has no "
@@ -299,7 +333,7 @@ def main(argv, project_main):
         if logs and len(logs) != len(docs):
             raise ProjectError(f"merge: {len(logs)} SARIF logs for "
                                f"{len(docs)} shards")
-        combined = sarif.combine(logs) if logs else None
+        combined = sarif.combine(logs, merged) if logs else None
         if combined and len(combined["runs"][0]["results"]) != \
                 len(merged["findings"]):
             raise ProjectError(
@@ -311,6 +345,7 @@ def main(argv, project_main):
             write_json(args.sarif, combined or sarif.log(merged))
     except ProjectError as e:
         print(f"torch-tidy-project: {e}", file=sys.stderr, flush=True)
+        _write_error_outputs(args, str(e), docs)
         return 2
     print(merged["result"]["last_line"], flush=True)
     return merged["result"]["exit_status"]

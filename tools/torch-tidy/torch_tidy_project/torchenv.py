@@ -70,15 +70,39 @@ def default_std(version):
 
 def header_torch(directory):
     """(version, include directory) of the LibTorch headers under an include
-    directory, or None."""
-    for rel in (("torch", "version.h"),
+    directory, or None. The version macros are in torch/version.h up to
+    torch 2.14 and in torch/headeronly/version.h from 2.15 on, which the
+    C++ API's torch/version.h then includes."""
+    for rel in (("torch", "version.h"), ("torch", "headeronly", "version.h"),
                 ("torch", "csrc", "api", "include", "torch", "version.h")):
         path = os.path.join(directory, *rel)
-        if os.path.isfile(path):
-            text = read_text(path)
-            parts = [re.search(rf"#define TORCH_VERSION_{p}\s+(\d+)", text)
-                     for p in ("MAJOR", "MINOR", "PATCH")]
-            if all(parts):
-                return ".".join(m.group(1) for m in parts), \
-                    os.path.dirname(os.path.dirname(path))
+        version = _version_in(path)
+        if version:
+            top = os.path.join(directory, *rel[:-2]) if rel[-2] == "torch" \
+                else directory
+            return version, os.path.normpath(top)
+    return None
+
+
+def _version_in(path):
+    """The release a version.h defines, following its include of
+    torch/headeronly/version.h (an include directory up); or None."""
+    if not os.path.isfile(path):
+        return None
+    text = read_text(path)
+    parts = [re.search(rf"#define TORCH_VERSION_{p}\s+(\d+)", text)
+             for p in ("MAJOR", "MINOR", "PATCH")]
+    if all(parts):
+        return ".".join(m.group(1) for m in parts)
+    if "torch/headeronly/version.h" not in text:
+        return None
+    # The include root: up from .../torch/version.h, and from the C++ API's
+    # .../torch/csrc/api/include/torch/version.h, to the folder holding
+    # torch/headeronly/.
+    d = os.path.dirname(os.path.dirname(path))
+    for _ in range(5):
+        inner = os.path.join(d, "torch", "headeronly", "version.h")
+        if os.path.isfile(inner):
+            return _version_in(inner)
+        d = os.path.dirname(d)
     return None
