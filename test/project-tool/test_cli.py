@@ -137,7 +137,7 @@ class FindRootTest(unittest.TestCase):
         old = os.environ.get("HOME")
         os.environ["HOME"] = self.d
         try:
-            self.assertEqual(cli.find_root(project), project)
+            self.assertEqual(cli.find_root(project)[0], project)
         finally:
             if old is None:
                 del os.environ["HOME"]
@@ -149,9 +149,9 @@ class FindRootTest(unittest.TestCase):
             project = self.mk(marker + "-proj")
             self.mk(marker + "-proj", "csrc")
             self.touch(marker + "-proj", marker)
-            self.assertEqual(cli.find_root(project), project)
+            self.assertEqual(cli.find_root(project)[0], project)
         git = self.mk("git-proj", ".git")
-        self.assertEqual(cli.find_root(os.path.dirname(git)),
+        self.assertEqual(cli.find_root(os.path.dirname(git))[0],
                          os.path.dirname(git))
 
     def test_nearest_python_package_above(self):
@@ -160,7 +160,7 @@ class FindRootTest(unittest.TestCase):
         self.touch("repo", "python", "pyproject.toml")
         self.touch("repo", "python", "setup.py")
         deep = self.mk("repo", "python", "csrc", "ops")
-        self.assertEqual(cli.find_root(deep),
+        self.assertEqual(cli.find_root(deep)[0],
                          os.path.join(repo, "python"))
 
     def test_git_top_with_setup_py(self):
@@ -168,17 +168,40 @@ class FindRootTest(unittest.TestCase):
         self.mk("repo", ".git")
         self.touch("repo", "setup.py")
         sub = self.mk("repo", "cmake", "native")
-        self.assertEqual(cli.find_root(sub), repo)
+        self.assertEqual(cli.find_root(sub)[0], repo)
 
     def test_not_past_the_git_top(self):
         self.touch("outer", "setup.py")
         self.mk("outer", "repo", ".git")
         sub = self.mk("outer", "repo", "native")
-        self.assertEqual(cli.find_root(sub), sub)
+        self.assertEqual(cli.find_root(sub)[0], sub)
+
+    def test_a_formatters_pyproject_does_not_move_the_root(self):
+        # A CMake library inside a larger repository whose top
+        # pyproject.toml only configures a formatter: the library's folder
+        # stays the root, and the summary says why.
+        repo = self.mk("repo")
+        self.mk("repo", ".git")
+        with open(self.touch("repo", "pyproject.toml"), "w") as f:
+            f.write("[tool.black]\nline-length = 100\n")
+        lib = self.mk("repo", "libs", "ops")
+        root, why = cli.find_root(lib)
+        self.assertEqual(root, lib)
+        self.assertIn(os.path.join(repo, "pyproject.toml") + " declares no [build-system]", why)
+
+    def test_a_pyproject_that_builds_moves_the_root(self):
+        self.mk("repo", ".git")
+        with open(self.touch("repo", "pkg", "pyproject.toml"), "w") as f:
+            f.write("[build-system]\nrequires = ['scikit-build-core']\n"
+                    "build-backend = 'scikit_build_core.build'\n")
+        deep = self.mk("repo", "pkg", "csrc")
+        root, why = cli.find_root(deep)
+        self.assertEqual(root, os.path.join(self.d, "repo", "pkg"))
+        self.assertIn("repo/pkg/pyproject.toml declares a build", why)
 
     def test_nothing_anywhere(self):
         project = self.mk("a", "b")
-        self.assertEqual(cli.find_root(project), project)
+        self.assertEqual(cli.find_root(project)[0], project)
 
 
 class MainTest(unittest.TestCase):

@@ -11,8 +11,8 @@ from collections import Counter
 
 from . import cache as file_cache
 from . import coverage as cov
-from . import (database, index, pruning, recorder, report, running, sarif,
-               shards, torchenv)
+from . import (database, index, pruning, pyproject, recorder, report,
+               running, sarif, shards, torchenv)
 from .common import ProjectError, log, rel, scratch_dir, write_json
 
 DESCRIPTION = """\
@@ -43,9 +43,10 @@ checked for the LibTorch its include paths name; with --python, one made
 for another torch is refused unless --allow-torch-mismatch.
 
 The project root ROOT (--root; default: DIR where it holds .git, setup.py or
-pyproject.toml, else the nearest parent up to the git repository's top that
-holds setup.py or pyproject.toml, else DIR) is where the checks and the
-summary alike read schemas, kernels and fakes.
+pyproject.toml, else the nearest parent up to the git repository's top with
+a Python build: a setup.py, or a pyproject.toml that declares
+[build-system]; else DIR) is where the checks and the summary alike read
+schemas, kernels and fakes; the summary says why it is the root.
 
 Only the files where an enabled check can warn are linted (--all-files:
 every file). The summary says, per operator, whether its C++ kernels were
@@ -78,28 +79,43 @@ SHARD_EXIT = 4
 
 
 def find_root(project):
-    """The project root: the project directory where it holds .git,
-    setup.py or pyproject.toml; else the nearest parent, up to the git
-    repository's top and below the home folder, that holds setup.py or
-    pyproject.toml (a CMake folder of a Python package); else the project
-    directory."""
+    """(the project root, why it is). The project directory, where it holds
+    .git, setup.py or pyproject.toml; else the nearest parent, up to the git
+    repository's top and below the home folder, whose Python build (a
+    setup.py, or a pyproject.toml that declares [build-system]) may build
+    the directory's code (a CMake folder of a Python package); else the
+    project directory. A pyproject.toml with no build system (a formatter's
+    settings) moves nothing."""
     markers = (".git", "setup.py", "pyproject.toml")
-    if any(os.path.exists(os.path.join(project, m)) for m in markers):
-        return project
+    held = [m for m in markers if os.path.exists(os.path.join(project, m))]
+    if held:
+        return project, f"the project directory (it holds {held[0]})"
     home = os.path.expanduser("~")
+    passed = []
     d = project
     while True:
         parent = os.path.dirname(d)
         # Never the file system's root or the home folder: a stray
         # ~/pyproject.toml does not make the whole home the project.
         if parent == d or parent == home:
-            return project
+            break
         d = parent
-        if any(os.path.exists(os.path.join(d, m))
-               for m in ("setup.py", "pyproject.toml")):
-            return d
+        if os.path.exists(os.path.join(d, "setup.py")):
+            return d, (f"the Python package above the project directory "
+                       f"({rel(os.path.join(d, 'setup.py'), project)})")
+        if os.path.exists(os.path.join(d, "pyproject.toml")):
+            if pyproject.declares_build(d):
+                return d, (f"the Python package above the project directory "
+                           f"({rel(os.path.join(d, 'pyproject.toml'), project)}"
+                           f" declares a build)")
+            passed.append(os.path.join(d, "pyproject.toml"))
         if os.path.exists(os.path.join(d, ".git")):
-            return project
+            break
+    why = "the project directory (no Python build above it"
+    if passed:
+        why += "; " + ", ".join(rel(p, project) for p in passed) + \
+            " declares no [build-system]"
+    return project, why + ")"
 
 
 def parse_args(argv):
@@ -231,7 +247,7 @@ def _write_error_outputs(args, message):
         return
     project = os.path.abspath(args.project)
     root = os.path.abspath(args.root) if args.root else (
-        find_root(project) if os.path.isdir(project) else project)
+        find_root(project)[0] if os.path.isdir(project) else project)
     last = f"torch-tidy-project: ERROR: {message}"
     summary = {
         "schema": report.SCHEMA,
@@ -251,10 +267,10 @@ def _write_error_outputs(args, message):
 
 
 def run(args, here):
-    project, root = _folders(args)
+    project, root, root_why = _folders(args)
     tidy, own_version, llvm_version = _torch_tidy(args, here)
     log(f"torch-tidy is {tidy} (torch-tidy {own_version or 'unknown'}, LLVM "
-        f"{llvm_version or 'unknown'}); project root {root}")
+        f"{llvm_version or 'unknown'}); project root {root}: {root_why}")
     torch_info = _python_torch(args)
     start = time.time()
     index_json = index.load(tidy, root)
@@ -308,6 +324,7 @@ def run(args, here):
                    "last_line": last},
         "project": project,
         "root": root,
+        "root_why": root_why,
         "files_linted": len(files),
         "files_skipped": dict(skipped),
         "did_not_parse": unparsed,
@@ -442,14 +459,15 @@ def _lint_with_cache(args, tidy, files, entries, env, scratch, project, root,
 
 
 def _folders(args):
-    """(project directory, project root)."""
+    """(project directory, project root, why it is the root)."""
     project = os.path.abspath(args.project)
     if not os.path.isdir(project):
         raise ProjectError(f"{args.project}: not a directory")
-    root = os.path.abspath(args.root) if args.root else find_root(project)
+    root, why = (os.path.abspath(args.root), "--root") if args.root \
+        else find_root(project)
     if not os.path.isdir(root):
         raise ProjectError(f"--root {args.root}: not a directory")
-    return project, root
+    return project, root, why
 
 
 def _torch_tidy(args, here):

@@ -31,6 +31,17 @@ def read(project):
         raise ProjectError(f"cannot read {path}: {e}")
 
 
+def declares_build(project):
+    """Whether project's pyproject.toml declares a build ([build-system]), as
+    against one that only configures tools (a formatter's settings);
+    unreadable counts as no build."""
+    try:
+        doc = read(project)
+    except ProjectError:
+        return False
+    return bool(doc and doc.get("build-system"))
+
+
 def backend(doc):
     """(build-backend, backend-path) of a parsed pyproject.toml; setuptools'
     legacy backend where none is named, as pip does."""

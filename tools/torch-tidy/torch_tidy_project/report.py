@@ -207,8 +207,10 @@ def print_summary(s, project):
         print(f"    {len(no_kernel)} operators have no C++ kernel (not "
               f"counted): " + ", ".join(no_kernel[:6]) +
               (" ..." if len(no_kernel) > 6 else ""))
-    print(f"  root: {s['root']} (schemas, kernels and fakes are read below "
-          f"it, by the checks and by this summary alike)")
+    print(f"  root: {s['root']}" +
+          (f", {s['root_why']}" if s.get("root_why") else "") +
+          " (schemas, kernels and fakes are read below it, by the checks "
+          "and by this summary alike; --root sets it)")
     db = s["database"]
     print(f"  database: {db['path']} ({db['origin']})")
     for note in db["notes"]:
