@@ -149,6 +149,24 @@ class SetupEntriesTest(unittest.TestCase):
         self.assertEqual([f for f in fk if f.startswith("-std=")][-1],
                          "-std=c++17")
 
+    def test_the_targets_flags_reach_the_entries(self):
+        # The AVX-512 kernels of a project parse only with the instruction
+        # set its extra_compile_args name (-march=native -mfma: __AVX512F__
+        # and the intrinsics); optimisation and warnings do not matter, and
+        # -fopenmp is named as not passed.
+        cxx = ["-O3", "-march=native", "-mfma", "-mavx512f", "-fopenmp",
+               "-Wall", "-fno-rtti", "-funsigned-char"]
+        nvcc = ["-O3", "-maxrregcount", "32", "-Xcompiler",
+                "-fopenmp,-mavx2"]
+        exts = [ext("x", ["/s/a.cpp", "/s/k.cu"], cxx=cxx, nvcc=nvcc)]
+        best = cdb.setup_entries(exts, ["-std=c++17"], ([], ["-x", "cuda"]))
+        self.assertEqual(best["/s/a.cpp"][2:],
+                         ["-march=native", "-mfma", "-mavx512f", "-fno-rtti",
+                          "-funsigned-char"])
+        self.assertEqual(best["/s/k.cu"][4:], ["-mavx2"])
+        self.assertEqual(cdb.not_passed(exts),
+                         {"-fopenmp": ["/s/a.cpp", "/s/k.cu"]})
+
     def test_cpu_only_extension(self):
         base = ["-std=c++17"]
         best = cdb.setup_entries([ext("x", ["/s/a.cpp"])], base, None)

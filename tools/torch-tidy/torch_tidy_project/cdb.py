@@ -11,6 +11,7 @@ import tempfile
 
 from . import recorder, sycl, torchenv
 from .flags import kept_flags
+from .flags import not_passed as flags_not_passed
 from .common import SCRATCH, ProjectError, scratch_dir
 from .torchenv import default_std
 
@@ -130,6 +131,20 @@ def setup_entries(exts, base, cuda_flags, directory="."):
     return best
 
 
+def not_passed(exts):
+    """{flag: [sources]} of the flags setup.py's extensions pass that change
+    how a source parses but that setup_entries does not keep (-fopenmp)."""
+    out = {}
+    for e in exts:
+        for src in e["sources"]:
+            args = e["nvcc"] if src.endswith(".cu") else \
+                e.get("sycl", []) if sycl.is_sycl_source(src) else e["cxx"]
+            for flag in flags_not_passed(args):
+                if src not in out.setdefault(flag, []):
+                    out[flag].append(src)
+    return out
+
+
 def find_sources(paths):
     found = []
     for p in paths:
@@ -230,10 +245,13 @@ headers.
 With --setup-py it reads the project's own extensions instead: setup.py is
 run by PY with setuptools' setup() replaced by one that only records its
 ext_modules (nothing is built), and each CppExtension / CUDAExtension gives
-its sources, include_dirs, define_macros, the -D/-U/-I/-isystem/-include/-std
-of its extra_compile_args ("cxx" for C++ sources, "nvcc" for .cu ones, as
+its sources, include_dirs, define_macros, undef_macros, the
+-D/-U/-I/-isystem/-include/-std and the target's and language's flags
+(-march=, -m<isa> such as -mavx512f and -mfma, -fno-rtti, ...) of its
+extra_compile_args ("cxx" for C++ sources, "nvcc" for .cu ones, as
 BuildExtension compiles them) and TORCH_EXTENSION_NAME (the last component
-of its name). A source two
+of its name); -fopenmp is not passed (the summary says so: clang finds
+<omp.h> only with its own OpenMP package). A source two
 extensions build (CPU and CUDA variants) gets one entry, with the richer
 set of flags. A setup.py whose extensions are switched on by environment
 variables gets them from --env VAR=VALUE; one that drives CMake has no

@@ -281,6 +281,16 @@ def _from_setup_py(ctx, db, setup_py, top_cmake):
                      f"{len(rec.extensions)} extension"
                      f"{'s' if len(rec.extensions) != 1 else ''} "
                      f"(torch-tidy-cdb --setup-py)")
+        for flag, files in cdb.not_passed(rec.extensions).items():
+            db.notes.append(
+                f"{flag}, which setup.py passes for {len(files)} source"
+                f"{'s' if len(files) != 1 else ''} (e.g. "
+                f"{rel(files[0], ctx.project)}), is not passed to torch-tidy: "
+                f"it would define _OPENMP, and torch's headers then include "
+                f"<omp.h>, which clang finds only with its own OpenMP "
+                f"package; the code under `#ifdef _OPENMP` is not analysed, "
+                f"`#pragma omp` lines parse as they are")
+            log(db.notes[-1])
         return db
     if driven:
         # A setup.py whose build_ext could not be run to cmake: its literal

@@ -1,8 +1,10 @@
 """The flags of a compile command that decide how a source parses (macros,
-include paths, forced includes, the standard), read from gcc's, clang's and
-nvcc's command lines alike, response files and -Xcompiler included; and the
-command line of a compile database entry."""
+include paths, forced includes, the standard, the target's instruction set
+and the language's switches), read from gcc's, clang's and nvcc's command
+lines alike, response files and -Xcompiler included; and the command line of
+a compile database entry."""
 import os
+import re
 import shlex
 
 from .common import read_text
@@ -23,6 +25,41 @@ TAKES_VALUE = {
     "-I", "-isystem", "-include", "-D", "-U", "-std", "--std", "-idirafter",
     "-iquote",
 }
+
+
+# The target's and the language's flags that change how a source parses,
+# kept as they are: the instruction set (-march=native, -mavx512f, -mfma:
+# __AVX512F__ and the intrinsics a kernel file guards with it), -m64,
+# -pthread, and the language switches (-fno-rtti, -fno-exceptions,
+# -funsigned-char, -ffast-math). Every one is a flag clang accepts; nvcc's
+# own -m options (-maxrregcount) are not among them.
+TARGET_FLAG = re.compile(
+    r"^-(?:m(?:arch|tune|cpu|fpu|float-abi|prefer-vector-width)=[\w.+-]+"
+    r"|m(?:no-)?(?:avx[\w-]*|sse[\w.]*|ssse3|fma4?|f16c|bmi2?|popcnt|lzcnt"
+    r"|amx[\w-]*|aes|pclmul|vpclmulqdq|sha|movbe|adx|rdrnd|rdseed|gfni|vaes"
+    r"|cx16|neon|sve2?)"
+    r"|m(?:32|64)|pthread"
+    r"|f(?:no-)?(?:rtti|exceptions|signed-char|unsigned-char|fast-math"
+    r"|openmp-simd))$")
+# Flags that change how a source parses but that are not passed: -fopenmp
+# defines _OPENMP, after which torch's headers include <omp.h>, which clang
+# finds only with its own OpenMP package; without it `#pragma omp` lines
+# parse as they are. The database says so (not_passed).
+NOT_PASSED = re.compile(r"^-f?openmp(?:=\w+)?$|^-qopenmp$|^-fiopenmp$")
+
+
+def not_passed(args):
+    """The flags of a command line (-Xcompiler's included) that change how a
+    source parses but that kept_flags does not keep."""
+    out = []
+    for i, a in enumerate(args):
+        if a in ("-Xcompiler", "--compiler-options") and i + 1 < len(args):
+            out += not_passed(_host_options(args[i + 1]))
+        elif a.startswith(("-Xcompiler=", "--compiler-options=")):
+            out += not_passed(_host_options(a.split("=", 1)[1]))
+        elif NOT_PASSED.match(a):
+            out.append(a)
+    return list(dict.fromkeys(out))
 
 
 LAUNCHERS = ("ccache", "sccache", "distcc")
@@ -78,8 +115,9 @@ def _host_options(value):
 
 def kept_flags(args, cwd):
     """The flags of an nvcc command line that decide how the host side
-    parses: -D, -U, -I, -isystem, -iquote, -idirafter, -include, -std
-    (also inside -Xcompiler), paths made absolute."""
+    parses: -D, -U, -I, -isystem, -iquote, -idirafter, -include, -std, the
+    target's and the language's flags (TARGET_FLAG) (also inside
+    -Xcompiler), paths made absolute."""
     args = _expand_files(args, cwd)
     out, i = [], 0
     while i < len(args):
@@ -116,6 +154,9 @@ def kept_flags(args, cwd):
                 i += 2
             elif a.startswith(("-std=", "--std=")):
                 out.append("-std=" + a.split("=", 1)[1])
+                i += 1
+            elif TARGET_FLAG.match(a):
+                out.append(a)
                 i += 1
             elif a in TAKES_VALUE and nxt is not None:
                 i += 2
