@@ -372,7 +372,7 @@ class ObtainFromBuildTest(unittest.TestCase):
         self.assertIsNotNone(db.build)
 
     @needs_setuptools
-    def test_writes_of_the_build_into_the_tree_are_said(self):
+    def test_writes_of_the_build_into_the_tree_are_kept_out_and_said(self):
         write(os.path.join(self.project, "setup.py"), """\
             from setuptools import setup, Extension
             with open("version.py", "w") as f:
@@ -383,8 +383,11 @@ class ObtainFromBuildTest(unittest.TestCase):
         time.sleep(1.1)  # the file's mtime falls after the run begins
         db = obtain(context(self.project, python=PYTHON, torch=self.torch))
         self.assertEqual(db.how, "setup.py")
-        self.assertIn("setup.py wrote into the project's tree: version.py",
-                      db.notes)
+        self.assertFalse(os.path.exists(os.path.join(self.project,
+                                                     "version.py")))
+        self.assertIn("setup.py wrote 1 file into the project's tree "
+                      "(version.py): kept in .torch-tidy/recorder/shadow "
+                      "instead; the tree is unchanged", db.notes)
 
     @needs_setuptools
     def test_setup_py_needs_torch(self):

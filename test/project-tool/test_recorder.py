@@ -5,6 +5,7 @@ recordings of small setup.py files and an in-tree PEP 517 backend (nothing
 is built; cmake is stood in for)."""
 import os
 import shutil
+import subprocess
 import tempfile
 import textwrap
 import unittest
@@ -194,6 +195,41 @@ def build_wheel(wheel_directory, config_settings=None,
 '''
 
 
+SETUP_SANDBOX = textwrap.dedent('''
+    import os, shutil, subprocess
+    from setuptools import setup, Extension
+    here = os.path.dirname(os.path.abspath(__file__))
+    subprocess.run(["git", "submodule", "update", "--init"], cwd=here)
+    subprocess.run(["git", "config", "torch-tidy.test", "wrote"], cwd=here)
+    described = subprocess.run(["git", "describe", "--always"], cwd=here,
+                               capture_output=True, text=True).stdout.strip()
+    print("DESCRIBED=" + described)
+    os.makedirs(os.path.join(here, "pkg"), exist_ok=True)
+    with open(os.path.join(here, "pkg", "version.py"), "w") as f:
+        f.write("version = '1'\\n")
+    with open(os.path.join(here, "pkg", "version.py")) as f:
+        assert "version" in f.read()
+    with open(os.path.join(here, "csrc", "gen.cpp"), "w") as f:
+        f.write("int gen() { return 1; }\\n")
+    shutil.rmtree(os.path.join(here, "build"))
+    setup(name="pkg", ext_modules=[Extension("pkg._ops", [
+        "csrc/ops.cpp", "csrc/gen.cpp"])])
+    ''')
+
+
+def tree_bytes(root):
+    """{path: bytes} of every file below root, .git's too."""
+    out = {}
+    for d, dirs, files in os.walk(root):
+        for f in files:
+            p = os.path.join(d, f)
+            with open(p, "rb") as fh:
+                out[os.path.relpath(p, root)] = fh.read()
+        for x in dirs:
+            out[os.path.relpath(os.path.join(d, x), root) + "/"] = b""
+    return out
+
+
 class RecordSetupPyTest(unittest.TestCase):
     def setUp(self):
         self._tmp = tempfile.TemporaryDirectory()
@@ -232,6 +268,46 @@ class RecordSetupPyTest(unittest.TestCase):
         self.assertEqual(e["undef_macros"], ["NDEBUG"])
         self.assertEqual(e["cxx"], ["-O2", "-DCXX"])
         self.assertEqual(e["nvcc"], ["-DNV"])
+
+    @needs_setuptools
+    def test_the_tree_and_git_are_left_as_they_were(self):
+        # A setup.py that inits its submodules (a network clone), writes git
+        # config, generates a version file and a source into the tree and
+        # removes a folder: the tree and .git stay byte-for-byte as they
+        # were, the generated source is linted from the shadow folder, and
+        # the refused git commands and the writes are named. git's queries
+        # still answer.
+        if not shutil.which("git"):
+            print("SKIPPED test_the_tree_and_git_are_left_as_they_were: no git",
+                  flush=True)
+            self.skipTest("no git")
+        setup_py = write(os.path.join(self.project, "setup.py"), SETUP_SANDBOX)
+        write(os.path.join(self.project, "csrc", "ops.cpp"))
+        write(os.path.join(self.project, "build", "old.txt"), "old\n")
+        write(os.path.join(self.project, ".gitmodules"),
+              '[submodule "third_party/x"]\n\tpath = third_party/x\n'
+              '\turl = https://example.invalid/x.git\n')
+        git = ["git", "-C", self.project]
+        for cmd in (["init", "-q"], ["add", "-A"],
+                    ["-c", "user.name=t", "-c", "user.email=t@t", "commit",
+                     "-qm", "x"]):
+            subprocess.run(git + cmd, check=True, capture_output=True)
+        before = tree_bytes(self.project)
+        rec = recorder.record_setup_py(PYTHON, setup_py, recorder.environment([]),
+                                       self.scratch)
+        self.assertIsNone(rec.error, rec.output)
+        self.assertEqual(tree_bytes(self.project), before)
+        self.assertIn("DESCRIBED=", rec.output)   # a read-only query answers
+        self.assertNotIn("DESCRIBED=\n", rec.output)
+        self.assertEqual(sorted(rec.git_refused),
+                         ["git config torch-tidy.test wrote",
+                          "git submodule update --init"])
+        self.assertEqual(sorted(rec.sandbox_writes),
+                         ["csrc/gen.cpp", "pkg/version.py"])
+        sources = rec.extensions[0]["sources"]
+        self.assertEqual(sources[0], os.path.join(self.project, "csrc", "ops.cpp"))
+        self.assertEqual(sources[1], os.path.join(rec.shadow, "csrc", "gen.cpp"))
+        self.assertTrue(os.path.isfile(sources[1]))
 
     @needs_setuptools
     def test_setup_py_that_fails(self):

@@ -37,7 +37,9 @@ The compile database, in this order:
     (torch's headers and flags only); where configure still fails, from the
     project's CMake sources and include directories (said so).
   --env VAR=VALUE reaches setup.py, the build backend and CMake; their
-  output is kept in ROOT/.torch-tidy/.
+  output is kept in ROOT/.torch-tidy/. Their git commands that would change
+  the tree or .git, or fetch, are refused, and what their Python writes into
+  the tree is kept in ROOT/.torch-tidy/ instead (the summary names both).
 nvcc entries become clang CUDA entries (host side). Every database is
 checked for the LibTorch its include paths name; with --python, one made
 for another torch is refused unless --allow-torch-mismatch.

@@ -23,7 +23,7 @@ import re
 import shutil
 import time
 
-from . import cdb, cmake, flags, nvcc, pyproject, recorder, sycl
+from . import cdb, cmake, flags, nvcc, pyproject, recorder, sandbox, sycl
 from .common import ProjectError, age_text, log, read_text, rel, scratch_dir
 from .torchenv import header_torch
 
@@ -208,6 +208,7 @@ def _from_backend(ctx, db, doc):
         {"build-dir": os.path.join(scratch, "build")}, real)
     db.build = rec
     _note_writes(ctx, db, f"the build backend {name}", started)
+    _note_sandbox(ctx, db, rec)
     defines, caches, env = dict(settings["defines"]), [], {}
     if rec.cmake_calls:
         call = recorder.parse_cmake_call(rec.cmake_calls[-1])
@@ -259,6 +260,7 @@ def _from_setup_py(ctx, db, setup_py, top_cmake):
                                    ctx.env, scratch, real)
     db.build = rec
     _note_writes(ctx, db, "setup.py", started)
+    _note_sandbox(ctx, db, rec)
     driven = top_cmake and rec.extensions is not None and any(
         not e["sources"] for e in rec.extensions)
     if rec.failed() and not driven:
@@ -334,8 +336,19 @@ def _from_cmake(ctx, db, source, defines, caches, env, real=None):
     started = time.time()
     full_env = dict(ctx.env)
     full_env.update(env)
+    git_bin, git_record = sandbox.prepare(scratch_dir(ctx.root, "configure"))
+    full_env = sandbox.environment(full_env, git_bin, git_record)
     done = cmake.configure(real, source, build, ctx.torch, defines, caches,
                            full_env, ctx.project)
+    refused = sandbox.refused(git_record)
+    if refused:
+        db.notes.append(
+            f"CMake's configure ran {'; '.join(refused[:3])}"
+            f"{' ...' if len(refused) > 3 else ''}: refused (the project's "
+            f"build runs under torch-tidy without changing its tree or .git, "
+            f"and without fetching); where the build needs it (submodules), "
+            f"run it before torch-tidy-project")
+        log(db.notes[-1])
     db.notes += done.notes
     db.cmake_source = source
     db.cmake_options = declared_options(source)
@@ -359,6 +372,28 @@ def _from_cmake(ctx, db, source, defines, caches, env, real=None):
                     f"flags CMake would compute are missing")
     log(db.notes[-1])
     return db
+
+
+def _note_sandbox(ctx, db, rec):
+    """Notes on what the recorded build tried and torch-tidy kept from the
+    tree: the files its Python wrote (kept in the shadow folder) and the git
+    commands it ran that were refused."""
+    if rec.sandbox_writes:
+        db.notes.append(
+            f"{rec.what} wrote {len(rec.sandbox_writes)} file"
+            f"{'s' if len(rec.sandbox_writes) != 1 else ''} into the "
+            f"project's tree ({', '.join(rec.sandbox_writes[:5])}"
+            f"{' ...' if len(rec.sandbox_writes) > 5 else ''}): kept in "
+            f"{rel(rec.shadow, ctx.project)} instead; the tree is unchanged")
+        log(db.notes[-1])
+    if rec.git_refused:
+        db.notes.append(
+            f"{rec.what} ran {'; '.join(rec.git_refused[:3])}"
+            f"{' ...' if len(rec.git_refused) > 3 else ''}: refused (the "
+            f"project's build runs under torch-tidy without changing its "
+            f"tree or .git, and without fetching); where the build needs "
+            f"it (submodules), run it before torch-tidy-project")
+        log(db.notes[-1])
 
 
 def _note_writes(ctx, db, who, since, below=None):

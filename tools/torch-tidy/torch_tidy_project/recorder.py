@@ -11,9 +11,11 @@ import json
 import os
 import re
 import shlex
+import shutil
 import subprocess
 import sys
 
+from . import sandbox
 from .common import last_lines, read_text
 
 MARKER = "TORCH_TIDY_RECORD_JSON="
@@ -105,7 +107,9 @@ def finish():
     print("\n" + MARKER + json.dumps(result), flush=True)
 '''
 
-DRIVER_SETUP = DRIVER_COMMON + r'''
+DRIVER_SETUP = DRIVER_COMMON + sandbox.DRIVER_SANDBOX + r'''
+result["sandbox_writes"] = sandbox_writes
+''' + r'''
 path = request["setup_py"]
 os.chdir(os.path.dirname(path))
 sys.path.insert(0, os.path.dirname(path))
@@ -168,7 +172,9 @@ if not result.get("setup_called") and not result["error"]:
 finish()
 '''
 
-DRIVER_BACKEND = DRIVER_COMMON + r'''
+DRIVER_BACKEND = DRIVER_COMMON + sandbox.DRIVER_SANDBOX + r'''
+result["sandbox_writes"] = sandbox_writes
+''' + r'''
 os.chdir(project)
 for d in reversed(request["backend_path"]):
     sys.path.insert(0, os.path.join(project, d))
@@ -206,6 +212,9 @@ class BuildRecord:
         self.error = None             # why it stopped, when not at cmake
         self.imported = True          # a backend: whether it imported
         self.output = ""
+        self.sandbox_writes = []      # files it wrote, kept out of the tree
+        self.shadow = None            # where they are
+        self.git_refused = []         # git commands it ran, refused
 
     def failed(self):
         return self.error is not None and not self.cmake_calls
@@ -286,9 +295,12 @@ def _prepare(scratch):
 
 def _run(python, driver, request, env, scratch, real_cmake, what, log):
     bindir, stub, record_path = _prepare(scratch)
-    request = dict(request, bin=bindir, stub=stub)
-    run_env = dict(env)
-    run_env["PATH"] = bindir + os.pathsep + env.get("PATH", "")
+    shadow = os.path.join(scratch, "shadow")
+    shutil.rmtree(shadow, ignore_errors=True)
+    request = dict(request, bin=bindir, stub=stub, shadow=shadow)
+    git_bin, git_record = sandbox.prepare(scratch)
+    run_env = sandbox.environment(env, git_bin, git_record)
+    run_env["PATH"] = bindir + os.pathsep + run_env["PATH"]
     run_env["TORCH_TIDY_RECORD"] = record_path
     run_env["TORCH_TIDY_REAL_CMAKE"] = real_cmake or ""
     run_env["PYTHONDONTWRITEBYTECODE"] = "1"
@@ -318,10 +330,14 @@ def _run(python, driver, request, env, scratch, real_cmake, what, log):
         rec.error = result.get("error")
         rec.extensions = result.get("extensions")
         rec.imported = result.get("imported", True)
+        rec.sandbox_writes = result.get("sandbox_writes") or []
+        rec.shadow = shadow
+        _shadowed_paths(rec, request["project"], shadow)
         if result.get("build_ext") and rec.error is None and \
                 not os.path.exists(record_path):
             rec.error = "its build_ext stopped before it ran cmake: " + \
                 result["build_ext"]
+    rec.git_refused = sandbox.refused(git_record)
     if os.path.exists(record_path):
         base = dict(run_env)
         for line in read_text(record_path).splitlines():
@@ -336,9 +352,24 @@ def _run(python, driver, request, env, scratch, real_cmake, what, log):
     return rec
 
 
+def _shadowed_paths(rec, project, shadow):
+    """Sources and include folders the build made (in the shadow folder,
+    not the tree) named where they are."""
+    def where(path):
+        if os.path.exists(path) or not path.startswith(project + os.sep):
+            return path
+        moved = os.path.join(shadow, os.path.relpath(path, project))
+        return moved if os.path.exists(moved) else path
+    for e in rec.extensions or []:
+        e["sources"] = [where(p) for p in e["sources"]]
+        e["include_dirs"] = [where(p) for p in e["include_dirs"]]
+
+
 IGNORED_ENV = {"PATH", "PYTHONPATH", "PWD", "OLDPWD", "SHLVL", "_",
                "TORCH_TIDY_RECORD", "TORCH_TIDY_REAL_CMAKE",
-               "PYTHONDONTWRITEBYTECODE"}
+               "PYTHONDONTWRITEBYTECODE", "TORCH_TIDY_REAL_GIT",
+               "TORCH_TIDY_GIT_RECORD", "GIT_ALLOW_PROTOCOL",
+               "GIT_TERMINAL_PROMPT", "GIT_OPTIONAL_LOCKS"}
 
 
 def _env_changes(base, env):

@@ -1,0 +1,209 @@
+"""What the project's own build code may do while torch-tidy records it
+(setup.py, a build backend, CMake's configure): read the tree and .git,
+never change them, never fetch. A `git` stand-in first on PATH answers the
+commands that only read (rev-parse, describe, status, config --get, ...)
+with the real git and refuses every other (submodule update, fetch,
+checkout, config writes), and git's own network is switched off
+(GIT_ALLOW_PROTOCOL names no protocol). The Python the recorder runs writes
+below the project into a shadow folder instead (builtins.open, os.mkdir,
+os.remove, os.rename and shutil.rmtree redirected, reads of what it wrote
+redirected back), so setup.py's generated files stay out of the tree."""
+import json
+import os
+import shlex
+import shutil
+import sys
+
+from .common import read_text
+
+# git subcommands that only read the repository. `branch`, `tag`, `config`,
+# `remote` and `submodule` read only in the forms READ_FORMS lets through.
+READ_ONLY = {
+    "rev-parse", "describe", "log", "show", "status", "ls-files", "ls-tree",
+    "diff", "rev-list", "cat-file", "name-rev", "merge-base", "for-each-ref",
+    "show-ref", "shortlog", "blame", "grep", "version", "help", "var",
+    "check-ignore", "symbolic-ref", "--version", "--help", "--exec-path",
+    "branch", "tag", "config", "remote", "submodule",
+}
+
+GIT_STANDIN = r'''
+import json, os, sys
+args = sys.argv[1:]
+real = os.environ.get("TORCH_TIDY_REAL_GIT", "")
+i = 0
+# git's own options before the subcommand.
+while i < len(args) and args[i].startswith("-") and args[i] not in (
+        "--version", "--help", "--exec-path"):
+    i += 2 if args[i] in ("-C", "-c", "--git-dir", "--work-tree",
+                          "--namespace") else 1
+sub, rest = (args[i] if i < len(args) else ""), args[i + 1:]
+flags = [a for a in rest if a.startswith("-")]
+words = [a for a in rest if not a.startswith("-")]
+ok = sub in READ_ONLY
+if sub == "branch":
+    ok = not words or any(f in ("--list", "-l", "--contains", "--merged")
+                          for f in flags)
+    ok = ok and not any(f in ("-d", "-D", "-m", "-M", "-c", "-C", "-f",
+                              "--delete", "--move", "--copy", "--force",
+                              "--set-upstream-to", "-u", "--unset-upstream",
+                              "--edit-description") for f in flags)
+elif sub == "tag":
+    ok = not words or any(f in ("-l", "--list", "--contains", "--points-at")
+                          for f in flags)
+    ok = ok and not any(f in ("-d", "--delete", "-a", "-s", "-f", "-m", "-F")
+                        for f in flags)
+elif sub == "config":
+    ok = any(f in ("--get", "--get-all", "--get-regexp", "--list", "-l",
+                   "--get-urlmatch", "--show-origin", "--name-only")
+             for f in flags) or (len(words) == 1 and not flags)
+elif sub == "remote":
+    ok = not words or words[0] == "get-url" or (words[0] == "show" and
+                                                "-n" in flags)
+elif sub == "submodule":
+    ok = not words or words[0] in ("status", "summary")
+elif sub == "symbolic-ref":
+    ok = len(words) <= 1
+if ok and real:
+    os.execv(real, [real] + args)
+with open(os.environ["TORCH_TIDY_GIT_RECORD"], "a") as f:
+    f.write(json.dumps({"cwd": os.getcwd(), "args": args}) + "\n")
+sys.exit("torch-tidy: `git " + " ".join(args) + "` refused: the project's "
+         "build runs under torch-tidy without changing its tree or .git, "
+         "and without fetching")
+'''
+
+# Run first in the recorder's Python: writes below the project go to the
+# shadow folder (request["shadow"]); reads of what was written read it back.
+DRIVER_SANDBOX = r'''
+import builtins, io, shutil
+_shadow = request["shadow"]
+_keep = (os.path.join(project, ".torch-tidy"),)
+_real_open, _real_mkdir = builtins.open, os.mkdir
+_real_remove, _real_rename = os.remove, os.rename
+_real_replace, _real_rmtree = os.replace, shutil.rmtree
+_real_rmdir = os.rmdir
+sandbox_writes = []
+def _inside(path):
+    try:
+        full = os.path.abspath(os.fspath(path))
+    except TypeError:
+        return None
+    if not full.startswith(project + os.sep) or full.startswith(_keep):
+        return None
+    return full
+def _shadow_of(full):
+    return os.path.join(_shadow, os.path.relpath(full, project))
+def _for_reading(path):
+    full = _inside(path)
+    if full is None:
+        return path
+    shadow = _shadow_of(full)
+    return shadow if os.path.lexists(shadow) else path
+def _for_writing(path, keep_content=False, record=True):
+    full = _inside(path)
+    if full is None:
+        return path
+    shadow = _shadow_of(full)
+    os.makedirs(os.path.dirname(shadow), exist_ok=True)
+    if keep_content and not os.path.lexists(shadow) and os.path.isfile(full):
+        shutil.copy2(full, shadow)
+    name = os.path.relpath(full, project)
+    if record and name not in sandbox_writes:
+        sandbox_writes.append(name)
+    return shadow
+def _open(file, mode="r", *a, **kw):
+    if isinstance(mode, str) and any(c in mode for c in "wxa+"):
+        file = _for_writing(file, keep_content="a" in mode or "+" in mode)
+    else:
+        file = _for_reading(file)
+    return _real_open(file, mode, *a, **kw)
+def _mkdir(path, *a, **kw):
+    return _real_mkdir(_for_writing(path, record=False), *a, **kw) \
+        if _inside(path) else _real_mkdir(path, *a, **kw)
+def _remove(path, *a, **kw):
+    full = _inside(path)
+    if full is None:
+        return _real_remove(path, *a, **kw)
+    if os.path.lexists(_shadow_of(full)):
+        return _real_remove(_shadow_of(full), *a, **kw)
+def _rename(src, dst, *a, **kw):
+    if _inside(src) is None and _inside(dst) is None:
+        return _real_rename(src, dst, *a, **kw)
+    s = _for_reading(src)
+    d = _for_writing(dst)
+    if _inside(src) is None or s != src:
+        return _real_rename(s, d, *a, **kw)
+    shutil.copy2(s, d)  # the tree's file stays; its new name is the shadow's
+def _replace(src, dst, *a, **kw):
+    if _inside(src) is None and _inside(dst) is None:
+        return _real_replace(src, dst, *a, **kw)
+    return _rename(src, dst)
+def _rmtree(path, *a, **kw):
+    full = _inside(path)
+    if full is None:
+        return _real_rmtree(path, *a, **kw)
+    if os.path.lexists(_shadow_of(full)):
+        return _real_rmtree(_shadow_of(full), *a, **kw)
+def _rmdir(path, *a, **kw):
+    full = _inside(path)
+    if full is None:
+        return _real_rmdir(path, *a, **kw)
+    if os.path.lexists(_shadow_of(full)):
+        return _real_rmdir(_shadow_of(full), *a, **kw)
+builtins.open = io.open = _open
+os.mkdir, os.remove, os.unlink = _mkdir, _remove, _remove
+os.rename, os.replace, os.rmdir, shutil.rmtree = _rename, _replace, _rmdir, _rmtree
+_exists, _isfile, _isdir = os.path.exists, os.path.isfile, os.path.isdir
+os.path.exists = lambda p: _exists(_for_reading(p))
+os.path.isfile = lambda p: _isfile(_for_reading(p))
+os.path.isdir = lambda p: _isdir(_for_reading(p)) or _isdir(p)
+'''
+
+
+def prepare(scratch):
+    """The git stand-in in scratch/git-bin (first on PATH) and the file it
+    records refusals in (emptied)."""
+    bindir = os.path.join(scratch, "git-bin")
+    os.makedirs(bindir, exist_ok=True)
+    script = os.path.join(scratch, "git-stand-in.py")
+    with open(script, "w") as f:
+        f.write(f"READ_ONLY = {sorted(READ_ONLY)!r}\n" + GIT_STANDIN)
+    path = os.path.join(bindir, "git")
+    with open(path, "w") as f:
+        f.write(f"#!/bin/sh\nexec {shlex.quote(sys.executable)} "
+                f"{shlex.quote(script)} \"$@\"\n")
+    os.chmod(path, 0o755)
+    record = os.path.join(scratch, "git-refused.jsonl")
+    if os.path.exists(record):
+        os.remove(record)
+    return bindir, record
+
+
+def environment(env, bindir, record):
+    """env with the git stand-in first on PATH, git's network switched off,
+    no optional locks (`git status` refreshes no index) and no prompt."""
+    out = dict(env)
+    real = shutil.which("git", path=env.get("PATH", os.defpath)) or ""
+    if os.path.dirname(real) == bindir:
+        real = out.get("TORCH_TIDY_REAL_GIT", "")
+    out["PATH"] = bindir + os.pathsep + env.get("PATH", "")
+    out["TORCH_TIDY_REAL_GIT"] = real
+    out["TORCH_TIDY_GIT_RECORD"] = record
+    out["GIT_ALLOW_PROTOCOL"] = "torch-tidy-no-protocol"
+    out["GIT_TERMINAL_PROMPT"] = "0"
+    out["GIT_OPTIONAL_LOCKS"] = "0"
+    return out
+
+
+def refused(record):
+    """The git commands the stand-in refused, as command lines."""
+    out = []
+    for line in read_text(record).splitlines():
+        try:
+            call = json.loads(line)
+        except ValueError:
+            continue
+        text = "git " + " ".join(shlex.quote(a) for a in call["args"])
+        if text not in out:
+            out.append(text)
+    return out
