@@ -573,6 +573,46 @@ TEST_F(ProjectIndex, PythonFakeWrappers) {
   EXPECT_TRUE(Index->kernels("ext", "identity").empty());
 }
 
+TEST_F(ProjectIndex, PythonFakeAliases) {
+  // A name bound to register_fake or impl_abstract (by torch version, or
+  // whichever exists) registers fakes where it is called; a name bound to
+  // something else, or to one call's result, does not make an alias.
+  write("ext/compat.py",
+        "import torch\n"
+        "if torch.__version__ >= '2.4':\n"
+        "    fake = torch.library.register_fake\n"
+        "else:\n"
+        "    fake = torch.library.impl_abstract\n"
+        "old_or_new = torch.library.impl_abstract if OLD else "
+        "torch.library.register_fake  # either\n"
+        "_fake = getattr(torch.library, 'register_fake', None) or "
+        "torch.library.impl_abstract\n"
+        "fake_tensor = torch.empty(2)\n"
+        "one = torch.library.register_fake('ext::one')\n");
+  write("ext/ops.py", "from ext.compat import fake, old_or_new, _fake, "
+                      "fake_tensor\n"
+                      "@fake(\"ext::aliased\")\n"
+                      "def _(x): return x\n"
+                      "old_or_new('ext::conditional')(lambda x: x)\n"
+                      "@_fake('ext::either')\n"
+                      "def _(x): return x\n"
+                      "fake_tensor('ext::not_a_fake')\n");
+  auto Index = ProjectOperators::build(Root, "");
+  for (const char *Op : {"aliased", "conditional", "either"}) {
+    std::vector<const DeclaredKernel *> K = Index->kernels("ext", Op);
+    ASSERT_EQ(K.size(), 1u) << Op;
+    EXPECT_EQ(K[0]->Site.Key, "Fake") << Op;
+    EXPECT_EQ(llvm::sys::path::filename(K[0]->Site.File), "ops.py") << Op;
+  }
+  EXPECT_EQ(Index->kernels("ext", "aliased")[0]->Site.How, "fake");
+  EXPECT_EQ(Index->kernels("ext", "aliased")[0]->Site.Line, 2u);
+  EXPECT_TRUE(Index->kernels("ext", "not_a_fake").empty());
+  // The call's result bound to a name is the fake of ext::one itself.
+  ASSERT_EQ(Index->kernels("ext", "one").size(), 1u);
+  EXPECT_EQ(Index->kernels("ext", "one")[0]->Site.How,
+            "torch.library.register_fake");
+}
+
 TEST_F(ProjectIndex, MacroNamespaceMatchesByName) {
   write("csrc/macro.cpp", "TORCH_LIBRARY(TORCH_EXTENSION_NAME, m) { "
                           "m.def(\"viamacro(Tensor x) -> ()\"); }\n");

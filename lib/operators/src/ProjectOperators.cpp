@@ -23,7 +23,7 @@ using namespace llvm;
 namespace torch_tidy {
 namespace {
 
-constexpr int CacheVersion = 11;
+constexpr int CacheVersion = 12;
 /// Files larger than this are not read (generated or vendored code).
 constexpr uint64_t MaxFileSize = 4 << 20;
 /// A project with more files than this is indexed up to this many.
@@ -731,6 +731,52 @@ std::string conditionOf(StringRef Text, size_t Pos) {
   return "";
 }
 
+/// Whether Text holds Word as a whole identifier (not a part of another).
+bool hasIdentifier(StringRef Text, StringRef Word) {
+  for (size_t At = Text.find(Word); At != StringRef::npos;
+       At = Text.find(Word, At + 1)) {
+    bool Before = At > 0 && (isAlnum(Text[At - 1]) || Text[At - 1] == '_');
+    size_t End = At + Word.size();
+    bool After = End < Text.size() && (isAlnum(Text[End]) || Text[End] == '_');
+    if (!Before && !After)
+      return true;
+  }
+  return false;
+}
+
+/// Names bound to register_fake or impl_abstract themselves, not to a
+/// call's result (`fake = torch.library.impl_abstract if old else
+/// torch.library.register_fake`, `fake = getattr(torch.library,
+/// "register_fake", None) or torch.library.impl_abstract`): their calls
+/// register fakes as the functions do.
+void pythonFakeAliases(StringRef Text, std::vector<WrapperMacro> &Out) {
+  StringRef Rest = Text;
+  while (!Rest.empty()) {
+    auto [Line, Next] = Rest.split('\n');
+    Rest = Next;
+    StringRef Code = Line.ltrim(" \t").split('#').first.rtrim();
+    size_t NameEnd = 0;
+    while (NameEnd < Code.size() &&
+           (isAlnum(Code[NameEnd]) || Code[NameEnd] == '_'))
+      ++NameEnd;
+    StringRef Name = Code.take_front(NameEnd);
+    StringRef Value = Code.drop_front(NameEnd).ltrim();
+    if (Name.empty() || isDigit(Name.front()) || !Value.consume_front("=") ||
+        Value.starts_with("="))
+      continue;
+    Value = Value.trim();
+    bool Names = hasIdentifier(Value, "register_fake") ||
+                 hasIdentifier(Value, "impl_abstract");
+    // A call's result (register_fake("ns::op")) is a decorator for one
+    // operator, not the function: left to the calls' scan.
+    if (Names && !Value.contains("register_fake(") &&
+        !Value.contains("impl_abstract(") &&
+        llvm::none_of(Out,
+                      [&](const WrapperMacro &W) { return W.Name == Name; }))
+      Out.push_back({Name.str(), "Fake"});
+  }
+}
+
 /// A project's own functions that register a fake for the name they are
 /// given (`def register_custom_op(name): ... torch.library.register_fake(
 /// f"{name}")(func)`, as torchao writes it): a `def` whose body (the lines
@@ -767,6 +813,7 @@ void pythonFakeWrappers(StringRef Text, std::vector<WrapperMacro> &Out) {
     if (Body.contains("register_fake(") || Body.contains("impl_abstract("))
       Out.push_back({Name.str(), "Fake"});
   }
+  pythonFakeAliases(Text, Out);
 }
 
 /// The position of the bracket closing the one at Open (strings and
