@@ -227,6 +227,39 @@ class ConfigureFailureTest(unittest.TestCase):
                          ("other", "CMake error at src/CMakeLists.txt:12: "
                                    "Something went wrong here on two lines"))
 
+    def test_an_unset_variable_the_project_runs(self):
+        # A project that runs its own Python variable to find torch: the
+        # message names the variable and the -D that sets it.
+        with tempfile.TemporaryDirectory() as d:
+            lists = write(os.path.join(d, "CMakeLists.txt"),
+                          "project(x)\n"
+                          "execute_process(\n"
+                          "  COMMAND ${PYTHON_INTERP} -c \"import torch\"\n"
+                          "  OUTPUT_VARIABLE TORCH_DIR)\n")
+            log = (f"CMake Error at {lists}:2 (execute_process):\n"
+                   f"  execute_process given COMMAND argument with no value.\n\n")
+            kind, said = cmake.configure_failure(log, d)
+        self.assertEqual(kind, "variable")
+        self.assertIn("CMakeLists.txt:2: execute_process runs ${PYTHON_INTERP}",
+                      said)
+        self.assertIn("-D PYTHON_INTERP=PATH", said)
+
+    def test_a_download(self):
+        log = ("-- Populating googletest\n"
+               "fatal: unable to access 'https://github.com/google/googletest/'"
+               ": Could not resolve host: github.com\n"
+               "CMake Error at googletest-subbuild/googletest-populate-prefix/"
+               "tmp/googletest-populate-gitclone.cmake:31 (message):\n"
+               "  Failed to clone repository: 'https://github.com/google/"
+               "googletest'\n\n"
+               "CMake Error at /usr/share/cmake-3.25/Modules/FetchContent.cmake:"
+               "1624 (message):\n  Build step for googletest failed: 2\n\n")
+        kind, said = cmake.configure_failure(log)
+        self.assertEqual(kind, "download")
+        self.assertIn("downloads googletest (FetchContent or ExternalProject)",
+                      said)
+        self.assertIn("-D FETCHCONTENT_SOURCE_DIR_GOOGLETEST=PATH", said)
+
     def test_no_error_block(self):
         self.assertEqual(cmake.configure_failure("a\nlast words\n\n"),
                          ("other", "last words"))

@@ -194,6 +194,22 @@ class ShareTest(unittest.TestCase):
         self.assertEqual(cov.unseen(r), [])
         self.assertEqual(cov.bring_in(r), [])
 
+    def test_a_fallback_database_counts_no_kernel(self):
+        # Kernels parsed in a database made from the CMake sources (another
+        # configuration than the build's) never count toward the gate.
+        with tempfile.TemporaryDirectory() as tmp:
+            root = os.path.realpath(tmp)
+            files = [write(os.path.join(root, f"{n}.cpp")) for n in "ab"]
+            index = {"operators": [op("a", files[0])],
+                     "kernels": [kernel("a", "CPU", files[0])]}
+            r = cov.measure(index, root, set(files), set(files), set(), [])
+        self.assertEqual(r["share"], 1.0)
+        cov.approximate(r, "from the CMake sources")
+        self.assertEqual(r["share"], 0.0)
+        self.assertEqual(r["kernels"], {"total": 1, "analysed": 1})
+        self.assertFalse(cov.gate(r, 0.9))
+        self.assertEqual(r["approximate"], "from the CMake sources")
+
     def test_gate_boundary(self):
         self.assertTrue(cov.gate({"share": 0.9}, 0.9))
         self.assertTrue(cov.gate({"share": 0.8999999999999}, 0.9))

@@ -118,6 +118,12 @@ class CoverageTextTest(unittest.TestCase):
                          "coverage 100%: 2 of 2 files parsed")
         self.assertIn("nothing to measure",
                       report.coverage_text(coverage(None, (0, 0), (0, 0))))
+        approximate = dict(coverage(0.0, (4, 4), (2, 2)),
+                           approximate="a database from the CMake sources")
+        self.assertEqual(report.coverage_text(approximate),
+                         "coverage 0% (approximate: a database from the CMake "
+                         "sources; 4 of 4 C++ kernels analysed, 2 of 2 files "
+                         "parsed there, none counted)")
 
 
 class VerdictTest(unittest.TestCase):

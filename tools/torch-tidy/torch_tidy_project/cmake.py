@@ -175,10 +175,42 @@ endif()
     return directory
 
 
+def _unset_command_variable(log):
+    """(file:line, VAR) where the failure is an execute_process whose
+    COMMAND is a variable the configure has not set (a project's own
+    `execute_process(COMMAND ${PYTHON_INTERP} -c "import torch ...")`)."""
+    m = re.search(r"^CMake Error at ([^\n]+?):(\d+) \(execute_process\):\s*\n"
+                  r"\s+execute_process given COMMAND argument with no value",
+                  log, re.M)
+    if not m:
+        return None
+    lines = read_text(m.group(1)).splitlines()
+    text = "\n".join(lines[int(m.group(2)) - 1:int(m.group(2)) + 5])
+    var = re.search(r"COMMAND\s+\"?\$\{(\w+)\}", text)
+    return (f"{os.path.basename(m.group(1))}:{m.group(2)}",
+            var.group(1) if var else None)
+
+
+def _download(log):
+    """What a failed FetchContent / ExternalProject download fetched, or
+    None: '<name>' (or '' where the log does not name it)."""
+    if not re.search(r"FetchContent|ExternalProject|-populate", log):
+        return None
+    if not re.search(r"Failed to (?:clone|download)|Could not resolve host|"
+                     r"unable to access|Build step for \S+ failed|"
+                     r"refused: the project's build runs under torch-tidy|"
+                     r"download failed|error: downloading", log):
+        return None
+    m = re.search(r"Build step for (\S+) failed|(\w+)-populate", log)
+    return (m.group(1) or m.group(2)) if m else ""
+
+
 def configure_failure(log, project=None):
     """(kind, one line): why CMake could not configure. kind is 'package'
-    (a package is missing), 'submodule' (a path in an empty git submodule)
-    or 'other'."""
+    (a package is missing), 'submodule' (a path in an empty git submodule),
+    'download' (FetchContent or ExternalProject could not fetch),
+    'variable' (execute_process of a variable the configure has not set) or
+    'other'."""
     # Only what CMake Error blocks say: an optional find_package prints the
     # same words as a warning ("CMake Warning ... Could not find a package
     # configuration file") or a status line ("-- Could NOT find X").
@@ -209,6 +241,23 @@ def configure_failure(log, project=None):
                 " missing: " + ", ".join(names))
         return "package", said + (f" (Debian: apt-get install "
                                   f"{' '.join(debs)})" if debs else "")
+    unset = _unset_command_variable(log)
+    if unset:
+        where, var = unset
+        return "variable", (
+            f"CMake error at {where}: execute_process runs "
+            f"{'${' + var + '}' if var else 'a variable'}, which this configure "
+            f"does not set" + (f" (a variable of the project's own: -D {var}="
+                               f"PATH brings it in, e.g. the Python of "
+                               f"--python)" if var else ""))
+    fetched = _download(log)
+    if fetched is not None:
+        return "download", (
+            f"CMake's configure downloads {fetched or 'a dependency'} "
+            f"(FetchContent or ExternalProject), which torch-tidy does not "
+            f"do: fetch it first, or give CMake its sources "
+            f"(-D FETCHCONTENT_SOURCE_DIR_{(fetched or 'NAME').upper()}=PATH, "
+            f"-D FETCHCONTENT_FULLY_DISCONNECTED=ON)")
     m = re.search(r"CMake Error(?: at ([^:\n]+:\d+))?[^\n]*:\n"
                   r"((?:[ \t]+\S.*\n|[ \t]*\n(?=[ \t]+\S))+)", log)
     if m:
@@ -290,8 +339,12 @@ def configure(cmake, source, build, torch, defines, init_caches, env,
     second = _configure(cmake, source, build,
                         dict(plan, Torch_DIR=stand_in), init_caches, env,
                         log_name="torch-tidy-configure-stand-in.log")
-    notes.append(f"torch's own CMake package did not configure: {why} "
-                 f"(log: {first[2]})")
+    # The failure is torch's package's only where its error is in torch's
+    # own CMake files; else it is named as the project's.
+    notes.append((f"torch's own CMake package did not configure: {why}"
+                  if error_in(first[1], torch["torch_dir"]) else
+                  f"CMake could not configure: {why}") +
+                 f" (log: {first[2]})")
     if second[0]:
         notes.append(f"configured with torch-tidy's stand-in for torch's "
                      f"CMake package (torch {torch['version']}'s headers and "

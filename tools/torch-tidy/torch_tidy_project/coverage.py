@@ -198,6 +198,16 @@ def _why(files, database_files, unparsed, regex_skipped, matched, causes,
         f"--database with one that lists it)"
 
 
+def approximate(result, why):
+    """Marks a coverage measured on another configuration than the build's
+    (a database from the CMake sources): the kernels parsed there are not
+    counted as analysed toward the gate, so its share is 0 where there are
+    kernels; what was parsed is still said."""
+    result["approximate"] = why
+    if result["kernels"]["total"]:
+        result["share"] = 0.0
+
+
 def gate(result, minimum):
     """Whether coverage passes --min-coverage (a share, 0 to 1)."""
     share = result.get("share")

@@ -113,6 +113,9 @@ def coverage_text(c):
     if c["files"]["linted"]:
         parts.append(f"{c['files']['parsed']} of {c['files']['linted']} "
                      f"files parsed")
+    if c.get("approximate"):
+        return (f"coverage {percent(c['share'])} (approximate: "
+                f"{c['approximate']}; {', '.join(parts)} there, none counted)")
     return f"coverage {percent(c['share'])}: " + ", ".join(parts)
 
 

@@ -251,6 +251,8 @@ def _coverage(c, shards, parsed, bad, unparsed, linted):
         "files": dict(c["files"], linted=linted, parsed=linted - len(bad)),
         "by_operator": by_op,
     })
+    if c.get("approximate"):
+        cov.approximate(out, c["approximate"])
     return out
 
 
