@@ -591,7 +591,11 @@ def _read(files, results, sarif, scratch, root, llvm_version):
 def _coverage(args, db, index_json, root, linted, causes, regex_skipped):
     """The coverage of the run, with the gate's verdict."""
     switches = []
-    if db.build:
+    if db.build and db.build.guards is not None:
+        # setup.py: only what its branches that add extensions test.
+        switches += [cov.Switch(g.value, g.kind, files=g.sources)
+                     for g in db.build.guards]
+    elif db.build:
         switches += [cov.Switch(v, "env") for v in db.build.all_variables()]
     switches += [cov.Switch(k, "cmake", v)
                  for k, v in db.cmake_options.items()]

@@ -54,14 +54,21 @@ def path_words(path, root):
 
 class Switch:
     """A build setting that may bring files in: an environment variable the
-    build reads, or a CMake option()."""
+    build tests where it adds an extension (kind 'env'), a torch version an
+    extension needs (kind 'torch', name '2.11'), or a CMake option(). files:
+    the real paths of the sources it brings in, where the build names them
+    (matched by path); None: matched by the words of the names."""
 
-    def __init__(self, name, kind, default=None):
+    def __init__(self, name, kind, default=None, files=None):
         self.name, self.kind, self.default = name, kind, default
+        self.files = files
 
     def hint(self):
         if self.kind == "env":
             return f"--env {self.name}=1"
+        if self.kind == "torch":
+            return (f"needs torch >= {self.name} (--python with a torch that "
+                    f"new)")
         return f"-D {self.name}=ON"
 
 
@@ -76,7 +83,11 @@ def switches_for(paths, switches, root, everywhere=()):
     found = {}
     for p in paths:
         for s in switches:
-            if _words(s.name) & VALUE_WORDS:
+            if s.files is not None:
+                if os.path.realpath(p) in s.files:
+                    found.setdefault(p, []).append(s)
+                continue
+            if s.kind == "torch" or _words(s.name) & VALUE_WORDS:
                 continue
             mine = _words(s.name) - GENERIC - common
             if mine & words[p]:

@@ -15,7 +15,7 @@ import shutil
 import subprocess
 import sys
 
-from . import sandbox
+from . import guards, sandbox
 from .common import last_lines, read_text
 
 MARKER = "TORCH_TIDY_RECORD_JSON="
@@ -215,6 +215,7 @@ class BuildRecord:
         self.sandbox_writes = []      # files it wrote, kept out of the tree
         self.shadow = None            # where they are
         self.git_refused = []         # git commands it ran, refused
+        self.guards = None            # setup.py: what switches extensions
 
     def failed(self):
         return self.error is not None and not self.cmake_calls
@@ -226,10 +227,24 @@ class BuildRecord:
     def no_sources_text(self):
         reads = self.all_variables()
         said = f"{self.what} defines no extension sources"
-        if reads:
+        switches = [g.value for g in self.guards or [] if g.kind == "env"]
+        gates = [g.value for g in self.guards or [] if g.kind == "torch"]
+        if switches:
+            said += (f" with this environment; the branches that add its "
+                     f"extensions test {', '.join(switches)}: give them with "
+                     f"--env VAR=VALUE (e.g. --env {switches[0]}=1)")
+        elif reads and self.guards is None:
             said += (f" with this environment; it reads {', '.join(reads)}: "
                      f"extensions switched on by environment variables are "
                      f"given with --env VAR=VALUE (e.g. --env {reads[0]}=1)")
+        elif reads:
+            said += (f" with this environment; it reads {', '.join(reads)}, "
+                     f"none of them in a condition that adds an extension "
+                     f"this reading can see")
+        if gates:
+            said += (f"; an extension needs torch >= "
+                     f"{', '.join(sorted(set(gates)))} (--python with such a "
+                     f"torch)")
         return said
 
     def all_variables(self):
@@ -403,6 +418,7 @@ def record_setup_py(python, setup_py, env, scratch, real_cmake=None):
     rec = _run(python, DRIVER_SETUP, request, env, scratch, real_cmake,
                "setup.py", os.path.join(scratch, "setup-py.log"))
     rec.variables_in_text = variables_in_text(read_text(setup_py))
+    rec.guards = guards.read(read_text(setup_py), os.path.dirname(setup_py))
     return rec
 
 
