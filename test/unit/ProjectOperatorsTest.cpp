@@ -613,6 +613,27 @@ TEST_F(ProjectIndex, PythonFakeAliases) {
             "torch.library.register_fake");
 }
 
+TEST_F(ProjectIndex, CustomClassMethodsAreNotOperators) {
+  // TorchScript custom classes register methods with .def on class_<T>:
+  // not operators (eight classes' `wait` were once one "operator").
+  write("csrc/classes.cpp",
+        "TORCH_LIBRARY(cc, m) {\n"
+        "  m.class_<Work>(\"Work\")\n"
+        "      .def(torch::init<int64_t>())\n"
+        "      .def(\"wait\", &Work::wait)\n"
+        "      .def(\"result\", [](const c10::intrusive_ptr<Work> &w) {\n"
+        "        return w->result(); });\n"
+        "  auto other = m.class_<Other>(\"Other\");\n"
+        "  other.def(\"wait\", &Other::wait);\n"
+        "  m.def(\"run(Tensor x) -> Tensor\", &run);\n"
+        "}\n");
+  auto Index = ProjectOperators::build(Root, "");
+  EXPECT_TRUE(Index->kernels("cc", "wait").empty());
+  EXPECT_TRUE(Index->kernels("cc", "result").empty());
+  EXPECT_EQ(Index->find("cc", "run").size(), 1u);
+  EXPECT_EQ(Index->kernels("cc", "run").size(), 1u);
+}
+
 TEST_F(ProjectIndex, MacroNamespaceMatchesByName) {
   write("csrc/macro.cpp", "TORCH_LIBRARY(TORCH_EXTENSION_NAME, m) { "
                           "m.def(\"viamacro(Tensor x) -> ()\"); }\n");

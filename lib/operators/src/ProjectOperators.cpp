@@ -23,7 +23,7 @@ using namespace llvm;
 namespace torch_tidy {
 namespace {
 
-constexpr int CacheVersion = 12;
+constexpr int CacheVersion = 13;
 /// Files larger than this are not read (generated or vendored code).
 constexpr uint64_t MaxFileSize = 4 << 20;
 /// A project with more files than this is indexed up to this many.
@@ -282,6 +282,27 @@ std::string kernelFunctionIn(const std::vector<Token> &T, size_t B, size_t E) {
   return "";
 }
 
+/// Whether the member call at token J is part of a chain that starts at
+/// a `class_<...>(...)` (a TorchScript custom class's `.def` of a method or
+/// constructor): the tokens back to the statement's start name `class_`.
+bool inCustomClassChain(const std::vector<Token> &T, size_t J) {
+  int Depth = 0;
+  for (size_t K = J; K-- > 0;) {
+    if (T[K].is(clang::tok::r_paren) || T[K].is(clang::tok::r_square))
+      ++Depth;
+    else if (T[K].is(clang::tok::l_paren) || T[K].is(clang::tok::l_square)) {
+      if (Depth-- == 0)
+        return false; // inside an argument list: not a chain's head
+    } else if (Depth == 0 &&
+               (T[K].is(clang::tok::semi) || T[K].is(clang::tok::l_brace) ||
+                T[K].is(clang::tok::r_brace)))
+      return false;
+    else if (T[K].isIdent("class_"))
+      return true;
+  }
+  return false;
+}
+
 bool isUpperMacroName(StringRef S) {
   return S.size() > 2 && isUpper(S[0]) && S.find_if([](char C) {
     return !(isUpper(C) || isDigit(C) || C == '_');
@@ -320,6 +341,16 @@ void scanCxx(StringRef Path, StringRef Text, FileOperatorFacts &Out) {
                                Lines.lineOf(T[At].Offset)},
                     kernelFunctionIn(T, Args + 1, Close)});
   };
+  // Variables that hold a custom class (`auto c = m.class_<T>("T");`):
+  // their .def calls are its methods.
+  StringSet<> ClassVars;
+  for (size_t I = 0; I + 2 < T.size(); ++I)
+    if (T[I].is(clang::tok::raw_identifier) && T[I + 1].is(clang::tok::equal))
+      for (size_t K = I + 2; K < T.size() && !T[K].is(clang::tok::semi); ++K)
+        if (T[K].isIdent("class_")) {
+          ClassVars.insert(T[I].Text);
+          break;
+        }
   // The registrations of a library block whose '{' is token Open; returns
   // the index of its '}'. BlockKey: TORCH_LIBRARY_IMPL's key.
   auto Block = [&](size_t Open, StringRef Ns,
@@ -336,6 +367,14 @@ void scanCxx(StringRef Path, StringRef Text, FileOperatorFacts &Out) {
           J > 0 && J + 1 < T.size() &&
           (T[J - 1].is(clang::tok::period) || T[J - 1].is(clang::tok::arrow)) &&
           T[J + 1].is(clang::tok::l_paren);
+      if (Member && T[J].isIdent("def") &&
+          (inCustomClassChain(T, J) ||
+           (J >= 2 && ClassVars.contains(T[J - 2].Text)))) {
+        // m.class_<T>("Name").def("method", ...): a TorchScript custom
+        // class's method, not an operator.
+        J = closingParen(T, J + 1);
+        continue;
+      }
       if (Member && T[J].isIdent("def")) {
         size_t K = J + 2;
         std::string S = schemaAt(T, K);
