@@ -63,7 +63,7 @@ class MeasureTest(unittest.TestCase):
             "root": root, "files": 10,
             "operators": [op(n, self.reg) for n in "abcdefghi"],
             "kernels": [
-                kernel("a", "CPU", self.reg, 2, "myops::a_cpu"),
+                kernel("a", "CPU", self.reg, 2, "a_cpu"),
                 kernel("b", "CPU", self.b),
                 kernel("c", "CUDA", self.c),
                 kernel("d", "CPU", self.d),
@@ -171,6 +171,27 @@ class MeasureTest(unittest.TestCase):
             "--env TT_WITH_CUDA=1", NOT_IN_DB_REMEDY,
             "what it lacks to parse ('missing.h' not found)",
             "--all-files", "a run without FILE_REGEX"])
+
+
+class QualifiedKernelTest(unittest.TestCase):
+    def test_a_qualified_kernel_is_not_matched_by_its_bare_name(self):
+        # `&Reader::Create<T>` registered: eight files define a `Create`, one
+        # of them Reader's; only that one holds the kernel's body.
+        with tempfile.TemporaryDirectory() as tmp:
+            root = os.path.realpath(tmp)
+            reg = write(os.path.join(root, "register.cpp"))
+            reader = write(os.path.join(root, "reader.cpp"),
+                           "template <class T>\nvoid Reader::Create(T x) {}\n")
+            others = [write(os.path.join(root, f"other{n}.cpp"),
+                            "void Create(int x) {}\n") for n in range(7)]
+            index = {"operators": [op("make", reg)],
+                     "kernels": [kernel("make", "CPU", reg,
+                                        function="Reader::Create")]}
+            files = {reg, reader, *others}
+            r = cov.measure(index, root, files, {reg, *others}, set(), [])
+        k = r["by_operator"]["myops::make"]["kernels"][0]
+        self.assertEqual(k["files"], ["reader.cpp"])
+        self.assertFalse(k["analysed"])  # reader.cpp was not linted
 
 
 class ShareTest(unittest.TestCase):

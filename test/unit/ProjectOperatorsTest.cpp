@@ -236,7 +236,7 @@ static auto one = torch::RegisterOperators("ft::find_dups", &torch_ext::find_dup
                 "torch::RegisterOperators|4"}));
   ASSERT_EQ(F.Kernels.size(), 3u);
   EXPECT_EQ(F.Kernels[0].Function, "scatter_sum");
-  EXPECT_EQ(F.Kernels[2].Function, "find_dups");
+  EXPECT_EQ(F.Kernels[2].Function, "torch_ext::find_dups"); // as written
 }
 
 TEST(ScanKernels, Python) {

@@ -502,8 +502,23 @@ void OperatorModel::addKernelsRegisteredElsewhere(
   for (const DeclaredKernel &K : Project.allKernels()) {
     if (K.Function.empty() || K.Site.File == Main || isFakeKey(K.Site.Key))
       continue;
-    auto It = Defined.find(K.Function);
+    // The registration's name, qualified as written (`ns::f`): a function
+    // of that name in another namespace is not it.
+    StringRef Written = K.Function;
+    StringRef Simple = Written.rsplit("::").second.empty()
+                           ? Written
+                           : Written.rsplit("::").second;
+    auto It = Defined.find(Simple);
     if (It == Defined.end())
+      continue;
+    std::vector<const FunctionDecl *> Named;
+    for (const FunctionDecl *FD : It->second) {
+      std::string Q = FD->getQualifiedNameAsString();
+      if (Written == Simple || Q == Written ||
+          StringRef(Q).ends_with(("::" + Written).str()))
+        Named.push_back(FD);
+    }
+    if (Named.empty())
       continue;
     // The operator's namespace as its schema says when the registration
     // names it by a macro (TORCH_EXTENSION_NAME).
@@ -518,7 +533,7 @@ void OperatorModel::addKernelsRegisteredElsewhere(
     }
     OperatorSchema Name;
     Name.Name = K.Name;
-    for (const FunctionDecl *FD : It->second) {
+    for (const FunctionDecl *FD : Named) {
       RegisteredOperator &Op = operatorNamed(Ns, Name);
       KernelRegistration R;
       R.DispatchKey = K.Site.Key;

@@ -23,7 +23,7 @@ using namespace llvm;
 namespace torch_tidy {
 namespace {
 
-constexpr int CacheVersion = 13;
+constexpr int CacheVersion = 14;
 /// Files larger than this are not read (generated or vendored code).
 constexpr uint64_t MaxFileSize = 4 << 20;
 /// A project with more files than this is indexed up to this many.
@@ -255,7 +255,8 @@ std::pair<std::string, std::string> operatorNameOf(StringRef S) {
 }
 
 /// The kernel function tokens [B, E) name: after `&` or inside TORCH_FN(),
-/// else the last argument, qualified or not; empty for a lambda.
+/// else the last argument, with the qualifiers written (`ns::f`,
+/// `Cls::Create` of `&Cls::Create<T>`); empty for a lambda.
 std::string kernelFunctionIn(const std::vector<Token> &T, size_t B, size_t E) {
   size_t Start = B;
   for (size_t J = B; J < E && J < T.size(); ++J) {
@@ -269,16 +270,19 @@ std::string kernelFunctionIn(const std::vector<Token> &T, size_t B, size_t E) {
     if (T[J].is(clang::tok::comma))
       Start = J + 1;
   }
-  // ns::f, ::f: the last name of the chain.
+  // ns::f, ::f: the chain, as written.
   size_t J = Start;
   while (J < E && T[J].is(clang::tok::coloncolon))
     ++J;
+  std::string Qualifiers;
   while (J + 2 < E && T[J].is(clang::tok::raw_identifier) &&
-         T[J + 1].is(clang::tok::coloncolon))
+         T[J + 1].is(clang::tok::coloncolon)) {
+    Qualifiers += T[J].Text.str() + "::";
     J += 2;
+  }
   if (J < E && T[J].is(clang::tok::raw_identifier) &&
       (J + 1 >= T.size() || !T[J + 1].is(clang::tok::l_paren)))
-    return T[J].Text.str();
+    return Qualifiers + T[J].Text.str();
   return "";
 }
 

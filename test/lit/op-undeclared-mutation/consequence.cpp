@@ -121,9 +121,9 @@
 // META: meta.cpp:10:50: warning: zero_ writes into argument 'dst' of operator 'cq::explicit_op', {{.*}} (silent)
 // META: meta.cpp:19:3: note: the fake kernel of 'cq::explicit_op': its CompositeExplicitAutograd kernel, registered here
 
-// ELSEWHERE: elsewhere_kernel.cpp:6:3: warning: copy_ writes into argument 'dst' of operator 'cq::elsewhere', {{.*}} (graph break)
-// ELSEWHERE: elsewhere_kernel.cpp:5:6: note: the schema of 'cq::elsewhere' is declared in {{.*}}ops.cpp:29, with 'dst' without an alias annotation
-// ELSEWHERE: elsewhere_kernel.cpp:5:6: note: 'elsewhere_cuda' is registered as the CUDA kernel of 'cq::elsewhere' in {{.*}}register.cpp:7
+// ELSEWHERE: elsewhere_kernel.cpp:7:3: warning: copy_ writes into argument 'dst' of operator 'cq::elsewhere', {{.*}} (graph break)
+// ELSEWHERE: elsewhere_kernel.cpp:6:6: note: the schema of 'cq::elsewhere' is declared in {{.*}}ops.cpp:29, with 'dst' without an alias annotation
+// ELSEWHERE: elsewhere_kernel.cpp:6:6: note: 'cq_kernels::elsewhere_cuda' is registered as the CUDA kernel of 'cq::elsewhere' in {{.*}}register.cpp:9
 
 // DUMP: torch-op-undeclared-mutation.Consequence: silent
 // DUMP-DEFAULT: torch-op-undeclared-mutation.Consequence: any

@@ -95,6 +95,15 @@ def switches_for(paths, switches, root, everywhere=()):
     return found
 
 
+def _qualified_in(text, qualifier, name):
+    """Whether text defines name as qualifier's: `qualifier::name` written
+    there, or name inside a `namespace`, `class` or `struct` of that name."""
+    return bool(re.search(rf"\b{re.escape(qualifier)}\s*::\s*"
+                          rf"{re.escape(name)}\b", text) or
+                re.search(rf"\b(?:namespace|class|struct)\s+"
+                          rf"{re.escape(qualifier)}\b", text))
+
+
 def measure(index, root, database_files, linted, unparsed, switches,
             unparsed_causes=None, regex_skipped=()):
     """The coverage of a run. database_files, linted, unparsed: real paths.
@@ -120,9 +129,16 @@ def measure(index, root, database_files, linted, unparsed, switches,
     body_files = {}
     for op, ks in by_op.items():
         for k in ks:
-            name = (k.get("function") or "").split("::")[-1]
-            files = functions.get(name) or {os.path.realpath(k["file"])}
-            body_files[(op, k["key"], k["file"], k["line"])] = files
+            written = (k.get("function") or "").split("::")
+            files = functions.get(written[-1]) or set()
+            if len(written) > 1:
+                # Qualified where registered (`&Cls::Create<T>`,
+                # `&ns::kernel`): only the files that define it so.
+                files = {f for f in files
+                         if _qualified_in(read_text(f), written[-2],
+                                          written[-1])}
+            body_files[(op, k["key"], k["file"], k["line"])] = \
+                files or {os.path.realpath(k["file"])}
     missing = {f for files in body_files.values() for f in files
                if f not in database_files}
     matched = switches_for(sorted(missing), switches, root,
