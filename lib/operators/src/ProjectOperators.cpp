@@ -774,19 +774,6 @@ std::string conditionOf(StringRef Text, size_t Pos) {
   return "";
 }
 
-/// Whether Text holds Word as a whole identifier (not a part of another).
-bool hasIdentifier(StringRef Text, StringRef Word) {
-  for (size_t At = Text.find(Word); At != StringRef::npos;
-       At = Text.find(Word, At + 1)) {
-    bool Before = At > 0 && (isAlnum(Text[At - 1]) || Text[At - 1] == '_');
-    size_t End = At + Word.size();
-    bool After = End < Text.size() && (isAlnum(Text[End]) || Text[End] == '_');
-    if (!Before && !After)
-      return true;
-  }
-  return false;
-}
-
 /// Names bound to register_fake or impl_abstract themselves, not to a
 /// call's result (`fake = torch.library.impl_abstract if old else
 /// torch.library.register_fake`, `fake = getattr(torch.library,
@@ -808,8 +795,8 @@ void pythonFakeAliases(StringRef Text, std::vector<WrapperMacro> &Out) {
         Value.starts_with("="))
       continue;
     Value = Value.trim();
-    bool Names = hasIdentifier(Value, "register_fake") ||
-                 hasIdentifier(Value, "impl_abstract");
+    bool Names = mentionsIdentifier(Value, "register_fake") ||
+                 mentionsIdentifier(Value, "impl_abstract");
     // A call's result (register_fake("ns::op")) is a decorator for one
     // operator, not the function: left to the calls' scan.
     if (Names && !Value.contains("register_fake(") &&

@@ -120,12 +120,16 @@ def _open(file, mode="r", *a, **kw):
 def _mkdir(path, *a, **kw):
     return _real_mkdir(_for_writing(path, record=False), *a, **kw) \
         if _inside(path) else _real_mkdir(path, *a, **kw)
-def _remove(path, *a, **kw):
-    full = _inside(path)
-    if full is None:
-        return _real_remove(path, *a, **kw)
-    if os.path.lexists(_shadow_of(full)):
-        return _real_remove(_shadow_of(full), *a, **kw)
+def _removing(real):
+    # A removal below the project removes the shadow's copy, if any; the
+    # tree's file stays.
+    def remove(path, *a, **kw):
+        full = _inside(path)
+        if full is None:
+            return real(path, *a, **kw)
+        if os.path.lexists(_shadow_of(full)):
+            return real(_shadow_of(full), *a, **kw)
+    return remove
 def _rename(src, dst, *a, **kw):
     if _inside(src) is None and _inside(dst) is None:
         return _real_rename(src, dst, *a, **kw)
@@ -138,21 +142,10 @@ def _replace(src, dst, *a, **kw):
     if _inside(src) is None and _inside(dst) is None:
         return _real_replace(src, dst, *a, **kw)
     return _rename(src, dst)
-def _rmtree(path, *a, **kw):
-    full = _inside(path)
-    if full is None:
-        return _real_rmtree(path, *a, **kw)
-    if os.path.lexists(_shadow_of(full)):
-        return _real_rmtree(_shadow_of(full), *a, **kw)
-def _rmdir(path, *a, **kw):
-    full = _inside(path)
-    if full is None:
-        return _real_rmdir(path, *a, **kw)
-    if os.path.lexists(_shadow_of(full)):
-        return _real_rmdir(_shadow_of(full), *a, **kw)
 builtins.open = io.open = _open
-os.mkdir, os.remove, os.unlink = _mkdir, _remove, _remove
-os.rename, os.replace, os.rmdir, shutil.rmtree = _rename, _replace, _rmdir, _rmtree
+os.mkdir, os.rename, os.replace = _mkdir, _rename, _replace
+os.remove = os.unlink = _removing(_real_remove)
+os.rmdir, shutil.rmtree = _removing(_real_rmdir), _removing(_real_rmtree)
 _exists, _isfile, _isdir = os.path.exists, os.path.isfile, os.path.isdir
 os.path.exists = lambda p: _exists(_for_reading(p))
 os.path.isfile = lambda p: _isfile(_for_reading(p))
