@@ -24,6 +24,9 @@ import sys
 import tempfile
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import sampling  # noqa: E402
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 JSON_PATH = os.path.join(ROOT, "docs", "ground-truth.json")
@@ -39,16 +42,25 @@ BACKENDS = ["none", "eager", "aot_eager", "inductor"]
 COMPILED = BACKENDS[1:]
 SKIP_CODE = 77
 
+# What a measurement depends on (sampling.py): a change re-measures the whole table.
+INPUTS = ["forms.py", "measure.py", "cpp_ops.py", "tt_gt_ops.cpp"]
+SUITE = "ground-truth"
+
 BEGIN = "<!-- BEGIN GENERATED: tools/ground-truth/run.sh rewrites this part -->"
 END = "<!-- END GENERATED -->"
 
 
-def measure(python):
-    """Runs measure.py under `python`; returns its {"torch", "rows"} result."""
+def measure(python, cases=None):
+    """Runs measure.py under `python` (for these [path, form] only, if
+    given); returns its {"torch", "rows"} result."""
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "rows.json")
-        proc = subprocess.run([python, os.path.join(HERE, "measure.py"), "--out", out],
-                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        cmd = [python, os.path.join(HERE, "measure.py"), "--out", out]
+        if cases is not None:
+            with open(os.path.join(tmp, "cases.json"), "w") as f:
+                json.dump(cases, f)
+            cmd += ["--cases", os.path.join(tmp, "cases.json")]
+        proc = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
         if proc.returncode != 0:
             sys.stderr.write(proc.stderr[-4000:])
             raise SystemExit(f"ground-truth: measure.py failed under {python} (exit {proc.returncode})")
@@ -259,6 +271,7 @@ def cmd_write(pythons):
         table["versions"][label] = result["torch"]
         table["rows"].extend(result["rows"])
         table.setdefault("inferred_schemas", {})[result["torch"]] = result["inferred_schemas"]
+        sampling.stamp(SUITE, label, INPUTS, python)
     # Versions in label order; within one, measure.py's order (path, form, backend).
     order = [table["versions"][lab] for lab in LABELS if lab in table["versions"]]
     table["inferred_schemas"] = {v: table["inferred_schemas"][v] for v in order
@@ -290,7 +303,7 @@ def diff_rows(committed, fresh):
     return problems
 
 
-def cmd_check(pythons):
+def cmd_check(pythons, stamp=False):
     if len(pythons) != 1:
         raise SystemExit("ground-truth: --check takes exactly one --python LABEL=PY")
     (label, python), = pythons.items()
@@ -301,8 +314,16 @@ def cmd_check(pythons):
         table = json.load(f)
     committed_version = table["versions"].get(label)
     committed = [r for r in table["rows"] if r["torch"] == committed_version]
+    cases = list(dict.fromkeys((r["path"], r["form"]) for r in committed))
+    is_whole, why = sampling.whole(SUITE, label, INPUTS, python)
+    chosen = None
+    if not is_whole:
+        # Every path and every form keeps at least one case.
+        chosen = sampling.sample(cases, [lambda c: c[0], lambda c: c[1]])
+        committed = [r for r in committed if (r["path"], r["form"]) in set(chosen)]
+    sampling.say(f"ground-truth {label}", is_whole, why, len(chosen or cases), len(cases))
     start = time.time()
-    result = measure(python)
+    result = measure(python, None if chosen is None else [list(c) for c in chosen])
     elapsed = time.time() - start
     if committed_version != result["torch"]:
         # A newer "latest" is what this test exists to notice; the observations
@@ -322,6 +343,9 @@ def cmd_check(pythons):
             print("  " + p)
         print("If the new behaviour is right, run tools/ground-truth/run.sh and update the reading.")
         return 1
+    if stamp and is_whole:
+        sampling.stamp(SUITE, label, INPUTS, python)
+        print(f"ground-truth: recorded the inputs of {label} in docs/ground-truth-inputs.json")
     print(f"ground-truth: torch {result['torch']}: all {len(result['rows'])} rows match "
           f"the committed table ({elapsed:.0f} s)")
     return 0
@@ -331,18 +355,23 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     mode = ap.add_mutually_exclusive_group(required=True)
     mode.add_argument("--write", action="store_true", help="re-measure and rewrite the committed table")
-    mode.add_argument("--check", action="store_true", help="re-measure one version and diff")
+    mode.add_argument("--check", action="store_true",
+                      help="re-measure one version and diff (a sample when the inputs are "
+                           "those the table was measured from: tools/ground-truth/sampling.py)")
     mode.add_argument("--print", action="store_true", help="print the committed table")
     mode.add_argument("--render", action="store_true",
                       help="rewrite the generated part of docs/ground-truth.md from the JSON")
     ap.add_argument("--python", action="append", metavar="LABEL=PY",
                     help=f"interpreter of a venv, LABEL one of {LABELS}; empty PY means missing")
+    ap.add_argument("--stamp", action="store_true",
+                    help="with --check: once every cell was re-measured and matches, record "
+                         "the inputs, so later checks may sample (sampling.py)")
     args = ap.parse_args()
     pythons = parse_pythons(args.python)
     if args.write:
         return cmd_write(pythons)
     if args.check:
-        return cmd_check(pythons)
+        return cmd_check(pythons, args.stamp)
     with open(JSON_PATH) as f:
         table = json.load(f)
     if args.render:

@@ -270,58 +270,65 @@ def grads_equal(a, b):
     return a.shape == b.shape and torch.allclose(a, b, rtol=1e-5, atol=1e-6)
 
 
-def measure(paths, device="cpu"):
+def cases_of(paths):
+    """Every (path, form) measure() runs for these paths, in its order."""
+    return [(path, form) for path in paths for form in forms_of(path)]
+
+
+def measure(paths, device="cpu", cases=None):
+    """Rows for every (path, form) of paths, or for those of `cases` only."""
     version = torch.__version__.split("+")[0]
     rows = []
-    for path in paths:
-        for form in forms_of(path):
-            eager = None
-            registration_error = None
-            if path in MUTABLE_PATHS:
-                registration_error = REGISTRATION_ERRORS.get(
-                    MUTABLE_PATHS[path] + "::" + forms.op_name(form))
-            eager_grad = None
-            for backend in BACKENDS:
-                row = {"torch": version, "path": path, "form": form, "backend": backend,
-                       "rg_inside": None, "rg_output": None, "wrong_branch": None,
-                       "grads_equal": None, "error": None, "grad": None, "opcheck": None}
-                if device != "cpu":
-                    row["device"] = device
-                if registration_error:  # torch.library refused the operator
-                    row["error"] = registration_error + "@register_autograd"
-                    rows.append(row)
-                    continue
-                if path in MUTABLE_PATHS:
-                    try:
-                        grad = buffer_grad(path, form, backend)
-                        if backend == "none":
-                            eager_grad = grad
-                            row["grad"] = "none" if grad is None else "computed"
-                        else:
-                            row["grad"] = grad_cell(grad, eager_grad)
-                    except Exception as e:
-                        row["grad"] = "error: " + type(e).__name__
-                    if backend == "none":
-                        try:
-                            row["opcheck"] = opcheck_verdict(path, form)
-                        except Exception as e:  # opcheck itself could not run
-                            row["opcheck"] = "error: " + type(e).__name__
-                try:
-                    flag, branch, rg_out, grad = run_once(path, form, backend)
-                except Exception as e:  # a graph break, compile error, ...: record it
-                    # Only the class name: messages carry addresses and paths.
-                    row["error"] = type(e).__name__
-                    rows.append(row)
-                    continue
-                if backend == "none":
-                    eager = (branch, grad)
-                row["rg_inside"] = flag
-                row["rg_output"] = rg_out
-                if eager is not None:
-                    row["wrong_branch"] = branch != eager[0]
-                    row["grads_equal"] = grads_equal(grad, eager[1])
+    for path, form in cases_of(paths):
+        if cases is not None and (path, form) not in cases:
+            continue
+        eager = None
+        registration_error = None
+        if path in MUTABLE_PATHS:
+            registration_error = REGISTRATION_ERRORS.get(
+                MUTABLE_PATHS[path] + "::" + forms.op_name(form))
+        eager_grad = None
+        for backend in BACKENDS:
+            row = {"torch": version, "path": path, "form": form, "backend": backend,
+                   "rg_inside": None, "rg_output": None, "wrong_branch": None,
+                   "grads_equal": None, "error": None, "grad": None, "opcheck": None}
+            if device != "cpu":
+                row["device"] = device
+            if registration_error:  # torch.library refused the operator
+                row["error"] = registration_error + "@register_autograd"
                 rows.append(row)
-                print(f"{path:18} {form:20} {backend:10} {row}", file=sys.stderr, flush=True)
+                continue
+            if path in MUTABLE_PATHS:
+                try:
+                    grad = buffer_grad(path, form, backend)
+                    if backend == "none":
+                        eager_grad = grad
+                        row["grad"] = "none" if grad is None else "computed"
+                    else:
+                        row["grad"] = grad_cell(grad, eager_grad)
+                except Exception as e:
+                    row["grad"] = "error: " + type(e).__name__
+                if backend == "none":
+                    try:
+                        row["opcheck"] = opcheck_verdict(path, form)
+                    except Exception as e:  # opcheck itself could not run
+                        row["opcheck"] = "error: " + type(e).__name__
+            try:
+                flag, branch, rg_out, grad = run_once(path, form, backend)
+            except Exception as e:  # a graph break, compile error, ...: record it
+                # Only the class name: messages carry addresses and paths.
+                row["error"] = type(e).__name__
+                rows.append(row)
+                continue
+            if backend == "none":
+                eager = (branch, grad)
+            row["rg_inside"] = flag
+            row["rg_output"] = rg_out
+            if eager is not None:
+                row["wrong_branch"] = branch != eager[0]
+                row["grads_equal"] = grads_equal(grad, eager[1])
+            rows.append(row)
+            print(f"{path:18} {form:20} {backend:10} {row}", file=sys.stderr, flush=True)
     return rows
 
 
@@ -345,6 +352,7 @@ def main():
     ap.add_argument("--only", action="append", choices=PATHS, help="measure only these paths")
     ap.add_argument("--device", choices=["cpu", "cuda"], default="cpu",
                     help="where the tensors live (default: cpu)")
+    ap.add_argument("--cases", help="a JSON list of [path, form]: measure only these")
     args = ap.parse_args()
     paths = args.only or PATHS
     if args.device == "cuda":
@@ -353,12 +361,16 @@ def main():
         torch.set_default_device("cuda")
         paths = [p for p in paths if p not in ("cpp_cpu_autograd", "cpp_mutable_cpu_autograd",
                                                "cpp_mutable_cpu")]
+    cases = None
+    if args.cases:
+        with open(args.cases) as f:
+            cases = {tuple(c) for c in json.load(f)}
     quiet()
     with contextlib.redirect_stdout(io.StringIO()):  # the extension build chatters
         REGISTRATION_ERRORS.update(cpp_ops.load(cache_root()))
     result = {"torch": torch.__version__.split("+")[0],
               "inferred_schemas": inferred_schemas(),
-              "rows": measure(paths, args.device)}
+              "rows": measure(paths, args.device, cases)}
     text = json.dumps(result, indent=1)
     if args.out:
         with open(args.out, "w") as f:

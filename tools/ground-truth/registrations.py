@@ -32,10 +32,14 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, HERE)
 import undeclared_mutation as um  # noqa: E402  (torch set-up and driver helpers)
+import sampling  # noqa: E402
 
 JSON_PATH = os.path.join(ROOT, "docs", "ground-truth-registrations.json")
 DOC_PATH = um.DOC_PATH
 WHAT = "op-registrations"
+# What a measurement depends on (sampling.py): a change re-measures the whole table.
+INPUTS = ["registrations.py", "undeclared_mutation.py"]
+SUITE = "registrations"
 PREFIX = "tt_reg"
 BACKENDS = um.BACKENDS
 MODES = ["default", "fullgraph"]
@@ -319,9 +323,14 @@ def _measure(args):
         # A project's helper, called with the operator's name.
         torch.library.register_fake(qualname)(fn)
 
+    wanted = None
+    if args.ops:
+        with open(args.ops) as f:
+            wanted = set(json.load(f))
+    measured = [o for o in operators() if wanted is None or f"{o[0]}::{o[1]}" in wanted]
     effect_api = {}
     fake_refused = {}
-    for ns, name, shape, form, declared in operators():
+    for ns, name, shape, form, declared in measured:
         how = FAKE_HOW.get(shape, "call")
         if shape in PYTHON_FAKE and how == "call":
             torch.library.register_fake(f"{ns}::{name}")(fake_of(form))
@@ -377,7 +386,7 @@ def _measure(args):
             p.shape == q.shape and torch.allclose(p, q, rtol=1e-4, atol=1e-5) for p, q in zip(a, b))
 
     rows = []
-    for ns, name, shape, form, declared in operators():
+    for ns, name, shape, form, declared in measured:
         qual = f"{ns}::{name}"
         op = getattr(getattr(torch.ops, ns), name)
         row = {"op": qual, "registration": shape, "form": form, "declared": declared,
@@ -445,13 +454,18 @@ def _measure(args):
 
 # --- driver (standard library) -----------------------------------------------
 
-def measure_with(python):
+def measure_with(python, only=None):
+    """Measures every generated operator, or those named ("ns::op") in only."""
     with tempfile.TemporaryDirectory() as tmp:
         src = os.path.join(tmp, "tt_reg_ops.cpp")
         generate(src)
         out = os.path.join(tmp, "rows.json")
-        cmd = [python, os.path.abspath(__file__), "measure", "--out", out, src]
-        return um.run_measurement(cmd, out, python, WHAT)
+        cmd = [python, os.path.abspath(__file__), "measure", "--out", out]
+        if only is not None:
+            with open(os.path.join(tmp, "ops.json"), "w") as f:
+                json.dump(sorted(only), f)
+            cmd += ["--ops", os.path.join(tmp, "ops.json")]
+        return um.run_measurement(cmd + [src], out, python, WHAT)
 
 
 def comparable(row):
@@ -539,6 +553,7 @@ def cmd_write(args):
         label, python = um.python_of(spec, WHAT)
         if python:
             um.merge_measurement(table, label, measure_with(python))
+            sampling.stamp(SUITE, label, INPUTS, python)
     um.write_table(JSON_PATH, table)
     with open(DOC_PATH) as f:
         if BEGIN not in f.read():
@@ -553,9 +568,22 @@ def cmd_check(args):
         return um.SKIP_CODE
     table = um.read_table(JSON_PATH)
     want_version = table["versions"].get(label)
-    got = measure_with(python)
-    return um.compare_with_table(got, table, want_version, comparable, WHAT,
-                                 "tools/ground-truth/registrations.py")
+    ops = operators()
+    is_whole, why = sampling.whole(SUITE, label, INPUTS, python)
+    only = None
+    if not is_whole:
+        # Every registration shape, form and declaration keeps an operator.
+        chosen = sampling.sample(ops, [lambda o: o[2], lambda o: o[3], lambda o: o[4]])
+        only = {f"{ns}::{name}" for ns, name, _, _, _ in chosen}
+        table = dict(table, rows=[r for r in table["rows"] if r["op"] in only])
+    sampling.say(f"{WHAT} {label}", is_whole, why, len(only or ops), len(ops))
+    got = measure_with(python, only)
+    status = um.compare_with_table(got, table, want_version, comparable, WHAT,
+                                   "tools/ground-truth/registrations.py")
+    if status == 0 and is_whole and args.stamp:
+        sampling.stamp(SUITE, label, INPUTS, python)
+        print(f"{WHAT}: recorded the inputs of {label} in docs/ground-truth-inputs.json")
+    return status
 
 
 def main():
@@ -564,11 +592,15 @@ def main():
     sub.add_parser("generate").add_argument("out")
     m = sub.add_parser("measure")
     m.add_argument("--out", required=True)
+    m.add_argument("--ops", help="a JSON list of ns::name: measure only these")
     m.add_argument("sources", nargs="+")
     w = sub.add_parser("write", help="re-measure, rewrite the table and the doc's table")
     w.add_argument("--python", action="append", default=[], help="LABEL=PYTHON")
-    c = sub.add_parser("check", help="re-measure one version against the table")
+    c = sub.add_parser("check", help="re-measure one version against the table (a sample "
+                       "when the inputs are those it was measured from: sampling.py)")
     c.add_argument("--python", required=True, help="LABEL=PYTHON")
+    c.add_argument("--stamp", action="store_true",
+                   help="once every operator was re-measured and matches, record the inputs")
     args = p.parse_args()
     if args.cmd == "generate":
         generate(args.out)

@@ -31,6 +31,8 @@ import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import sampling  # noqa: E402
 ROOT = os.path.dirname(os.path.dirname(HERE))
 JSON_PATH = os.path.join(ROOT, "docs", "ground-truth-mutation.json")
 DOC_PATH = os.path.join(ROOT, "docs", "checks", "torch-op-undeclared-mutation.md")
@@ -761,6 +763,8 @@ def cmd_write(args):
             if not python:
                 continue
             got = measure_with(python, [src], ["tt_um"], only)
+            if only is None:
+                sampling.stamp(SUITE, label, INPUTS, python)
             if only is not None:
                 # Only these forms re-measured: the version's other rows stay.
                 version = table["versions"].get(label)
@@ -781,17 +785,36 @@ def cmd_write(args):
     print(render(table))
 
 
+# What a measurement depends on (sampling.py): a change re-measures the whole table.
+INPUTS = ["undeclared_mutation.py"]
+SUITE = "undeclared-mutation"
+
+
 def cmd_check(args):
     label, python, table = venv_and_table(args.python)
     if not python:
         return SKIP_CODE
     want_version = table["versions"].get(label)
+    ops = operators()
+    is_whole, why = sampling.whole(SUITE, label, INPUTS, python)
+    only = None
+    if not is_whole:
+        # Every form, dispatch key and declaration keeps at least one operator.
+        chosen = sampling.sample(ops, [lambda o: o[2], lambda o: o[3], lambda o: o[4]])
+        only = {f"{ns}::{name}" for ns, name, _, _, _ in chosen}
+        table = dict(table, rows=[r for r in table["rows"] if r["op"] in only])
+    sampling.say(f"undeclared-mutation {label}", is_whole, why, len(only or ops), len(ops))
     with tempfile.TemporaryDirectory() as tmp:
         src = os.path.join(tmp, "tt_um_ops.cpp")
         generate(src)
-        got = measure_with(python, [src], ["tt_um"])
-    return compare_with_table(got, table, want_version, comparable, "undeclared-mutation",
-                              "tools/ground-truth/undeclared_mutation.py")
+        got = measure_with(python, [src], ["tt_um"], only)
+    status = compare_with_table(got, table, want_version, comparable, "undeclared-mutation",
+                                "tools/ground-truth/undeclared_mutation.py")
+    if status == 0 and is_whole and args.stamp:
+        sampling.stamp(SUITE, label, INPUTS, python)
+        print(f"undeclared-mutation: recorded the inputs of {label} in "
+              "docs/ground-truth-inputs.json")
+    return status
 
 
 def compare_with_table(got, table, want_version, comparable, what, script):
@@ -952,8 +975,11 @@ def main():
     w.add_argument("--python", action="append", default=[], help="LABEL=PYTHON")
     w.add_argument("--forms", nargs="+",
                    help="re-measure only these forms (new ones): the other rows stay")
-    c = sub.add_parser("check", help="re-measure one version against the table")
+    c = sub.add_parser("check", help="re-measure one version against the table (a sample "
+                       "when the inputs are those it was measured from: sampling.py)")
     c.add_argument("--python", required=True, help="LABEL=PYTHON")
+    c.add_argument("--stamp", action="store_true",
+                   help="once every operator was re-measured and matches, record the inputs")
     for name in ("static", "fixes"):
         s = sub.add_parser(name)
         s.add_argument("--python", required=True, help="LABEL=PYTHON (its torch headers)")
