@@ -82,6 +82,17 @@ class OperatorNamesTest(Fixture):
                          ["myops::add", "myops::hidden", "myops::inferred",
                           "myops::mul", "other::neg"])
 
+    def test_inferred_through_a_macro(self):
+        # REG(solo) expanding to m.def("solo", &solo): the index names the
+        # macro and keeps the registration's kind.
+        self.index["kernels"].append(kernel("myops", "solo", "CompositeImplicitAutograd",
+                                            self.reg, 6, how="REG: m.def"))
+        self.index["kernels"].append(kernel("myops", "meta_only", "Meta",
+                                            self.reg, 7, how="META_OP"))
+        names = index.operator_names(self.index)
+        self.assertIn("myops::solo", names)
+        self.assertNotIn("myops::meta_only", names)
+
     def test_empty(self):
         self.assertEqual(index.operator_names(None), [])
         self.assertEqual(index.operator_names({}), [])

@@ -161,12 +161,35 @@ TORCH_LIBRARY_IMPL_EXPAND(TORCH_EXTENSION_NAME, Meta, m) { m.impl("f", &f); }
   EXPECT_EQ(Functions, (std::vector<std::string>{
                            "b_kernel", "named_kernel", "c_kernel", "d",
                            "a_cuda", "b_cuda", "c_meta", "d_cpu", "f"}));
-  ASSERT_EQ(F.Wrappers.size(), 1u);
-  EXPECT_EQ(F.Wrappers[0].Name, "DISPATCH_TO_META");
-  EXPECT_EQ(F.Wrappers[0].Key, "Meta");
-  EXPECT_EQ(kernelsOf(F.WrapperCalls),
-            (std::vector<std::string>{"ns::e||DISPATCH_TO_META|18"}));
-  EXPECT_EQ(F.WrapperCalls[0].Function, "e_meta");
+  // The macro that registers is kept for expansion; the one that does not
+  // is not. Its call is kept with the block it is in.
+  ASSERT_EQ(F.Macros.size(), 1u);
+  EXPECT_EQ(F.Macros[0].Name, "DISPATCH_TO_META");
+  EXPECT_EQ(F.Macros[0].Params, (std::vector<std::string>{"name", "function"}));
+  ASSERT_EQ(F.MacroCalls.size(), 1u);
+  EXPECT_EQ(F.MacroCalls[0].Macro, "DISPATCH_TO_META");
+  EXPECT_EQ(F.MacroCalls[0].Namespace, "ns");
+  EXPECT_EQ(F.MacroCalls[0].BlockKey, "CUDA");
+  EXPECT_EQ(F.MacroCalls[0].Args, "\"e\", e_meta");
+  EXPECT_EQ(F.MacroCalls[0].Line, 18u);
+}
+
+TEST(ExpandMacro, StringifiesPastesAndTakesTheRest) {
+  RegisteringMacro M{
+      "DEFINE_OP",
+      {"name", "__VA_ARGS__"},
+      "m.def(#name __VA_ARGS__); \\\n  m.impl(#name, &name##_cpu)",
+      "/p/ops.h"};
+  EXPECT_EQ(expandMacro(M, "gather, \"(Tensor x) -> Tensor\""),
+            "m . def ( \"gather\" \"(Tensor x) -> Tensor\" ) ; m . impl ( "
+            "\"gather\" , & gather_cpu )");
+  // A call whose arguments do not fit the parameters is not expanded.
+  RegisteringMacro Two{"TWO", {"a", "b"}, "m.def(#a)", "/p/ops.h"};
+  EXPECT_FALSE(expandMacro(Two, "only_one").has_value());
+  EXPECT_TRUE(expandMacro(Two, "f(x, y), z").has_value());
+  // Quotes in a stringified argument are escaped.
+  RegisteringMacro Q{"Q", {"s"}, "m.def(#s)", "/p/ops.h"};
+  EXPECT_EQ(expandMacro(Q, "\"a\""), "m . def ( \"\\\"a\\\"\" )");
 }
 
 TEST(ScanKernels, PastedNamespaces) {
@@ -523,6 +546,69 @@ TEST_F(ProjectIndex, KernelsAcrossFilesAndTheCache) {
                        "Fake|torch.library.register_fake|fakes.py:2",
                        "Meta|DISPATCH_TO_META|meta.cpp:3"}))
         << "pass " << Pass;
+  }
+}
+
+TEST_F(ProjectIndex, MacroRegistrationsAreExpanded) {
+  // A library's own macro, defined in a header, registers the schema and
+  // the kernels of each operator it is called with: CPU in the library
+  // block, Meta in an impl block, a nested macro, and a call that names
+  // no registering macro.
+  write("csrc/registration.h",
+        "#pragma once\n"
+        "#define DEFINE_OP(name, schema) \\\n"
+        "  m.def(#name schema);          \\\n"
+        "  m.impl(#name, torch::dispatch(c10::DispatchKey::CPU, "
+        "TORCH_FN(name##_cpu)))\n"
+        "#define META_OP(name) m.impl(#name, &ops::name##_meta)\n"
+        "#define TWICE(a, b) META_OP(a); META_OP(b)\n"
+        "#define NOT_REGISTERING(x) (x)\n"
+        "#define REG(name) m.def(#name, &name)\n");
+  write("csrc/ops.cpp",
+        "#include \"registration.h\"\n"
+        "TORCH_LIBRARY(ext, m) {\n"
+        "  DEFINE_OP(gather, \"(Tensor x) -> Tensor\");\n"
+        "  DEFINE_OP(scatter, \"(Tensor(a!) x, Tensor y) -> ()\");\n"
+        "  m.def(\"plain(Tensor x) -> Tensor\", &plain);\n"
+        "  REG(solo);\n"
+        "}\n"
+        "TORCH_LIBRARY_IMPL(ext, Meta, m) {\n"
+        "  META_OP(gather);\n"
+        "  TWICE(scatter, plain);\n"
+        "  NOT_REGISTERING(1);\n"
+        "}\n");
+  for (int Pass = 0; Pass < 2; ++Pass) { // read, then from the cache
+    auto Index = ProjectOperators::build(Root, Cache);
+    std::vector<std::string> Schemas;
+    for (const DeclaredSchema &D : Index->schemas())
+      if (llvm::StringRef(D.File).ends_with(".cpp"))
+        Schemas.push_back(D.Schema + "|" +
+                          llvm::sys::path::filename(D.File).str() + ":" +
+                          std::to_string(D.Line));
+    std::sort(Schemas.begin(), Schemas.end());
+    EXPECT_EQ(Schemas, (std::vector<std::string>{
+                           "gather(Tensor x) -> Tensor|ops.cpp:3",
+                           "plain(Tensor x) -> Tensor|ops.cpp:5",
+                           "scatter(Tensor(a!) x, Tensor y) -> ()|ops.cpp:4"}))
+        << "pass " << Pass;
+    std::vector<std::string> Got;
+    for (const DeclaredKernel &K : Index->allKernels())
+      Got.push_back(K.Namespace + "::" + K.Name + "|" + K.Site.Key + "|" +
+                    K.Site.How + "|" + K.Function + "|" +
+                    std::to_string(K.Site.Line));
+    std::sort(Got.begin(), Got.end());
+    EXPECT_EQ(Got,
+              (std::vector<std::string>{
+                  "ext::gather|CPU|DEFINE_OP|gather_cpu|3",
+                  "ext::gather|Meta|META_OP|ops::gather_meta|9",
+                  "ext::plain|CompositeImplicitAutograd|m.def|plain|5",
+                  "ext::plain|Meta|META_OP|ops::plain_meta|10",
+                  "ext::scatter|CPU|DEFINE_OP|scatter_cpu|4",
+                  "ext::scatter|Meta|META_OP|ops::scatter_meta|10",
+                  "ext::solo|CompositeImplicitAutograd|REG: m.def|solo|6"}))
+        << "pass " << Pass;
+    EXPECT_EQ(Index->stats().FromMacros, 8u) << "pass " << Pass;
+    EXPECT_EQ(Index->find("ext", "gather").size(), 1u);
   }
 }
 

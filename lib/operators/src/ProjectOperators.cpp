@@ -17,13 +17,14 @@
 #include <chrono>
 #include <mutex>
 #include <set>
+#include <tuple>
 
 using namespace llvm;
 
 namespace torch_tidy {
 namespace {
 
-constexpr int CacheVersion = 14;
+constexpr int CacheVersion = 15;
 /// Files larger than this are not read (generated or vendored code).
 constexpr uint64_t MaxFileSize = 4 << 20;
 /// A project with more files than this is indexed up to this many.
@@ -313,8 +314,20 @@ bool isUpperMacroName(StringRef S) {
   }) == StringRef::npos;
 }
 
+/// Whether tokens [B, E) call .def( or .impl( on something (m.def,
+/// lib->impl): a registration.
+bool registersIn(const std::vector<Token> &T, size_t B, size_t E) {
+  for (size_t J = B + 1; J + 1 < E; ++J)
+    if ((T[J].isIdent("def") || T[J].isIdent("impl")) &&
+        (T[J - 1].is(clang::tok::period) || T[J - 1].is(clang::tok::arrow)) &&
+        T[J + 1].is(clang::tok::l_paren))
+      return true;
+  return false;
+}
+
 void scanCxx(StringRef Path, StringRef Text, FileOperatorFacts &Out) {
-  bool Defines = Text.contains("#define") && Text.contains("impl");
+  bool Defines = Text.contains("#define") &&
+                 (Text.contains("impl") || Text.contains("def("));
   if (!Text.contains("TORCH_LIBRARY") &&
       !Text.contains("TORCH_SELECTIVE_SCHEMA") &&
       !Text.contains("RegisterOperators") && !Defines)
@@ -407,35 +420,61 @@ void scanCxx(StringRef Path, StringRef Text, FileOperatorFacts &Out) {
                      .value_or(BlockKey.value_or("CompositeImplicitAutograd")),
                  BlockKey ? "TORCH_LIBRARY_IMPL" : "m.impl", J, Close);
       } else if (T[J].is(clang::tok::raw_identifier) &&
-                 isUpperMacroName(T[J].Text) && J + 2 < T.size() &&
+                 isUpperMacroName(T[J].Text) && J + 1 < T.size() &&
                  T[J + 1].is(clang::tok::l_paren) &&
-                 !T[J].Text.starts_with("TORCH_") &&
-                 (T[J + 2].isString() ||
-                  T[J + 2].isIdent("TORCH_SELECTIVE_NAME"))) {
-        // A project's wrapper macro, resolved against its #defines.
-        std::string Name = schemaAt(T, J + 2);
-        if (!Name.empty())
-          Kernel(Ns, Name, "", T[J].Text.str(), J, closingParen(T, J + 1),
-                 &Out.WrapperCalls);
+                 !T[J].Text.starts_with("TORCH_")) {
+        // A project's macro (DEFINE_OP(name, ...)): what it registers is
+        // known once its definition, here or in another file, is expanded
+        // with these arguments. The tokens inside are still read.
+        size_t Close = closingParen(T, J + 1);
+        if (Close < T.size()) {
+          size_t From = T[J + 1].Offset + 1;
+          Out.MacroCalls.push_back({T[J].Text.str(), Ns.str(),
+                                    BlockKey.value_or(""),
+                                    Buf.substr(From, T[Close].Offset - From),
+                                    Lines.lineOf(T[J].Offset)});
+        }
       }
     }
     return J;
   };
+  // Function-like macros of the file; those that register, directly or
+  // through another macro of the file that does, are kept.
+  struct Candidate {
+    RegisteringMacro M;
+    bool Registers;
+    std::vector<std::string> Calls;
+  };
+  std::vector<Candidate> Candidates;
   for (size_t I = 0; I < T.size(); ++I) {
-    // #define NAME(...) <body naming impl and a dispatch key>
+    // #define NAME(params) <a body that registers>: expanded where a
+    // library block calls it (ProjectOperators::expandMacroCalls).
     if (Defines && T[I].is(clang::tok::hash) && T[I].StartOfLine &&
         I + 3 < T.size() && T[I + 1].isIdent("define") &&
         T[I + 2].is(clang::tok::raw_identifier) &&
-        T[I + 3].is(clang::tok::l_paren)) {
+        T[I + 3].is(clang::tok::l_paren) &&
+        T[I + 3].Offset == T[I + 2].Offset + T[I + 2].Text.size()) {
       size_t E = I + 4;
       while (E < T.size() && !T[E].StartOfLine)
         ++E;
-      bool Impl = false;
-      for (size_t J = I + 4; J < E; ++J)
-        Impl |= T[J].isIdent("impl");
-      if (Impl)
-        if (std::optional<std::string> Key = keyIn(T, I + 4, E))
-          Out.Wrappers.push_back({T[I + 2].Text.str(), *Key});
+      RegisteringMacro M{T[I + 2].Text.str(), {}, "", Path.str()};
+      size_t P = I + 4;
+      for (; P < E && !T[P].is(clang::tok::r_paren); ++P)
+        if (T[P].is(clang::tok::raw_identifier))
+          M.Params.push_back(T[P].Text.str());
+        else if (T[P].is(clang::tok::ellipsis))
+          M.Params.push_back("__VA_ARGS__");
+      if (P + 1 < E) {
+        size_t From = T[P + 1].Offset;
+        M.Body =
+            Buf.substr(From, T[E - 1].Offset + T[E - 1].Text.size() - From);
+        Candidate C{std::move(M), registersIn(T, P + 1, E), {}};
+        for (size_t J = P + 1; J + 1 < E; ++J)
+          if (T[J].is(clang::tok::raw_identifier) &&
+              isUpperMacroName(T[J].Text) && T[J + 1].is(clang::tok::l_paren))
+            C.Calls.push_back(T[J].Text.str());
+        Candidates.push_back(std::move(C));
+      }
       I = E - 1;
       continue;
     }
@@ -516,6 +555,19 @@ void scanCxx(StringRef Path, StringRef Text, FileOperatorFacts &Out) {
         Record("", I + 2, std::move(S));
     }
   }
+  for (bool Changed = true; Changed;) {
+    Changed = false;
+    for (Candidate &C : Candidates)
+      if (!C.Registers && llvm::any_of(C.Calls, [&](const std::string &Name) {
+            return llvm::any_of(Candidates, [&](const Candidate &D) {
+              return D.Registers && D.M.Name == Name;
+            });
+          }))
+        C.Registers = Changed = true;
+  }
+  for (Candidate &C : Candidates)
+    if (C.Registers)
+      Out.Macros.push_back(std::move(C.M));
 }
 
 // --- Python ------------------------------------------------------------------
@@ -1353,6 +1405,27 @@ StringMap<FileEntry> readCache(StringRef Path, StringRef Root) {
         if (const json::Object *O = V.getAsObject())
           E.Facts.Wrappers.push_back({O->getString("name").value_or("").str(),
                                       O->getString("key").value_or("").str()});
+    if (const json::Array *Ms = FO->getArray("macros"))
+      for (const json::Value &V : *Ms)
+        if (const json::Object *O = V.getAsObject()) {
+          RegisteringMacro M{O->getString("name").value_or("").str(),
+                             {},
+                             O->getString("body").value_or("").str(),
+                             std::string(Abs)};
+          if (const json::Array *Ps = O->getArray("params"))
+            for (const json::Value &P : *Ps)
+              M.Params.push_back(P.getAsString().value_or("").str());
+          E.Facts.Macros.push_back(std::move(M));
+        }
+    if (const json::Array *Cs = FO->getArray("macro_calls"))
+      for (const json::Value &V : *Cs)
+        if (const json::Object *O = V.getAsObject())
+          E.Facts.MacroCalls.push_back(
+              {O->getString("macro").value_or("").str(),
+               O->getString("ns").value_or("").str(),
+               O->getString("key").value_or("").str(),
+               O->getString("args").value_or("").str(),
+               static_cast<unsigned>(O->getInteger("line").value_or(0))});
     Files[*P] = std::move(E);
   }
   return Files;
@@ -1378,6 +1451,27 @@ bool writeCache(StringRef Path, StringRef Root,
       F["wrapper_calls"] = kernelsJson(E.Facts.WrapperCalls);
     if (!W.empty())
       F["wrappers"] = std::move(W);
+    if (!E.Facts.Macros.empty()) {
+      json::Array Ms;
+      for (const RegisteringMacro &M : E.Facts.Macros) {
+        json::Array Ps;
+        for (const std::string &P : M.Params)
+          Ps.push_back(P);
+        Ms.push_back(json::Object{
+            {"name", M.Name}, {"params", std::move(Ps)}, {"body", M.Body}});
+      }
+      F["macros"] = std::move(Ms);
+    }
+    if (!E.Facts.MacroCalls.empty()) {
+      json::Array Cs;
+      for (const MacroCall &C : E.Facts.MacroCalls)
+        Cs.push_back(json::Object{{"macro", C.Macro},
+                                  {"ns", C.Namespace},
+                                  {"key", C.BlockKey},
+                                  {"args", C.Args},
+                                  {"line", C.Line}});
+      F["macro_calls"] = std::move(Cs);
+    }
     A.push_back(std::move(F));
   }
   json::Object O{
@@ -1420,6 +1514,87 @@ FileOperatorFacts scanOperatorFile(StringRef Path, StringRef Text) {
 std::vector<DeclaredSchema> scanOperatorSchemas(StringRef Path,
                                                 StringRef Text) {
   return scanOperatorFile(Path, Text).Schemas;
+}
+
+std::optional<std::string> expandMacro(const RegisteringMacro &M,
+                                       StringRef Args) {
+  // The arguments, split at the commas outside parentheses (as the
+  // preprocessor splits them), each as written.
+  std::string ArgBuf = Args.str();
+  std::vector<Token> A = lexCxx(ArgBuf);
+  std::vector<std::string> Values;
+  size_t Start = 0;
+  int Depth = 0;
+  auto Take = [&](size_t End) {
+    if (Start == End) {
+      Values.emplace_back();
+      return;
+    }
+    size_t From = A[Start].Offset;
+    Values.push_back(
+        ArgBuf.substr(From, A[End - 1].Offset + A[End - 1].Text.size() - From));
+  };
+  for (size_t I = 0; I < A.size(); ++I) {
+    if (A[I].is(clang::tok::l_paren))
+      ++Depth;
+    else if (A[I].is(clang::tok::r_paren))
+      --Depth;
+    else if (Depth == 0 && A[I].is(clang::tok::comma)) {
+      Take(I);
+      Start = I + 1;
+    }
+  }
+  if (!A.empty())
+    Take(A.size());
+  bool Variadic = !M.Params.empty() && M.Params.back() == "__VA_ARGS__";
+  size_t Fixed = M.Params.size() - (Variadic ? 1 : 0);
+  if (Variadic) {
+    if (Values.size() < Fixed)
+      return std::nullopt;
+    std::string Rest;
+    for (size_t I = Fixed; I < Values.size(); ++I)
+      Rest += (I > Fixed ? ", " : "") + Values[I];
+    Values.resize(Fixed);
+    Values.push_back(Rest);
+  } else if (Values.size() != M.Params.size() &&
+             !(M.Params.empty() && Values.size() == 1 && Values[0].empty())) {
+    return std::nullopt;
+  }
+  auto ValueOf = [&](const Token &T) -> std::optional<std::string> {
+    if (T.is(clang::tok::raw_identifier))
+      for (size_t I = 0; I < M.Params.size(); ++I)
+        if (T.Text == M.Params[I])
+          return Values[I];
+    return std::nullopt;
+  };
+  std::string Body = M.Body;
+  std::vector<Token> B = lexCxx(Body);
+  std::string Out;
+  for (size_t I = 0; I < B.size(); ++I) {
+    if (!Out.empty())
+      Out += ' ';
+    if (B[I].is(clang::tok::hash) && I + 1 < B.size())
+      if (std::optional<std::string> V = ValueOf(B[I + 1])) {
+        // #param: the argument as a string literal.
+        Out += '"';
+        for (char C : *V) {
+          if (C == '"' || C == '\\')
+            Out += '\\';
+          Out += C;
+        }
+        Out += '"';
+        ++I;
+        continue;
+      }
+    // a ## b ## ...: the spellings pasted into one token.
+    std::string Piece = ValueOf(B[I]).value_or(B[I].Text.str());
+    while (I + 2 < B.size() && B[I + 1].is(clang::tok::hashhash)) {
+      Piece += ValueOf(B[I + 2]).value_or(B[I + 2].Text.str());
+      I += 2;
+    }
+    Out += Piece;
+  }
+  return Out;
 }
 
 std::optional<std::string> ProjectOperators::findRoot(StringRef File,
@@ -1522,7 +1697,11 @@ std::unique_ptr<ProjectOperators> ProjectOperators::build(StringRef Root,
     Index->Stats.CacheWritten = writeCache(Cache, Root, Files);
   std::vector<WrapperMacro> Wrappers;
   std::vector<DeclaredKernel> Calls;
+  std::vector<RegisteringMacro> Macros;
+  std::vector<std::pair<std::string, MacroCall>> MacroCalls;
   for (auto &[Rel, E] : Files) {
+    SmallString<256> Abs(Root);
+    sys::path::append(Abs, Rel);
     for (DeclaredSchema &D : E.Facts.Schemas)
       Index->Schemas.push_back(std::move(D));
     for (DeclaredKernel &K : E.Facts.Kernels)
@@ -1531,10 +1710,94 @@ std::unique_ptr<ProjectOperators> ProjectOperators::build(StringRef Root,
       Wrappers.push_back(std::move(W));
     for (DeclaredKernel &K : E.Facts.WrapperCalls)
       Calls.push_back(std::move(K));
+    for (RegisteringMacro &M : E.Facts.Macros) {
+      M.File = std::string(Abs);
+      Macros.push_back(std::move(M));
+    }
+    for (MacroCall &C : E.Facts.MacroCalls)
+      MacroCalls.emplace_back(std::string(Abs), std::move(C));
   }
+  Index->expandMacroCalls(Macros, std::move(MacroCalls));
   Index->indexSchemas();
   Index->indexKernels(std::move(Wrappers), std::move(Calls));
   return Index;
+}
+
+void ProjectOperators::expandMacroCalls(
+    const std::vector<RegisteringMacro> &Macros,
+    std::vector<std::pair<std::string, MacroCall>> Calls) {
+  if (Macros.empty() || Calls.empty())
+    return;
+  StringMap<std::vector<const RegisteringMacro *>> ByMacro;
+  for (const RegisteringMacro &M : Macros)
+    ByMacro[M.Name].push_back(&M);
+  // What the files register already, by file and line: an expansion that
+  // repeats it (a macro whose argument holds the m.def) adds nothing.
+  std::set<std::string> Known;
+  auto SchemaKey = [](const DeclaredSchema &D) {
+    return D.File + ":" + std::to_string(D.Line) + ":" + D.Schema;
+  };
+  auto KernelKey = [](const DeclaredKernel &K) {
+    return K.Site.File + ":" + std::to_string(K.Site.Line) + ":" + K.Namespace +
+           "::" + K.Name + "@" + K.Site.Key;
+  };
+  for (const DeclaredSchema &D : Schemas)
+    Known.insert(SchemaKey(D));
+  for (const DeclaredKernel &K : Kernels)
+    Known.insert(KernelKey(K));
+  // Nested macros are expanded too, up to a depth.
+  constexpr unsigned MaxDepth = 4;
+  std::vector<std::tuple<std::string, MacroCall, unsigned>> Work;
+  for (auto &[File, C] : Calls)
+    Work.emplace_back(std::move(File), std::move(C), 0);
+  for (size_t W = 0; W < Work.size(); ++W) {
+    auto [File, C, Depth] = Work[W];
+    auto It = ByMacro.find(C.Macro);
+    if (It == ByMacro.end())
+      continue;
+    // The calling file's own definition first, else the project's first.
+    const RegisteringMacro *Def = It->second.front();
+    for (const RegisteringMacro *M : It->second)
+      if (M->File == File) {
+        Def = M;
+        break;
+      }
+    std::optional<std::string> Body = expandMacro(*Def, C.Args);
+    if (!Body)
+      continue;
+    std::string Block =
+        (C.BlockKey.empty() ? "TORCH_LIBRARY(" + C.Namespace + ", m) {\n"
+                            : "TORCH_LIBRARY_IMPL(" + C.Namespace + ", " +
+                                  C.BlockKey + ", m) {\n") +
+        *Body + "\n}\n";
+    FileOperatorFacts F;
+    scanCxx(File, Block, F);
+    for (DeclaredSchema &D : F.Schemas) {
+      D.Line = C.Line;
+      if (Known.insert(SchemaKey(D)).second) {
+        Schemas.push_back(std::move(D));
+        ++Stats.FromMacros;
+      }
+    }
+    for (DeclaredKernel &K : F.Kernels) {
+      K.Site.Line = C.Line;
+      // Named after the macro; a catch-all registration keeps its kind
+      // (an m.def with a function may define the operator by itself).
+      K.Site.How =
+          K.Site.How == "m.def" || K.Site.How == "torch::RegisterOperators"
+              ? C.Macro + ": " + K.Site.How
+              : C.Macro;
+      if (Known.insert(KernelKey(K)).second) {
+        Kernels.push_back(std::move(K));
+        ++Stats.FromMacros;
+      }
+    }
+    if (Depth + 1 < MaxDepth)
+      for (MacroCall &N : F.MacroCalls) {
+        N.Line = C.Line;
+        Work.emplace_back(File, std::move(N), Depth + 1);
+      }
+  }
 }
 
 void ProjectOperators::indexKernels(std::vector<WrapperMacro> Wrappers,

@@ -10,8 +10,13 @@ from collections import Counter
 
 from .common import read_text
 
-# Registrations whose operator has an inferred schema (no schema text).
+# Registrations whose operator has an inferred schema (no schema text);
+# through a project's macro they read "MACRO: m.def".
 INFERRED = ("m.def", "torch::RegisterOperators")
+
+
+def _inferred(how):
+    return how.rsplit(": ", 1)[-1] in INFERRED
 
 
 def load(tidy, root):
@@ -44,7 +49,7 @@ def operator_names(index):
         if schema_operator(s):
             ops.add(schema_operator(s))
     for k in (index or {}).get("kernels", []):
-        if k["how"] in INFERRED:
+        if _inferred(k["how"]):
             ops.add(f"{k['namespace']}::{k['operator']}")
     return sorted(ops)
 

@@ -89,16 +89,43 @@ struct WrapperMacro {
   std::string Key;
 };
 
+/// A C++ function-like macro of the project whose body registers:
+/// `#define DEFINE_OP(name, schema) m.def(#name schema); m.impl(...)`.
+struct RegisteringMacro {
+  std::string Name;
+  std::vector<std::string> Params; ///< "__VA_ARGS__" for `...`
+  std::string Body;                ///< the replacement list's text
+  std::string File;                ///< absolute; not cached (the entry's)
+};
+
+/// A call of an upper-case macro inside a C++ library block: registrations
+/// once the project's definition of that macro is expanded there.
+struct MacroCall {
+  std::string Macro;
+  std::string Namespace; ///< the block's
+  std::string BlockKey;  ///< TORCH_LIBRARY_IMPL's key; empty in TORCH_LIBRARY
+  std::string Args;      ///< the text between the call's parentheses
+  unsigned Line = 0;
+};
+
 /// What the text of one file says about operators.
 struct FileOperatorFacts {
   std::vector<DeclaredSchema> Schemas;
   std::vector<DeclaredKernel> Kernels;
+  /// Python helpers that register a fake of the operator they are given.
   std::vector<WrapperMacro> Wrappers;
-  /// Calls of an upper-case macro with an operator's name first, inside a
-  /// library block: kernels once a wrapper of that name is known (Site.How
-  /// is the macro's name, Site.Key empty).
+  /// Calls of such a helper: kernels once a wrapper of that name is known
+  /// (Site.How is the helper's name, Site.Key empty).
   std::vector<DeclaredKernel> WrapperCalls;
+  std::vector<RegisteringMacro> Macros;
+  std::vector<MacroCall> MacroCalls;
 };
+
+/// The registrations a project's macro makes where it is called: its body
+/// with the call's arguments substituted (`#` and `##` too), or nothing when
+/// the arguments do not fit its parameters. Exposed for tests.
+std::optional<std::string> expandMacro(const RegisteringMacro &M,
+                                       llvm::StringRef Args);
 
 /// What one file's text declares and registers (Path's extension says
 /// whether it is Python). Exposed for tests and the benchmark.
@@ -114,6 +141,8 @@ struct ProjectIndexStats {
   unsigned FromCache = 0; ///< taken from the cache unchanged
   unsigned Schemas = 0;
   unsigned Kernels = 0; ///< kernels and fakes, wrapper calls resolved
+  /// Schemas and kernels found by expanding the project's own macros.
+  unsigned FromMacros = 0;
   bool CacheWritten = false;
 };
 
@@ -175,6 +204,10 @@ private:
   void indexSchemas();
   void indexKernels(std::vector<WrapperMacro> Wrappers,
                     std::vector<DeclaredKernel> Calls);
+  /// Expands each macro call with the project's definition (the calling
+  /// file's own first), adding what the expansion registers.
+  void expandMacroCalls(const std::vector<RegisteringMacro> &Macros,
+                        std::vector<std::pair<std::string, MacroCall>> Calls);
 
   std::string Root;
   std::vector<DeclaredSchema> Schemas;
