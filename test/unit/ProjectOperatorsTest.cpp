@@ -612,6 +612,47 @@ TEST_F(ProjectIndex, MacroRegistrationsAreExpanded) {
   }
 }
 
+TEST_F(ProjectIndex, FileScopeMacroCallsAreExpanded) {
+  // FBGEMM's FBGEMM_OP_DISPATCH(KEY, "name", fn): a whole impl block per
+  // call, at file scope or in a namespace, in a file that names no
+  // TORCH_LIBRARY itself. A call inside a function is not at file scope.
+  write("include/ops_utils.h",
+        "#define OP_DISPATCH(KEY, NAME, FN)                 \\\n"
+        "  TORCH_LIBRARY_IMPL(ext, KEY, m) {                \\\n"
+        "    m.impl(NAME, torch::dispatch(c10::DispatchKey::KEY, "
+        "TORCH_FN(FN))); \\\n"
+        "  }\n");
+  write("src/quantize_gpu.cpp",
+        "#include \"ops_utils.h\"\n"
+        "namespace ext {\n"
+        "at::Tensor q_cuda(const at::Tensor &x);\n"
+        "}\n"
+        "OP_DISPATCH(CUDA, \"quantize\", ext::q_cuda);\n"
+        "namespace ext {\n"
+        "OP_DISPATCH(\n"
+        "    Meta,\n"
+        "    \"quantize\",\n"
+        "    q_meta);\n"
+        "void f() { OP_DISPATCH(CPU, \"not_here\", g); }\n"
+        "} // namespace ext\n");
+  for (int Pass = 0; Pass < 2; ++Pass) {
+    auto Index = ProjectOperators::build(Root, Cache);
+    std::vector<std::string> Got;
+    for (const DeclaredKernel &K : Index->allKernels())
+      if (K.Namespace == "ext")
+        Got.push_back(K.Name + "|" + K.Site.Key + "|" + K.Site.How + "|" +
+                      K.Function + "|" +
+                      llvm::sys::path::filename(K.Site.File).str() + ":" +
+                      std::to_string(K.Site.Line));
+    std::sort(Got.begin(), Got.end());
+    EXPECT_EQ(Got, (std::vector<std::string>{
+                       "quantize|CUDA|OP_DISPATCH|ext::q_cuda|"
+                       "quantize_gpu.cpp:5",
+                       "quantize|Meta|OP_DISPATCH|q_meta|quantize_gpu.cpp:7"}))
+        << "pass " << Pass;
+  }
+}
+
 TEST_F(ProjectIndex, SyclSourcesAreRead) {
   // An XPU library keeps its kernels and their registration in .sycl
   // sources, which its build compiles.

@@ -308,6 +308,19 @@ bool inCustomClassChain(const std::vector<Token> &T, size_t J) {
   return false;
 }
 
+/// Macros of torch, its libraries and test frameworks: never a project's
+/// registration macro.
+bool isForeignMacro(StringRef S) {
+  return S.starts_with("TORCH_") || S.starts_with("C10_") ||
+         S.starts_with("AT_") || S.starts_with("PYBIND11_") ||
+         S.starts_with("TEST") || S.starts_with("TYPED_TEST") ||
+         S.starts_with("INSTANTIATE_") || S.starts_with("CUDA_") ||
+         S.starts_with("EXPECT_") || S.starts_with("ASSERT_");
+}
+
+/// The longest argument text of a file-scope macro call kept for expansion.
+constexpr size_t MaxMacroArguments = 4096;
+
 bool isUpperMacroName(StringRef S) {
   return S.size() > 2 && isUpper(S[0]) && S.find_if([](char C) {
     return !(isUpper(C) || isDigit(C) || C == '_');
@@ -328,9 +341,12 @@ bool registersIn(const std::vector<Token> &T, size_t B, size_t E) {
 void scanCxx(StringRef Path, StringRef Text, FileOperatorFacts &Out) {
   bool Defines = Text.contains("#define") &&
                  (Text.contains("impl") || Text.contains("def("));
-  if (!Text.contains("TORCH_LIBRARY") &&
-      !Text.contains("TORCH_SELECTIVE_SCHEMA") &&
-      !Text.contains("RegisterOperators") && !Defines)
+  // Files without these are read for file-scope macro calls only (a
+  // project's macro may expand to a whole library block).
+  bool Registers = Text.contains("TORCH_LIBRARY") ||
+                   Text.contains("TORCH_SELECTIVE_SCHEMA") ||
+                   Text.contains("RegisterOperators") || Defines;
+  if (!Registers && !Text.contains('('))
     return;
   std::string Buf = Text.str(); // the lexer reads up to a NUL
   std::vector<Token> T = lexCxx(Buf);
@@ -446,7 +462,42 @@ void scanCxx(StringRef Path, StringRef Text, FileOperatorFacts &Out) {
     std::vector<std::string> Calls;
   };
   std::vector<Candidate> Candidates;
+  // The braces open around token I: true for a namespace's or an
+  // `extern "C"`'s, whose inside is still file scope.
+  std::vector<bool> Scopes;
+  bool NamespaceNext = false;
   for (size_t I = 0; I < T.size(); ++I) {
+    if (T[I].isIdent("namespace") ||
+        (T[I].isIdent("extern") && I + 1 < T.size() && T[I + 1].isString()))
+      NamespaceNext = true;
+    else if (T[I].is(clang::tok::semi))
+      NamespaceNext = false;
+    else if (T[I].is(clang::tok::l_brace)) {
+      Scopes.push_back(NamespaceNext);
+      NamespaceNext = false;
+    } else if (T[I].is(clang::tok::r_brace) && !Scopes.empty())
+      Scopes.pop_back();
+    // A project's macro called at file scope (FBGEMM_OP_DISPATCH(CUDA,
+    // "op", fn), whose body is a TORCH_LIBRARY_IMPL block): expanded once
+    // its definition is known.
+    if (T[I].StartOfLine && T[I].is(clang::tok::raw_identifier) &&
+        isUpperMacroName(T[I].Text) && I + 1 < T.size() &&
+        T[I + 1].is(clang::tok::l_paren) && !isLibraryMacro(T[I]) &&
+        !isImplMacro(T[I]) && !isForeignMacro(T[I].Text) &&
+        llvm::all_of(Scopes, [](bool Namespace) { return Namespace; })) {
+      size_t Close = closingParen(T, I + 1);
+      if (Close < T.size()) {
+        size_t From = T[I + 1].Offset + 1;
+        if (T[Close].Offset - From <= MaxMacroArguments)
+          Out.MacroCalls.push_back({T[I].Text.str(), "", "",
+                                    Buf.substr(From, T[Close].Offset - From),
+                                    Lines.lineOf(T[I].Offset), true});
+        I = Close;
+        continue;
+      }
+    }
+    if (!Registers)
+      continue;
     // #define NAME(params) <a body that registers>: expanded where a
     // library block calls it (ProjectOperators::expandMacroCalls).
     if (Defines && T[I].is(clang::tok::hash) && T[I].StartOfLine &&
@@ -1425,7 +1476,8 @@ StringMap<FileEntry> readCache(StringRef Path, StringRef Root) {
                O->getString("ns").value_or("").str(),
                O->getString("key").value_or("").str(),
                O->getString("args").value_or("").str(),
-               static_cast<unsigned>(O->getInteger("line").value_or(0))});
+               static_cast<unsigned>(O->getInteger("line").value_or(0)),
+               O->getBoolean("top").value_or(false)});
     Files[*P] = std::move(E);
   }
   return Files;
@@ -1469,7 +1521,8 @@ bool writeCache(StringRef Path, StringRef Root,
                                   {"ns", C.Namespace},
                                   {"key", C.BlockKey},
                                   {"args", C.Args},
-                                  {"line", C.Line}});
+                                  {"line", C.Line},
+                                  {"top", C.TopLevel}});
       F["macro_calls"] = std::move(Cs);
     }
     A.push_back(std::move(F));
@@ -1766,10 +1819,12 @@ void ProjectOperators::expandMacroCalls(
     if (!Body)
       continue;
     std::string Block =
-        (C.BlockKey.empty() ? "TORCH_LIBRARY(" + C.Namespace + ", m) {\n"
-                            : "TORCH_LIBRARY_IMPL(" + C.Namespace + ", " +
-                                  C.BlockKey + ", m) {\n") +
-        *Body + "\n}\n";
+        C.TopLevel
+            ? *Body + "\n"
+            : (C.BlockKey.empty() ? "TORCH_LIBRARY(" + C.Namespace + ", m) {\n"
+                                  : "TORCH_LIBRARY_IMPL(" + C.Namespace + ", " +
+                                        C.BlockKey + ", m) {\n") +
+                  *Body + "\n}\n";
     FileOperatorFacts F;
     scanCxx(File, Block, F);
     for (DeclaredSchema &D : F.Schemas) {

@@ -98,14 +98,16 @@ struct RegisteringMacro {
   std::string File;                ///< absolute; not cached (the entry's)
 };
 
-/// A call of an upper-case macro inside a C++ library block: registrations
-/// once the project's definition of that macro is expanded there.
+/// A call of an upper-case macro inside a C++ library block, or at file
+/// scope: registrations once the project's definition of that macro is
+/// expanded there.
 struct MacroCall {
   std::string Macro;
-  std::string Namespace; ///< the block's
+  std::string Namespace; ///< the block's; empty at file scope
   std::string BlockKey;  ///< TORCH_LIBRARY_IMPL's key; empty in TORCH_LIBRARY
   std::string Args;      ///< the text between the call's parentheses
   unsigned Line = 0;
+  bool TopLevel = false; ///< at file scope (a namespace's inside included)
 };
 
 /// What the text of one file says about operators.
