@@ -716,6 +716,11 @@ TEST_F(ProjectIndex, PythonFakeAliases) {
         "torch.library.impl_abstract\n"
         "fake_tensor = torch.empty(2)\n"
         "one = torch.library.register_fake('ext::one')\n");
+  write("ext/imported.py",
+        "from torch.library import register_fake as reg, impl as meta\n"
+        "@reg(\"ext::imported\")\n"
+        "def _(x): return x\n"
+        "meta('ext::not_imported_as_fake')\n");
   write("ext/ops.py", "from ext.compat import fake, old_or_new, _fake, "
                       "fake_tensor\n"
                       "@fake(\"ext::aliased\")\n"
@@ -734,6 +739,11 @@ TEST_F(ProjectIndex, PythonFakeAliases) {
   EXPECT_EQ(Index->kernels("ext", "aliased")[0]->Site.How, "fake");
   EXPECT_EQ(Index->kernels("ext", "aliased")[0]->Site.Line, 2u);
   EXPECT_TRUE(Index->kernels("ext", "not_a_fake").empty());
+  // Imported under another name.
+  ASSERT_EQ(Index->kernels("ext", "imported").size(), 1u);
+  EXPECT_EQ(Index->kernels("ext", "imported")[0]->Site.Key, "Fake");
+  EXPECT_EQ(Index->kernels("ext", "imported")[0]->Site.How, "reg");
+  EXPECT_TRUE(Index->kernels("ext", "not_imported_as_fake").empty());
   // The call's result bound to a name is the fake of ext::one itself.
   ASSERT_EQ(Index->kernels("ext", "one").size(), 1u);
   EXPECT_EQ(Index->kernels("ext", "one")[0]->Site.How,

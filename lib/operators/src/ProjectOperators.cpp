@@ -894,6 +894,28 @@ void pythonFakeAliases(StringRef Text, std::vector<WrapperMacro> &Out) {
       ++NameEnd;
     StringRef Name = Code.take_front(NameEnd);
     StringRef Value = Code.drop_front(NameEnd).ltrim();
+    if (Name == "from") {
+      // from torch.library import register_fake as fake, impl_abstract as x
+      StringRef Imports = Code.drop_front(4).ltrim();
+      if (!Imports.consume_front("torch.library"))
+        continue;
+      Imports = Imports.ltrim();
+      if (!Imports.consume_front("import"))
+        continue;
+      SmallVector<StringRef, 4> Names;
+      Imports.trim().trim("()").split(Names, ',');
+      for (StringRef N : Names) {
+        auto [Imported, Alias] = N.trim().split(" as ");
+        Imported = Imported.trim();
+        Alias = Alias.trim();
+        if ((Imported == "register_fake" || Imported == "impl_abstract") &&
+            isIdentifier(Alias) &&
+            llvm::none_of(
+                Out, [&](const WrapperMacro &W) { return W.Name == Alias; }))
+          Out.push_back({Alias.str(), "Fake"});
+      }
+      continue;
+    }
     if (Name.empty() || isDigit(Name.front()) || !Value.consume_front("=") ||
         Value.starts_with("="))
       continue;
