@@ -47,7 +47,14 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, HERE)
 import undeclared_mutation as um  # noqa: E402  (its driver helpers)
+import sampling  # noqa: E402
 JSON_PATH = os.path.join(ROOT, "docs", "found.json")
+# What a measurement depends on (sampling.py): a change re-measures every twin.
+INPUTS = ["found_twins.py", "undeclared_mutation.py"]
+SUITE = "found-twins"
+# Twins measured in every check: fused_add_rmsnorm_cpu's callers carry the
+# showcase's claim (the llama chain, silent under inductor on both versions).
+ALWAYS = {"fused_add_rmsnorm_cpu"}
 DOC_PATH = os.path.join(ROOT, "docs", "found.md")
 CHECK = "torch-op-undeclared-mutation"
 SKIP_CODE = 77
@@ -802,10 +809,13 @@ def _measure(args):
     clone = functools.partial(clone_values, torch)
     rows = []
     only = args.variants.split(",") if args.variants else None
+    twins = set(args.twins.split(",")) if args.twins else None
     for ns, fixed, fake in VARIANTS:
         if only and ns not in only:
             continue
         for key, twin in TWINS.items():
+            if twins is not None and key not in twins:
+                continue
             qual = f"{ns}::{key}"
             row = {"op": qual, "twin": key, "variant": ns, "fixed": fixed,
                    "registers": twin["registers"], "fake": "none", "errors": {}}
@@ -930,9 +940,9 @@ def consequence(row):
 
 # --- driver (standard library) -----------------------------------------------
 
-def measure_with(python, source=None, variants=None):
+def measure_with(python, source=None, variants=None, twins=None):
     """Measures the twins of source (default: freshly generated), in the
-    variants named (default: all)."""
+    variants named (default: all), those named in twins only if given."""
     with tempfile.TemporaryDirectory() as tmp:
         src = os.path.join(tmp, "tt_found_ops.cpp")
         if source:
@@ -943,6 +953,8 @@ def measure_with(python, source=None, variants=None):
         cmd = [python, os.path.abspath(__file__), "measure", "--out", out, "--source", src]
         if variants:
             cmd += ["--variants", ",".join(variants)]
+        if twins:
+            cmd += ["--twins", ",".join(twins)]
         return um.run_measurement(cmd, out, python, "found-twins")
 
 
@@ -1046,6 +1058,7 @@ def cmd_write(args):
         label, python = python_of(spec)
         if python:
             um.merge_measurement(table, label, measure_with(python))
+            sampling.stamp(SUITE, label, INPUTS, python)
     # Rows of variants no longer measured (an older layout) go.
     known = {(f"{ns}::{k}", c["name"]) for ns, _, _ in VARIANTS for k, t in TWINS.items()
              for c in t["callers"]}
@@ -1126,12 +1139,26 @@ def cmd_check(args):
     with open(JSON_PATH) as f:
         table = json.load(f)
     want_version = table["versions"].get(label)
-    got = measure_with(python)
+    names = list(TWINS)
+    is_whole, why = sampling.whole(SUITE, label, INPUTS, python)
+    chosen = None
+    if not is_whole:
+        # Every project and registration shape keeps a twin, every variant
+        # and caller of it; the twins whose callers carry the showcase's
+        # claims (ALWAYS) are always measured. Each twin's callers compile
+        # alone (dynamo reset), so a twin measures the same in any subset.
+        chosen = sampling.sample(names, [lambda k: TWINS[k]["project"],
+                                         lambda k: TWINS[k]["registers"],
+                                         lambda k: k if k in ALWAYS else ""])
+    sampling.say(f"found-twins {label}", is_whole, why, len(chosen or names), len(names))
+    got = measure_with(python, twins=chosen)
     if want_version and got["torch"] != want_version:
         print(f"found-twins: torch {got['torch']} installed, the table has {want_version}; "
               "rerun tools/ground-truth/found_twins.py write")
         return 1
-    want = {row_key(r): r for r in table["rows"] if r["torch"] == want_version}
+    want = {row_key(r): r for r in table["rows"] if r["torch"] == want_version
+            and (chosen is None or r["twin"] in chosen)}
+    measured = {row_key(r) for r in got["rows"]}
     bad = 0
     for r in got["rows"]:
         w = want.get(row_key(r))
@@ -1144,8 +1171,14 @@ def cmd_check(args):
                 bad += 1
                 print(f"NOT AS docs/found.md SAYS {name}: {k} measured {r.get(k)!r}, "
                       f"docs/found.md says {v!r}")
+    for k in sorted(want.keys() - measured):
+        bad += 1
+        print("NOT MEASURED {} ({}): in the table".format(*k))
     print(f"found-twins torch {got['torch']}: {len(got['rows'])} twin variants and callers, "
           f"{bad} problems")
+    if not bad and is_whole and args.stamp:
+        sampling.stamp(SUITE, label, INPUTS, python)
+        print(f"found-twins: recorded the inputs of {label} in docs/ground-truth-inputs.json")
     return 1 if bad else 0
 
 
@@ -1294,10 +1327,15 @@ def main():
     m.add_argument("--out", required=True)
     m.add_argument("--source", required=True)
     m.add_argument("--variants", help="NS,NS: only these variants (default: all)")
+    m.add_argument("--twins", help="OP,OP: only these twins (default: all)")
     w = sub.add_parser("write")
     w.add_argument("--python", action="append", default=[], help="LABEL=PYTHON")
-    c = sub.add_parser("check")
+    c = sub.add_parser("check", help="re-measure one version against the table and "
+                       "docs/found.md (a sample when the inputs are those it was measured "
+                       "from: sampling.py)")
     c.add_argument("--python", required=True, help="LABEL=PYTHON")
+    c.add_argument("--stamp", action="store_true",
+                   help="once every twin was re-measured and matches, record the inputs")
     for name in ("static", "fixes"):
         s = sub.add_parser(name)
         s.add_argument("--python", required=True)
