@@ -96,7 +96,8 @@ class MeasureTest(unittest.TestCase):
         self.assertEqual(a["status"], "analysed")
         self.assertTrue(a["analysed"])
         self.assertEqual(a["kernels"], [{"key": "CPU", "analysed": True,
-                                         "files": ["src/a_impl.cpp"]}])
+                                         "files": ["src/a_impl.cpp"],
+                                         "registered_at": "src/reg.cpp:2"}])
 
     def test_not_parsed(self):
         k = self.kernel_of("b")

@@ -822,6 +822,51 @@ def case_env_switched(c):
           f"{clip})")
     validate(c, os.path.join(c.out, "env-cpu.json"),
              "the CPU-only run's --json")
+    check(cov.get("counted_from") == "index" and "does not import" in
+          cov.get("registry", {}).get("not_read", ""),
+          f"envx not built: coverage counted on the index, saying torch's "
+          f"registry was not read and why ({cov.get('registry')})")
+
+    # Issue 58 item 2: the CPU extension built (as CI builds it to run its
+    # tests) in a copy beside the checkout, importable through PYTHONPATH:
+    # coverage is counted on torch's registry, where the five CUDA kernels
+    # the build did not compile count for nothing and are named.
+    built = os.path.join(c.out, "env-switched-built")
+    shutil.rmtree(built, ignore_errors=True)
+    shutil.copytree(os.path.join(c.src, "test", "workflows", "env-switched"),
+                    built)
+    brc, bout = run([py, "setup.py", "build_ext", "--inplace"], cwd=built,
+                    env=dict(os.environ, ENVX_BUILD_CPU="1", MAX_JOBS="2"))
+    check(brc == 0, f"envx's CPU extension builds ({bout.strip()[-300:]})")
+    rc, out = run([project, "--python", py, "-j", "2", "--env",
+                   "ENVX_BUILD_CPU=1", "--env", f"PYTHONPATH={built}",
+                   "--json", "../env-registry.json"], cwd=d)
+    s = load_json(os.path.join(c.out, "env-registry.json"))
+    cov = s.get("coverage", {})
+    reg = cov.get("registry", {})
+    check(rc == 0 and cov.get("counted_from") == "registry" and
+          cov.get("kernels") == {"total": 2, "analysed": 2} and
+          reg.get("operators") == 6 and reg.get("imported") == ["envx"] and
+          len(reg.get("libraries_loaded", [])) == 1 and
+          sorted(x.split()[0] for x in reg.get("only_in_index", [])) ==
+          ["envx::clip_", "envx::count", "envx::fill_rows_",
+           "envx::normalize", "envx::scale"] and
+          reg.get("only_in_registry") == [] and
+          "counted on torch's registry: 6 operators, 2 C++ kernels" in out and
+          "5 in the sources, not in the registry" in out and
+          last_line(out).startswith("torch-tidy-project: PASS: 0 warnings; "
+                                    "coverage 100%"),
+          f"the built CPU extension: coverage counted on torch's registry, "
+          f"2 of 2 kernels, the 5 CUDA kernels named as not built, exit 0 "
+          f"(exit {rc}, {cov.get('kernels')}, {reg}): {out.strip()[-900:]}")
+    validate(c, os.path.join(c.out, "env-registry.json"),
+             "the registry-counted run's --json")
+    rc, out = run([project, "--python", py, "-j", "2", "--env",
+                   "ENVX_BUILD_CPU=1", "--registry", "envx_nosuch"], cwd=d)
+    check(rc == 2 and "--registry envx_nosuch: the project's package does "
+          "not import" in out and "ModuleNotFoundError" in out,
+          f"--registry naming a package that does not import: exit 2, "
+          f"saying why (exit {rc}): {out.strip()[-400:]}")
 
     # Both: every file that registers or defines a kernel is linted.
     rc, out = run([project, "--python", py, "-j", "2", "--env",

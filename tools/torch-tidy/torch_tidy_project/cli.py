@@ -11,8 +11,8 @@ from collections import Counter
 
 from . import cache as file_cache
 from . import coverage as cov
-from . import (database, index, pruning, pyproject, recorder, report,
-               running, sarif, shards, torchenv)
+from . import (database, index, pruning, pyproject, recorder, registry,
+               report, running, sarif, shards, torchenv)
 from .common import ProjectError, log, rel, scratch_dir, write_json
 
 DESCRIPTION = """\
@@ -181,6 +181,14 @@ def parse_args(argv):
     p.add_argument("--shard-times", metavar="JSON",
                    help="balance the shares by the per-file times of an "
                    "earlier run's --json (default: by file size)")
+    p.add_argument("--registry", default="auto", metavar="auto|off|MODULE",
+                   help="read torch's dispatcher registry after importing "
+                   "the project's package in --python's environment, and "
+                   "count coverage on it: 'auto' tries the project's own "
+                   "packages (folders with __init__.py at the root or under "
+                   "src/), MODULE[,MODULE] names them (then one that does "
+                   "not import is an error), 'off' reads only the sources "
+                   "(default: auto)")
     p.add_argument("--torch-tidy", help="the torch-tidy binary")
     args = p.parse_args(argv)
     args.shard_k = args.shard_n = None
@@ -287,6 +295,7 @@ def run(args, here):
         cuda_path=args.cuda_path, torch=torch_info,
         operator_files=index.registering_files(index_json)))
     _check_torch(args, db, torch_info, project)
+    reg, reg_why = _registry(args, root, index_json, torch_info)
 
     files, skipped, regex_skipped, entries = _files_of(db, args)
     tidy_env = dict(args.environ, TORCH_TIDY_PROJECT_ROOT=root)
@@ -313,7 +322,8 @@ def run(args, here):
     # A shard counts every file of the run as linted: the others are the
     # other shards' to parse (the merge adds what they found).
     linted = {os.path.realpath(f) for f in every}
-    c = _coverage(args, db, index_json, root, linted, causes, regex_skipped)
+    c = _coverage(args, db, index_json, root, linted, causes, regex_skipped,
+                  reg, reg_why)
     if args.shard:
         c["files"]["linted"] = len(files)
         c["files"]["parsed"] = len(files) - len(causes)
@@ -588,8 +598,30 @@ def _read(files, results, sarif, scratch, root, llvm_version):
     return warnings, findings, unparsed, causes
 
 
-def _coverage(args, db, index_json, root, linted, causes, regex_skipped):
-    """The coverage of the run, with the gate's verdict."""
+def _registry(args, root, index_json, torch_info):
+    """(registry.Registry or None, why it was not read)."""
+    if args.registry == "off":
+        return None, "--registry off"
+    if torch_info is None:
+        return None, "python3 has no torch (--python names one)"
+    explicit = args.registry != "auto"
+    modules = [m.strip() for m in args.registry.split(",") if m.strip()] \
+        if explicit else registry.candidate_modules(root)
+    namespaces = {op.split("::")[0]
+                  for op in index.operator_names(index_json)}
+    log(f"torch's registry: importing {', '.join(modules) or 'nothing'} "
+        f"in {torch_info['executable']}")
+    reg, why = registry.read(torch_info["executable"], modules, namespaces,
+                             args.environ)
+    if reg is None and explicit:
+        raise ProjectError(f"--registry {args.registry}: {why}")
+    return reg, why
+
+
+def _coverage(args, db, index_json, root, linted, causes, regex_skipped,
+              reg=None, reg_why=None):
+    """The coverage of the run, with the gate's verdict; counted on torch's
+    registry where it was read."""
     switches = []
     if db.build and db.build.guards is not None:
         # setup.py: only what its branches that add extensions test.
@@ -604,6 +636,11 @@ def _coverage(args, db, index_json, root, linted, causes, regex_skipped):
                       for e in db.entries}
     c = cov.measure(index_json, root, database_files, linted, set(causes),
                     switches, causes, regex_skipped)
+    if reg is not None:
+        cov.with_registry(c, reg, index_json, root)
+    else:
+        c["counted_from"] = "index"
+        c["registry"] = {"not_read": reg_why}
     if db.how == "cmake sources":
         cov.approximate(c, "the database was made from the CMake sources "
                         "because CMake could not configure, not from the "

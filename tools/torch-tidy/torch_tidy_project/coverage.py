@@ -16,6 +16,7 @@ NOT_IN_DATABASE = "kernel file not in the database"
 LEFT_OUT = "left out by the build's configuration"
 NOT_PARSED = "not parsed"
 NOT_LINTED = "not linted"
+NOT_INDEXED = "registration not read by the index"
 # Variables that hold values, not switches (TORCH_CUDA_ARCH_LIST, CUDA_HOME).
 VALUE_WORDS = {"list", "dir", "dirs", "path", "paths", "home", "root", "arch",
                "archs", "flags", "version", "prefix", "include", "library",
@@ -155,7 +156,8 @@ def measure(index, root, database_files, linted, unparsed, switches,
             files = body_files[(op, k["key"], k["file"], k["line"])]
             kernels_total += 1
             entry = {"key": k["key"] or None,
-                     "files": sorted(rel(f, root) for f in files)}
+                     "files": sorted(rel(f, root) for f in files),
+                     "registered_at": f"{rel(k['file'], root)}:{k['line']}"}
             if files & parsed:
                 entry["analysed"] = True
                 kernels_seen += 1
@@ -223,6 +225,102 @@ def _why(files, database_files, unparsed, regex_skipped, matched, causes,
         return LEFT_OUT, f"{first}: " + " or ".join(hints)
     return NOT_IN_DATABASE, f"{first}: a build that compiles it (or " \
         f"--database with one that lists it)"
+
+
+def with_registry(result, reg, index, root):
+    """Recounts a coverage on torch's registry (registry.Registry): the
+    kernels counted are the registry's C++ kernels of the project's
+    operators (fakes left out, as the index leaves them), each analysed
+    where the index's registration it pairs with was; one the index did
+    not read is never analysed. What the sources register and the build
+    did not compile counts for nothing and is listed; every difference
+    between the two is named under result["registry"]."""
+    from . import registry as project_registry
+    by_op = project_index.cpp_kernels(index)
+    for k in (index or {}).get("kernels", []):
+        if k.get("fake") and not k["file"].endswith(".py"):
+            by_op.setdefault(f"{k['namespace']}::{k['operator']}",
+                             []).append(k)
+    sources = sorted(set(map(os.path.realpath, tree_sources(root))))
+    python_files = sorted(set(map(os.path.realpath, project_registry.
+                                  python_sources(root))))
+    foreign = project_registry.keep_projects(
+        reg, {op.split("::")[0] for op in project_index.operator_names(
+            index)}, sources + python_files, root)
+    pairs, only_registry, only_index = project_registry.match(
+        reg, by_op, sources, root)
+    static = {}
+    for op, o in result["by_operator"].items():
+        for e in o["kernels"]:
+            static[(op, e["registered_at"])] = e
+    paired = {}
+    for op, k, f, ik in pairs:
+        paired.setdefault(op, []).append(
+            (k, f, static.get((op, f"{rel(ik['file'], root)}:{ik['line']}"))))
+    for op, k, f in only_registry:
+        paired.setdefault(op, []).append((k, f, None))
+    operators, total, seen = {}, 0, 0
+    for op in sorted(reg.operators):
+        entries = []
+        for k, f, e in sorted(paired.get(op, []),
+                           key=lambda x: (x[0]["key"], x[0]["line"])):
+            if k["key"] in project_registry.FAKE_KEYS:
+                continue
+            here = project_registry.where(k, root, f)
+            if e is None:
+                e = {"key": k["key"], "files": [], "analysed": False,
+                     "why": NOT_INDEXED,
+                     "bring_in": f"{here}: torch's registry names this "
+                     f"registration; the project index did not read it"}
+            entries.append(dict(e, key=k["key"], registered_at=here))
+        total += len(entries)
+        n = sum(e["analysed"] for e in entries)
+        seen += n
+        status = (NO_KERNEL if not entries else "analysed"
+                  if n == len(entries) else "partly analysed" if n else
+                  "not analysed")
+        operators[op] = {"analysed": bool(entries) and n == len(entries),
+                         "status": status, "kernels": entries}
+    index_ops = set(result["by_operator"])
+    shares = [seen / total] if total else []
+    if result["files"]["linted"]:
+        shares.append(result["files"]["parsed"] / result["files"]["linted"])
+    result.update({
+        "share": min(shares) if shares else None,
+        "kernels": {"total": total, "analysed": seen},
+        "operators": {
+            "total": len(operators),
+            "with_cpp_kernels": sum(1 for o in operators.values()
+                                    if o["status"] != NO_KERNEL),
+            "analysed": sum(1 for o in operators.values() if o["analysed"])},
+        "by_operator": operators,
+        "counted_from": "registry",
+    })
+    summary = reg.summary()
+    summary.update({
+        "only_in_registry": [
+            f"{op} {k['key']} at {project_registry.where(k, root, f)}"
+            for op, k, f in only_registry],
+        "only_in_index": [
+            f"{op} {ik['key'] or 'CompositeImplicitAutograd'} at "
+            f"{rel(ik['file'], root)}:{ik['line']}" for op, ik in only_index
+            if ik["key"] not in project_registry.FAKE_KEYS],
+        "operators_only_in_registry": sorted(set(reg.operators) - index_ops),
+        "operators_only_in_index": sorted(index_ops - set(reg.operators)),
+    })
+    summary["not_the_projects"] = foreign
+    fakes = {f"{k['namespace']}::{k['operator']}"
+             for k in (index or {}).get("kernels", [])
+             if k.get("fake") and k["file"].endswith(".py")}
+    registered = {op: o["fake"] for op, o in reg.operators.items()
+                  if o.get("fake")}
+    summary["fakes"] = {
+        "registry": len(registered),
+        "not_read_by_index": sorted(
+            f"{op} at {project_registry.shorten(where, root)}"
+            for op, where in registered.items() if op not in fakes)}
+    result["registry"] = summary
+    return result
 
 
 def approximate(result, why):

@@ -102,6 +102,44 @@ def threshold(minimum):
     return f"{100 * minimum:g}%"
 
 
+def registry_lines(c):
+    """What torch's registry said, and how the index differs from it."""
+    r = c.get("registry") or {}
+    if c.get("counted_from") != "registry":
+        if r.get("not_read"):
+            print(f"    counted on the project index (torch's registry not "
+                  f"read: {r['not_read']})")
+        return
+    print(f"    counted on torch's registry: {r['operators']} operators, "
+          f"{r['kernels']} C++ kernels, after importing "
+          f"{', '.join(r['imported'])} in {r['python']} (torch "
+          f"{r['torch']})" + (f"; {len(r['libraries_loaded'])} shared "
+                             f"libraries loaded with torch.ops.load_library"
+                             if r["libraries_loaded"] else ""))
+    for what, said in (
+            ("registered, not read by the index", "only_in_registry"),
+            ("in the sources, not in the registry (not built, or "
+             "registered under another name)", "only_in_index"),
+            ("operators in the registry only", "operators_only_in_registry"),
+            ("operators in the sources only (not built, or another name)",
+             "operators_only_in_index")):
+        if r.get(said):
+            print(f"    {len(r[said])} {what}: " + ", ".join(r[said][:4]) +
+                  (" ..." if len(r[said]) > 4 else ""))
+    missed = r.get("fakes", {}).get("not_read_by_index", [])
+    if missed:
+        print(f"    {len(missed)} Python fakes registered, not read by the "
+              f"index: " + ", ".join(missed[:4]) +
+              (" ..." if len(missed) > 4 else ""))
+    if r.get("not_the_projects"):
+        print(f"    {r['not_the_projects']} operators of packages the "
+              f"project imports left out (not its namespaces or files)")
+    for lib, why in sorted(r.get("libraries_not_loaded", {}).items())[:3]:
+        print(f"    not loaded: {lib} ({why})")
+    for mod, why in sorted(r.get("failed", {}).items()):
+        print(f"    did not import: {mod} ({why})")
+
+
 def coverage_text(c):
     """'coverage 82%: 14 of 17 kernels analysed, 6 of 6 files parsed'."""
     if c["share"] is None:
@@ -194,6 +232,7 @@ def print_summary(s, project):
         print("  project: the project index could not be read")
     c = s["coverage"]
     print(f"  {coverage_text(c)} (--min-coverage {threshold(c['minimum'])})")
+    registry_lines(c)
     for op, status, hints in cov.unseen(c)[:20]:
         print(f"    {op}: {status}; " + "; ".join(hints))
     if len(cov.unseen(c)) > 20:
