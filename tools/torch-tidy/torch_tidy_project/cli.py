@@ -55,7 +55,12 @@ every file). The summary says, per operator, whether its C++ kernels were
 analysed, and if not why (no C++ kernel; kernel file not in the database;
 left out by the build's configuration; not parsed; not linted) and what
 would bring them in. Coverage is the share of C++ kernels analysed and of
-linted files that parsed, the lower of the two.
+linted files that parsed, the lower of the two. Where the project's package
+imports in --python's environment (CI built it), the kernels counted are
+those torch's dispatcher registry holds for the project's operators
+(--registry): one the sources register that the build did not compile
+counts for nothing, one the index did not read is never analysed, and every
+difference between the two is named.
 
 Each linted file's result is kept in ROOT/.torch-tidy/cache/, keyed by the
 file and every header clang read for it, its compile command, torch-tidy,

@@ -1,0 +1,147 @@
+#!/usr/bin/env python3
+"""The project index against torch's registry on real libraries (issue 58,
+item 2): for each library, its sources' index (torch-tidy --project-index)
+and the registry of its installed build (imported in a torch venv), compared
+by operator, by operator and dispatch key (C++ kernels), and by Python fake.
+
+  registry_table.py LIBS.json --torch-tidy BIN [--python PY] [--json OUT]
+
+LIBS.json: a list of {"name", "version", "module", "src", "site", "how"}:
+src the library's source tree at the installed version, site a folder on
+PYTHONPATH where it is installed (pip --target), how "built here CPU-only"
+or "prebuilt wheel". Prints a Markdown table (docs/reliability.md keeps it)
+and, per library, every miss: an operator or kernel of the registry the
+index did not read, and what the index read that the registry does not hold
+(not built, or a wrong reading)."""
+import argparse
+import json
+import os
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "torch-tidy"))
+from torch_tidy_project import coverage as cov  # noqa: E402
+from torch_tidy_project import index as project_index  # noqa: E402
+from torch_tidy_project import registry  # noqa: E402
+
+
+def share(n, d):
+    return f"{100 * n / d:.0f}% ({n}/{d})" if d else "n/a"
+
+
+def compare(lib, tidy, python):
+    src = os.path.realpath(lib["src"])
+    idx = project_index.load(tidy, src)
+    if idx is None:
+        return {"name": lib["name"], "error": "the index could not be read"}
+    namespaces = {op.split("::")[0] for op in
+                  project_index.operator_names(idx)}
+    env = dict(os.environ, PYTHONPATH=os.path.realpath(lib["site"]))
+    reg, why = registry.read(python, [lib["module"]], namespaces, env)
+    if reg is None:
+        return {"name": lib["name"], "error": why}
+    sources = sorted(set(map(os.path.realpath, cov.tree_sources(src))))
+    pys = sorted(set(map(os.path.realpath, registry.python_sources(src))))
+    foreign = registry.keep_projects(reg, namespaces, sources + pys, src)
+    # Operators: the registry's against the index's (schemas, inferred
+    # schemas, and operators the index saw kernels or fakes for).
+    index_ops = set(project_index.operator_names(idx)) | {
+        f"{k['namespace']}::{k['operator']}" for k in idx.get("kernels", [])
+        if k["key"] not in project_index.MARKS}
+    reg_ops = set(reg.operators)
+    # Kernels: C++ registrations per operator and key, fakes (Meta,
+    # CompositeExplicitAutograd) included, each paired as coverage pairs.
+    by_op = {}
+    for k in idx.get("kernels", []):
+        if k["key"] in project_index.MARKS or k["file"].endswith(".py"):
+            continue
+        by_op.setdefault(f"{k['namespace']}::{k['operator']}",
+                         []).append(k)
+    pairs, only_reg, only_idx = registry.match(reg, by_op, sources, src)
+    index_kernels = sum(len(v) for op, v in by_op.items() if op in reg_ops)
+    # Python fakes: the registry's fake source against the index's fakes.
+    idx_fakes = {f"{k['namespace']}::{k['operator']}"
+                 for k in idx.get("kernels", [])
+                 if k.get("fake") and k["file"].endswith(".py")}
+    reg_fakes = {op for op, o in reg.operators.items() if o.get("fake")}
+    return {
+        "name": lib["name"], "version": lib.get("version"),
+        "how": lib.get("how"), "torch": reg.data.get("torch"),
+        "foreign_operators": foreign,
+        "operators": {"registry": len(reg_ops), "index": len(index_ops),
+                      "both": len(reg_ops & index_ops),
+                      "missed": sorted(reg_ops - index_ops),
+                      "index_only": sorted(index_ops - reg_ops)},
+        "kernels": {"registry": len(pairs) + len(only_reg),
+                    "index": index_kernels, "both": len(pairs),
+                    "missed": [f"{op} {k['key']} at "
+                               f"{registry.where(k, src, f)}"
+                               for op, k, f in only_reg],
+                    "index_only": [f"{op} {ik['key']} at "
+                                   f"{os.path.relpath(ik['file'], src)}:"
+                                   f"{ik['line']}" for op, ik in only_idx]},
+        "fakes": {"registry": len(reg_fakes), "both": len(reg_fakes &
+                                                           idx_fakes),
+                  "missed": sorted(reg_fakes - idx_fakes)},
+    }
+
+
+def table(rows):
+    out = ["| library | build | operators: recall | precision | "
+           "operator-and-key (C++): recall | precision | Python fakes: "
+           "recall |", "|---|---|---|---|---|---|---|"]
+    for r in rows:
+        if "error" in r:
+            out.append(f"| {r['name']} | | not measured: {r['error']} "
+                       f"| | | | |")
+            continue
+        o, k, f = r["operators"], r["kernels"], r["fakes"]
+        out.append(
+            f"| {r['name']} {r['version']} | {r['how']} | "
+            f"{share(o['both'], o['registry'])} | "
+            f"{share(o['both'], o['index'])} | "
+            f"{share(k['both'], k['registry'])} | "
+            f"{share(k['both'], k['index'])} | "
+            f"{share(f['both'], f['registry'])} |")
+    return "\n".join(out)
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("libs")
+    p.add_argument("--torch-tidy", required=True)
+    p.add_argument("--python", default=os.path.expanduser(
+        "~/.cache/torch-tidy/venv-torch-2.8.0/bin/python"))
+    p.add_argument("--json")
+    args = p.parse_args()
+    with open(args.libs) as f:
+        libs = json.load(f)
+    rows = [compare(lib, args.torch_tidy, args.python) for lib in libs]
+    print(table(rows))
+    for r in rows:
+        if "error" in r:
+            continue
+        print(f"\n{r['name']}: {r['foreign_operators']} operators of "
+              f"imported packages left out")
+        for what, items in (
+                ("operators the index missed", r["operators"]["missed"]),
+                ("operators the index read, not in the registry",
+                 r["operators"]["index_only"]),
+                ("kernels the index missed", r["kernels"]["missed"]),
+                ("kernels the index read, not in the registry",
+                 r["kernels"]["index_only"]),
+                ("Python fakes the index missed", r["fakes"]["missed"])):
+            if items:
+                print(f"  {len(items)} {what}:")
+                for x in items[:40]:
+                    print(f"    {x}")
+                if len(items) > 40:
+                    print(f"    ... {len(items) - 40} more")
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(rows, f, indent=1, sort_keys=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
