@@ -302,6 +302,62 @@ meta_lib.impl("j", lambda x: x)
             }));
 }
 
+// Issue 58 item 3: torch.library's functions under other names and through
+// getattr, and torch.library.custom_op's operators with their fakes and
+// kernels.
+TEST(ScanKernels, PythonLibraryAliasesAndCustomOps) {
+  const char *Text = R"py(import torch
+from torch.library import custom_op as cop, impl as limpl
+my_op = torch.library.custom_op
+impl = torch.library.impl
+kern = getattr(torch.library, "register_kernel")
+
+@torch.library.custom_op("cns::a", mutates_args=())
+def a(x: torch.Tensor) -> torch.Tensor:
+    return x.clone()
+
+@a.register_fake
+def _(x):
+    return torch.empty_like(x)
+
+@my_op("cns::b", mutates_args=())
+def b(x: torch.Tensor) -> torch.Tensor:
+    return x.clone()
+b.register_fake(lambda x: torch.empty_like(x))
+@b.register_kernel("cuda")
+def _(x): return x
+@cop("cns::c", mutates_args=())
+@some_other_decorator
+def c(x: torch.Tensor) -> torch.Tensor:
+    return x
+d = torch.library.custom_op("cns::d", d_impl, mutates_args=())
+d.register_autograd(backward)
+@impl("cns::e", "Meta")
+def _e(x): return x
+@limpl("cns::f", "Meta")
+def _f(x): return x
+getattr(torch.library, "register_fake")("cns::g")(lambda x: x)
+kern("cns::h", "cpu")(lambda x: x)
+not_a.register_fake
+def impl(x): pass
+)py";
+  EXPECT_EQ(kernelsOf(scanOperatorFile("/p/custom.py", Text).Kernels),
+            (std::vector<std::string>{
+                "cns::a|CustomOp|torch.library.custom_op|7",
+                "cns::b|CustomOp|torch.library.custom_op|15",
+                "cns::b|Fake|custom_op.register_fake|18",
+                "cns::b|CUDA|custom_op.register_kernel|19",
+                "cns::c|CustomOp|torch.library.custom_op|21",
+                "cns::d|CustomOp|torch.library.custom_op|25",
+                "cns::d|Autograd|custom_op.register_autograd|26",
+                "cns::e|Meta|torch.library.impl|27",
+                "cns::f|Meta|torch.library.impl|29",
+                "cns::g|Fake|torch.library.register_fake|31",
+                "cns::h|CPU|torch.library.register_kernel|32",
+                "cns::a|Fake|custom_op.register_fake|11",
+            }));
+}
+
 TEST(ScanKernels, PythonLoopsGetattrConditionsAndUnnamed) {
   // deep-gemm's loop (the namespace made by a helper: any, "*"), an
   // f-string's namespace, getattr, a condition (kept), an else branch, a

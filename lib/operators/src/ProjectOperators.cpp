@@ -24,7 +24,7 @@ using namespace llvm;
 namespace torch_tidy {
 namespace {
 
-constexpr int CacheVersion = 15;
+constexpr int CacheVersion = 17;
 /// Files larger than this are not read (generated or vendored code).
 constexpr uint64_t MaxFileSize = 4 << 20;
 /// A project with more files than this is indexed up to this many.
@@ -932,6 +932,88 @@ void pythonFakeAliases(StringRef Text, std::vector<WrapperMacro> &Out) {
   }
 }
 
+/// torch.library functions a file calls under another name: `impl =
+/// torch.library.impl`, `from torch.library import custom_op as cop`,
+/// `op = getattr(torch.library, "custom_op")` ({alias: function}).
+/// register_fake and impl_abstract under other names are
+/// pythonFakeAliases' (their conditional choices too).
+StringMap<std::string> pythonLibraryAliases(StringRef Text) {
+  static const char *const Functions[] = {
+      "custom_op", "impl", "register_kernel", "register_autograd"};
+  auto Known = [](StringRef F) { return llvm::is_contained(Functions, F); };
+  StringMap<std::string> Out;
+  StringRef Rest = Text;
+  while (!Rest.empty()) {
+    auto [Line, Next] = Rest.split('\n');
+    Rest = Next;
+    StringRef Code = Line.ltrim(" \t").split('#').first.rtrim();
+    if (Code.consume_front("from ")) {
+      StringRef Imports = Code.ltrim();
+      if (!Imports.consume_front("torch.library"))
+        continue;
+      Imports = Imports.ltrim();
+      if (!Imports.consume_front("import"))
+        continue;
+      SmallVector<StringRef, 4> Names;
+      Imports.trim().trim("()").split(Names, ',');
+      for (StringRef N : Names) {
+        auto [Imported, Alias] = N.trim().split(" as ");
+        Imported = Imported.trim();
+        Alias = Alias.trim();
+        if (Known(Imported) && isIdentifier(Alias) && Alias != Imported)
+          Out[Alias] = Imported.str();
+      }
+      continue;
+    }
+    auto [Name, Value] = Code.split('=');
+    Name = Name.trim();
+    Value = Value.trim();
+    if (!isIdentifier(Name) || Value.empty() || Value.starts_with("="))
+      continue;
+    if (Value.consume_front("torch.library.") && Known(Value))
+      Out[Name] = Value.str();
+    else if (Value.consume_front("getattr(")) {
+      auto [Owner, Attr] = Value.split(',');
+      size_t Pos = 0;
+      Attr = Attr.ltrim();
+      if (Owner.trim() == "torch.library")
+        if (std::optional<std::string> F = pythonStrings(Attr, Pos))
+          if (Known(*F))
+            Out[Name] = *F;
+    }
+  }
+  return Out;
+}
+
+/// The torch.library function a call at Open calls through getattr
+/// (`getattr(torch.library, "register_fake")("ns::op")`), or empty.
+std::string getattrLibraryFunction(StringRef Text, size_t Open) {
+  if (Open == 0 || Text[Open - 1] != ')')
+    return "";
+  // Back to the bracket that the ')' closes (no strings with brackets in
+  // a getattr's arguments).
+  int Depth = 0;
+  size_t P = Open - 1;
+  for (;; --P) {
+    if (Text[P] == ')')
+      ++Depth;
+    else if (Text[P] == '(' && --Depth == 0)
+      break;
+    if (P == 0)
+      return "";
+  }
+  if (identifierBefore(Text, P) != "getattr")
+    return "";
+  StringRef Args = Text.slice(P + 1, Open - 1);
+  auto [Owner, Attr] = Args.split(',');
+  if (Owner.trim() != "torch.library")
+    return "";
+  size_t Pos = 0;
+  Attr = Attr.ltrim();
+  std::optional<std::string> F = pythonStrings(Attr, Pos);
+  return F ? *F : "";
+}
+
 /// A project's own functions that register a fake for the name they are
 /// given (`def register_custom_op(name): ... torch.library.register_fake(
 /// f"{name}")(func)`, as torchao writes it): a `def` whose body (the lines
@@ -1211,6 +1293,11 @@ void scanPython(StringRef Path, StringRef Text, FileOperatorFacts &Facts) {
   if (!Registers)
     return;
   pythonFakeWrappers(Text, Facts.Wrappers);
+  StringMap<std::string> Aliases = pythonLibraryAliases(Text);
+  // Functions a torch.library.custom_op made operators of ({function:
+  // (ns, op)}): their register_fake, register_kernel and
+  // register_autograd methods register for that operator.
+  StringMap<std::pair<std::string, std::string>> CustomOps;
   // Kernels and fakes: torch.library.register_fake("ns::op") (a call or a
   // decorator; also imported bare), impl_abstract, register_kernel,
   // register_autograd, torch.library.impl("ns::op", "Meta"),
@@ -1223,14 +1310,28 @@ void scanPython(StringRef Path, StringRef Text, FileOperatorFacts &Facts) {
       {"register_autograd", "Autograd"},
       {"disallow_in_graph", DisallowInGraphKey},
       {"register_kernel", ""},
+      {"custom_op", CustomOpKey},
       {"impl", ""}};
   for (size_t At = 0; At < Text.size(); ++At) {
     At = Text.find('(', At);
     if (At == StringRef::npos)
       break;
     StringRef Verb = identifierBefore(Text, At);
+    // A torch.library function under another name, or through getattr:
+    // read as torch.library's own.
+    std::string Through = getattrLibraryFunction(Text, At);
+    bool Aliased = !Through.empty();
+    if (auto A = Aliases.find(Verb); !Aliased && A != Aliases.end()) {
+      size_t B = At - Verb.size();
+      if (B == 0 || Text[B - 1] != '.') {
+        Through = A->second;
+        Aliased = true;
+      }
+    }
+    if (Aliased)
+      Verb = Through;
     auto V = Verbs.find(Verb);
-    if (V == Verbs.end()) {
+    if (V == Verbs.end() && !Aliased) {
       // A call of a project's own function with an operator's name first
       // (`@register_custom_op("ns::op")`): a fake if the project defines
       // that function as a wrapper of register_fake (resolved project-wide).
@@ -1271,12 +1372,43 @@ void scanPython(StringRef Path, StringRef Text, FileOperatorFacts &Facts) {
       }
       continue;
     }
-    size_t VerbAt = At - Verb.size();
+    if (V == Verbs.end())
+      continue;
+    // Where the call's name starts (the getattr's bracket for a call
+    // through getattr).
+    size_t VerbAt = At - identifierBefore(Text, At).size();
     while (VerbAt > 0 && Text[VerbAt - 1] == ' ')
       --VerbAt;
     StringRef Before = Text.take_front(VerbAt);
     std::string LibNs, LibKey; // a Library object's: lib.impl(...)
-    if (Before.ends_with(".")) {
+    if (Before.ends_with(".") && !Aliased) {
+      StringRef Owner = identifierBefore(Text, VerbAt - 1);
+      // `@my_op.register_fake`, `my_op.register_kernel("cpu")` of a
+      // function torch.library.custom_op made an operator of.
+      if (auto C = CustomOps.find(Owner);
+          C != CustomOps.end() &&
+          (Verb == "register_fake" || Verb == "register_kernel" ||
+           Verb == "register_autograd")) {
+        PythonCall Call = pythonCall(Text, At);
+        std::vector<std::string> Keys;
+        if (Verb == "register_kernel") {
+          for (const std::string &S : Call.Strings)
+            if (std::optional<std::string> K = pythonKey(S))
+              Keys.push_back(*K);
+          if (Keys.empty())
+            Keys.push_back("CompositeExplicitAutograd");
+        } else {
+          Keys.push_back(V->second.str());
+        }
+        for (const std::string &K : Keys)
+          Facts.Kernels.push_back(
+              {C->second.first, C->second.second,
+               KernelSite{K, ("custom_op." + Verb).str(), Path.str(),
+                          Lines.lineOf(VerbAt), conditionOf(Text, VerbAt)}});
+        continue;
+      }
+    }
+    if (Before.ends_with(".") && !Aliased) {
       StringRef Owner = identifierBefore(Text, VerbAt - 1);
       bool TorchLibrary = Owner == "library" &&
                           (Before.ends_with("torch.library.") ||
@@ -1291,6 +1423,8 @@ void scanPython(StringRef Path, StringRef Text, FileOperatorFacts &Facts) {
           continue;
         std::tie(LibNs, LibKey) = It->second;
       }
+    } else if (Aliased) {
+      // torch.library's function under another name: read as its own.
     } else if (Verb == "impl" || Verb == "register_kernel" ||
                (!Before.empty() &&
                 (isAlnum(Before.back()) || Before.back() == '_'))) {
@@ -1363,6 +1497,25 @@ void scanPython(StringRef Path, StringRef Text, FileOperatorFacts &Facts) {
     }
     if (Name.empty())
       continue;
+    if (Verb == "custom_op") {
+      // The function it makes an operator of: the def it decorates, the
+      // function it is given, or the name its result is bound to.
+      size_t Close = closingBracket(Text, At);
+      StringRef After =
+          Close == StringRef::npos ? StringRef() : Text.drop_front(Close + 1);
+      StringRef Fn;
+      while (!(After = After.ltrim()).empty() && After.starts_with("@"))
+        After = After.split('\n').second; // other decorators
+      if (After.consume_front("def ") || After.consume_front("async def "))
+        Fn = After.take_while([](char C) { return isAlnum(C) || C == '_'; });
+      StringRef Assigned = Text.take_front(VerbAt).rtrim();
+      if (Assigned.consume_back("torch.library."))
+        Assigned = Assigned.rtrim();
+      if (Assigned.consume_back("=") && !Assigned.ends_with("="))
+        Fn = identifierBefore(Assigned.rtrim(), Assigned.rtrim().size());
+      if (!Fn.empty())
+        CustomOps[Fn] = {Ns, Name};
+    }
     // torch.library.impl(lib, "op", ...) names the library as a variable.
     if (Ns.empty())
       if (auto It = ImplLibraries.find(Call.FirstArgument);
@@ -1370,6 +1523,8 @@ void scanPython(StringRef Path, StringRef Text, FileOperatorFacts &Facts) {
         Ns = It->second.first;
     if (!V->second.empty())
       Keys = {V->second.str()};
+    else if (Keys.empty() && Aliased && Verb == "impl")
+      continue; // torch.library.impl needs its dispatch key: not a call of it
     else if (Keys.empty())
       // Library.impl with no key takes the library's, else is a catch-all
       // kernel; register_kernel with no device types registers for every
@@ -1379,11 +1534,26 @@ void scanPython(StringRef Path, StringRef Text, FileOperatorFacts &Facts) {
                                 : "CompositeImplicitAutograd"};
     std::string How = Verb == "disallow_in_graph"
                           ? "torch._dynamo.disallow_in_graph"
-                      : LibNs.empty() ? ("torch.library." + Verb).str()
-                                      : "Library.impl";
+                      : Verb == "custom_op" ? "torch.library.custom_op"
+                      : LibNs.empty()       ? ("torch.library." + Verb).str()
+                                            : "Library.impl";
     for (const std::string &K : Keys)
       Facts.Kernels.push_back(
           {Ns, Name, KernelSite{K, How, Path.str(), Line, Condition}});
+  }
+  // `@my_op.register_fake` as a decorator without a call.
+  for (const auto &C : CustomOps) {
+    std::string Deco = ("@" + C.first() + ".register_fake").str();
+    for (size_t At = Text.find(Deco); At != StringRef::npos;
+         At = Text.find(Deco, At + 1)) {
+      StringRef After = Text.drop_front(At + Deco.size());
+      if (!After.split('\n').first.split('#').first.trim().empty())
+        continue; // a call: read above
+      Facts.Kernels.push_back(
+          {C.second.first, C.second.second,
+           KernelSite{"Fake", "custom_op.register_fake", Path.str(),
+                      Lines.lineOf(At), conditionOf(Text, At)}});
+    }
   }
 }
 

@@ -11,8 +11,10 @@ from collections import Counter
 from .common import read_text
 
 # Registrations whose operator has an inferred schema (no schema text);
-# through a project's macro they read "MACRO: m.def".
-INFERRED = ("m.def", "torch::RegisterOperators")
+# through a project's macro they read "MACRO: m.def"; a Python function
+# torch.library.custom_op makes an operator of has its schema from its
+# annotations.
+INFERRED = ("m.def", "torch::RegisterOperators", "torch.library.custom_op")
 
 
 def _inferred(how):

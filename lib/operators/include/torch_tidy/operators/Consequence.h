@@ -96,6 +96,9 @@ inline constexpr llvm::StringLiteral DisallowInGraphKey = "DisallowInGraph";
 /// fake of any operator, it makes "no fake" unknown for the project's
 /// operators that have none.
 inline constexpr llvm::StringLiteral UnnamedFakeKey = "UnnamedFake";
+/// The kernel torch.library.custom_op registers: the Python function it
+/// decorates (an operator defined in Python, its schema inferred).
+inline constexpr llvm::StringLiteral CustomOpKey = "CustomOp";
 
 /// The pseudo-key of a call of the operator (`torch.ops.ns.op(m, v)`)
 /// inside a Python `@torch.library.custom_op` function: torch.compile calls
