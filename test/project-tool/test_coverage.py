@@ -195,6 +195,43 @@ class QualifiedKernelTest(unittest.TestCase):
         self.assertFalse(k["analysed"])  # reader.cpp was not linted
 
 
+class CustomClassMethodsTest(unittest.TestCase):
+    def test_listed_apart_and_not_counted(self):
+        # Issue 58: TorchScript custom classes' methods are not operators;
+        # they are listed under their own heading, analysed where the file
+        # that defines the method (or registers it) parsed.
+        with tempfile.TemporaryDirectory() as d:
+            root = os.path.realpath(d)
+            reg = write(os.path.join(root, "csrc", "classes.cpp"),
+                        "TORCH_LIBRARY(cc, m) {}\n")
+            work = write(os.path.join(root, "csrc", "work.cpp"),
+                         "at::Tensor Work::wait() {\n  return t;\n}\n")
+            bad = write(os.path.join(root, "csrc", "other.cpp"),
+                        "at::Tensor Other::wait() {\n  return t;\n}\n")
+            method = dict(kernel("Work.wait", "CustomClassMethod", reg, 3,
+                                 "Work::wait"), namespace="cc",
+                          how="class_.def")
+            other = dict(method, operator="Other.wait",
+                         function="Other::wait", line=4)
+            init = dict(method, operator="Work.__init__", function="",
+                        line=2)
+            index = {"operators": [op("run", reg)],
+                     "kernels": [kernel("run", "CPU", reg, 5),
+                                 method, other, init]}
+            c = cov.measure(index, root, {reg, work, bad},
+                            {reg, work, bad}, {bad}, [])
+            self.assertEqual(c["kernels"], {"total": 1, "analysed": 1})
+            self.assertEqual(sorted(c["by_operator"]), ["myops::run"])
+            m = c["custom_class_methods"]
+            self.assertEqual((m["total"], m["analysed"]), (3, 2))
+            self.assertEqual(m["methods"]["cc::Work.wait"],
+                             {"files": ["csrc/work.cpp"], "analysed": True,
+                              "registered_at": "csrc/classes.cpp:3"})
+            self.assertFalse(m["methods"]["cc::Other.wait"]["analysed"])
+            self.assertEqual(m["methods"]["cc::Work.__init__"]["files"],
+                             ["csrc/classes.cpp"])
+
+
 class ShareTest(unittest.TestCase):
     def test_file_share_lower_than_kernel_share(self):
         with tempfile.TemporaryDirectory() as tmp:

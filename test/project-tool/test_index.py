@@ -160,6 +160,7 @@ class SummaryTest(Fixture):
             "fakes": 2,
             "fakes_by_how": {"Meta (m.impl)": 1, "register_fake": 1},
             "disallowed_in_graph": 1, "called_in_python_custom_ops": 0,
+            "custom_class_methods": 0,
             "files_indexed": 9})
         self.assertIsNone(index.summary(None))
 

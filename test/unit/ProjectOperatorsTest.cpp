@@ -825,6 +825,18 @@ TEST_F(ProjectIndex, CustomClassMethodsAreNotOperators) {
   EXPECT_TRUE(Index->kernels("cc", "result").empty());
   EXPECT_EQ(Index->find("cc", "run").size(), 1u);
   EXPECT_EQ(Index->kernels("cc", "run").size(), 1u);
+  // Listed apart, as "Class.method", with the function each names.
+  std::vector<std::string> Methods;
+  for (const DeclaredKernel &K : Index->allKernels())
+    if (K.Site.Key == CustomClassMethodKey)
+      Methods.push_back(K.Namespace + "::" + K.Name + "|" + K.Function + "|" +
+                        std::to_string(K.Site.Line));
+  EXPECT_EQ(Methods, (std::vector<std::string>{
+                         "cc::Work.__init__||3",
+                         "cc::Work.wait|Work::wait|4",
+                         "cc::Work.result||5",
+                         "cc::Other.wait|Other::wait|8",
+                     }));
 }
 
 TEST_F(ProjectIndex, MacroNamespaceMatchesByName) {

@@ -500,7 +500,8 @@ void OperatorModel::addKernelsRegisteredElsewhere(
   for (const auto &Entry : Defined)
     Project.noteFunctionRead(Entry.getKey());
   for (const DeclaredKernel &K : Project.allKernels()) {
-    if (K.Function.empty() || K.Site.File == Main || isFakeKey(K.Site.Key))
+    if (K.Function.empty() || K.Site.File == Main || isFakeKey(K.Site.Key) ||
+        K.Site.Key == CustomClassMethodKey)
       continue;
     // The registration's name, qualified as written (`ns::f`): a function
     // of that name in another namespace is not it.

@@ -24,7 +24,7 @@ using namespace llvm;
 namespace torch_tidy {
 namespace {
 
-constexpr int CacheVersion = 17;
+constexpr int CacheVersion = 18;
 /// Files larger than this are not read (generated or vendored code).
 constexpr uint64_t MaxFileSize = 4 << 20;
 /// A project with more files than this is indexed up to this many.
@@ -290,22 +290,42 @@ std::string kernelFunctionIn(const std::vector<Token> &T, size_t B, size_t E) {
 /// Whether the member call at token J is part of a chain that starts at
 /// a `class_<...>(...)` (a TorchScript custom class's `.def` of a method or
 /// constructor): the tokens back to the statement's start name `class_`.
-bool inCustomClassChain(const std::vector<Token> &T, size_t J) {
+/// Returns the `class_` token's index, or 0 where there is none.
+size_t customClassChainHead(const std::vector<Token> &T, size_t J) {
   int Depth = 0;
   for (size_t K = J; K-- > 0;) {
     if (T[K].is(clang::tok::r_paren) || T[K].is(clang::tok::r_square))
       ++Depth;
     else if (T[K].is(clang::tok::l_paren) || T[K].is(clang::tok::l_square)) {
       if (Depth-- == 0)
-        return false; // inside an argument list: not a chain's head
+        return 0; // inside an argument list: not a chain's head
     } else if (Depth == 0 &&
                (T[K].is(clang::tok::semi) || T[K].is(clang::tok::l_brace) ||
                 T[K].is(clang::tok::r_brace)))
-      return false;
+      return 0;
     else if (T[K].isIdent("class_"))
-      return true;
+      return K;
   }
-  return false;
+  return 0;
+}
+
+/// The name a `class_<T>(...)` at token K registers: its last string
+/// argument (`class_<T>("ns", "Name")` or `class_<T>("Name")`), else the
+/// C++ type between the angle brackets.
+std::string customClassName(const std::vector<Token> &T, size_t K) {
+  std::string Type;
+  size_t J = K + 1;
+  if (J < T.size() && T[J].is(clang::tok::less))
+    for (++J; J < T.size() && !T[J].is(clang::tok::greater); ++J)
+      Type += T[J].Text.str();
+  if (J + 1 >= T.size() || !T[J + 1].is(clang::tok::l_paren))
+    return Type;
+  size_t Close = closingParen(T, J + 1);
+  std::string Name;
+  for (size_t I = J + 2; I < Close && I < T.size(); ++I)
+    if (T[I].isString())
+      Name = cxxStringValue(T[I].Text);
+  return Name.empty() ? Type : Name;
 }
 
 /// Macros of torch, its libraries and test frameworks: never a project's
@@ -376,12 +396,12 @@ void scanCxx(StringRef Path, StringRef Text, FileOperatorFacts &Out) {
   };
   // Variables that hold a custom class (`auto c = m.class_<T>("T");`):
   // their .def calls are its methods.
-  StringSet<> ClassVars;
+  StringMap<std::string> ClassVars; // variable: the class's name
   for (size_t I = 0; I + 2 < T.size(); ++I)
     if (T[I].is(clang::tok::raw_identifier) && T[I + 1].is(clang::tok::equal))
       for (size_t K = I + 2; K < T.size() && !T[K].is(clang::tok::semi); ++K)
         if (T[K].isIdent("class_")) {
-          ClassVars.insert(T[I].Text);
+          ClassVars[T[I].Text] = customClassName(T, K);
           break;
         }
   // The registrations of a library block whose '{' is token Open; returns
@@ -400,12 +420,28 @@ void scanCxx(StringRef Path, StringRef Text, FileOperatorFacts &Out) {
           J > 0 && J + 1 < T.size() &&
           (T[J - 1].is(clang::tok::period) || T[J - 1].is(clang::tok::arrow)) &&
           T[J + 1].is(clang::tok::l_paren);
+      size_t Head =
+          Member && T[J].isIdent("def") ? customClassChainHead(T, J) : 0;
       if (Member && T[J].isIdent("def") &&
-          (inCustomClassChain(T, J) ||
-           (J >= 2 && ClassVars.contains(T[J - 2].Text)))) {
+          (Head || (J >= 2 && ClassVars.contains(T[J - 2].Text)))) {
         // m.class_<T>("Name").def("method", ...): a TorchScript custom
-        // class's method, not an operator.
-        J = closingParen(T, J + 1);
+        // class's method, not an operator; kept apart (CustomClassMethodKey,
+        // named "Class.method") so that coverage can list it.
+        size_t Close = closingParen(T, J + 1);
+        std::string Class =
+            Head ? customClassName(T, Head) : ClassVars[T[J - 2].Text];
+        std::string Method = schemaAt(T, J + 2);
+        if (Method.empty())
+          Method = "__init__"; // .def(torch::init<...>())
+        size_t Args = firstComma(T, J + 2, Close);
+        Out.Kernels.push_back(
+            {Ns.str(), Class + "." + Method,
+             KernelSite{CustomClassMethodKey.str(), "class_.def", Path.str(),
+                        Lines.lineOf(T[J].Offset)},
+             Method == "__init__" || Args >= Close
+                 ? ""
+                 : kernelFunctionIn(T, Args + 1, Close)});
+        J = Close;
         continue;
       }
       if (Member && T[J].isIdent("def")) {

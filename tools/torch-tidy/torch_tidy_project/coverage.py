@@ -116,30 +116,32 @@ def measure(index, root, database_files, linted, unparsed, switches,
     # project's own sources (other projects' code and tests left out).
     own = set(map(os.path.realpath, tree_sources(root, True)))
     candidates = set(database_files) | own
+    methods = project_index.class_methods(index)
     functions = {}
-    for ks in by_op.values():
-        for k in ks:
-            if k.get("function"):
-                functions.setdefault(k["function"].split("::")[-1], set())
+    for k in [k for ks in by_op.values() for k in ks] + methods:
+        if k.get("function"):
+            functions.setdefault(k["function"].split("::")[-1], set())
     if functions:
         for f in candidates:
             for name in project_index.defined_functions(read_text(f),
                                                         functions):
                 functions[name].add(f)
     parsed = set(linted) - set(unparsed)
+
+    def files_of(k):
+        written = (k.get("function") or "").split("::")
+        files = functions.get(written[-1]) or set()
+        if len(written) > 1:
+            # Qualified where registered (`&Cls::Create<T>`, `&ns::kernel`):
+            # only the files that define it so.
+            files = {f for f in files
+                     if _qualified_in(read_text(f), written[-2],
+                                      written[-1])}
+        return files or {os.path.realpath(k["file"])}
     body_files = {}
     for op, ks in by_op.items():
         for k in ks:
-            written = (k.get("function") or "").split("::")
-            files = functions.get(written[-1]) or set()
-            if len(written) > 1:
-                # Qualified where registered (`&Cls::Create<T>`,
-                # `&ns::kernel`): only the files that define it so.
-                files = {f for f in files
-                         if _qualified_in(read_text(f), written[-2],
-                                          written[-1])}
-            body_files[(op, k["key"], k["file"], k["line"])] = \
-                files or {os.path.realpath(k["file"])}
+            body_files[(op, k["key"], k["file"], k["line"])] = files_of(k)
     missing = {f for files in body_files.values() for f in files
                if f not in database_files}
     matched = switches_for(sorted(missing), switches, root,
@@ -185,7 +187,20 @@ def measure(index, root, database_files, linted, unparsed, switches,
         shares.append(kernels_seen / kernels_total)
     if files_linted:
         shares.append(files_parsed / files_linted)
+    # TorchScript custom classes' methods: not operators, not counted;
+    # analysed where the file defining (or registering) them parsed.
+    listed = {}
+    for k in methods:
+        files = files_of(k)
+        listed[f"{k['namespace']}::{k['operator']}"] = {
+            "files": sorted(rel(f, root) for f in files),
+            "registered_at": f"{rel(k['file'], root)}:{k['line']}",
+            "analysed": bool(files & parsed)}
     return {
+        "custom_class_methods": {
+            "total": len(listed),
+            "analysed": sum(m["analysed"] for m in listed.values()),
+            "methods": listed},
         "share": min(shares) if shares else None,
         "kernels": {"total": kernels_total, "analysed": kernels_seen},
         "operators": {

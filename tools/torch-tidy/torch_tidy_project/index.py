@@ -57,8 +57,19 @@ def operator_names(index):
 
 
 # Sites that are neither kernels nor fakes: a torch._dynamo.disallow_in_graph
-# mark, and a call of the operator inside a Python custom op.
-MARKS = ("DisallowInGraph", "OpaqueCaller")
+# mark, a call of the operator inside a Python custom op, and a custom
+# class's method.
+MARKS = ("DisallowInGraph", "OpaqueCaller", "CustomClassMethod")
+# A TorchScript custom class's method, "Class.method" (not an operator).
+CLASS_METHOD = "CustomClassMethod"
+
+
+def class_methods(index):
+    """[index entries] of the TorchScript custom classes' methods the
+    project registers (`class_<T>("Name").def("m", &T::m)`), each with its
+    operator "Name.m": not operators, listed apart."""
+    return [k for k in (index or {}).get("kernels", [])
+            if k["key"] == CLASS_METHOD]
 
 
 def cpp_kernels(index):
@@ -164,6 +175,7 @@ def summary(index):
             for k in fakes).items())),
         "disallowed_in_graph": len(marks),
         "called_in_python_custom_ops": sum(k["key"] == "OpaqueCaller" for k in every),
+        "custom_class_methods": len(class_methods(index)),
         "files_indexed": index.get("files", 0),
     }
 

@@ -58,8 +58,10 @@ for name in modules:
 after = set(torch._C._dispatch_get_all_op_names())
 ops = sorted((after - before) | {o for o in after
                                  if o.split("::")[0] in namespaces})
-line = re.compile(r"^(\S[^:]*): registered at (.*):(\d+) :: .*?"
-                  r"(?:\[ (.*) \])?$")
+# "CPU: registered at FILE:LINE :: (...) [ boxed unboxed ]", or "registered
+# by RegisterOperators" (torch::RegisterOperators keeps no place).
+line = re.compile(r"^(\S[^:]*): registered (?:at (.*):(\d+)|by (.*?)) :: "
+                  r".*?(?:\[ (.*) \])?$")
 try:
     from torch._library import simple_registry
 except ImportError:
@@ -78,8 +80,8 @@ for op in ops:
             if m:
                 entry["kernels"].append({
                     "key": m.group(1), "file": m.group(2),
-                    "line": int(m.group(3)),
-                    "unboxed": "unboxed" in (m.group(4) or "")})
+                    "line": int(m.group(3) or 0), "by": m.group(4),
+                    "unboxed": "unboxed" in (m.group(5) or "")})
     if simple_registry is not None:
         try:
             k = simple_registry.singleton.find(op).fake_impl.kernel
@@ -135,7 +137,11 @@ class Registry:
         dropped), file, line."""
         out = []
         for k in self.operators.get(op, {}).get("kernels", []):
-            if k["file"] == "/dev/null" or k["file"].endswith(".py") or \
+            if k["file"] is None:
+                # torch::RegisterOperators: C++, its place not kept.
+                if not k.get("unboxed"):
+                    continue
+            elif k["file"] == "/dev/null" or k["file"].endswith(".py") or \
                     not k["file"].endswith(CPP):
                 continue
             out.append(dict(k, key=k["key"].replace("[alias]", "")))
@@ -228,7 +234,7 @@ def match(registry, index_kernels, sources, root):
     for op in sorted(registry.operators):
         mine = index_kernels.get(op, [])
         for k in registry.cpp_kernels(op):
-            f = project_file(k["file"], sources, root)
+            f = k["file"] and project_file(k["file"], sources, root)
             found = None
             for same_file in (True, False):
                 for i, ik in enumerate(mine):
@@ -274,7 +280,7 @@ def keep_projects(reg, namespaces, sources, root):
         if op.split("::")[0] in namespaces:
             continue
         places = [o.get("defined_at"), o.get("fake")] + [
-            f"{k['file']}:{k['line']}" for k in o["kernels"]]
+            f"{k['file']}:{k['line']}" for k in o["kernels"] if k["file"]]
         if any(p and project_file(p.rsplit(":", 1)[0], sources, root)
                for p in places):
             continue
@@ -298,4 +304,6 @@ def where(k, root, project_path=None):
     known (project_file), else the path as compiled."""
     if project_path:
         return f"{rel(project_path, root)}:{k['line']}"
+    if not k["file"]:
+        return f"(registered by {k.get('by') or 'an unknown registrar'})"
     return shorten(f"{k['file']}:{k['line']}", root)

@@ -243,6 +243,15 @@ def print_summary(s, project):
               f"no database entry (not counted: no kernel is registered or "
               f"defined there): " + ", ".join(outside[:5]) +
               (" ..." if len(outside) > 5 else ""))
+    methods = c.get("custom_class_methods") or {}
+    if methods.get("total"):
+        unseen = [m for m, x in methods["methods"].items()
+                  if not x["analysed"]]
+        print(f"    {methods['total']} methods of TorchScript custom classes "
+              f"(not operators, not counted): {methods['analysed']} "
+              f"analysed" + (f"; not: " + ", ".join(unseen[:5]) +
+                             (" ..." if len(unseen) > 5 else "")
+                             if unseen else ""))
     no_kernel = [op for op, o in c["by_operator"].items()
                  if o["status"] == cov.NO_KERNEL]
     if no_kernel:

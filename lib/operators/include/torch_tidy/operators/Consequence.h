@@ -99,6 +99,9 @@ inline constexpr llvm::StringLiteral UnnamedFakeKey = "UnnamedFake";
 /// The kernel torch.library.custom_op registers: the Python function it
 /// decorates (an operator defined in Python, its schema inferred).
 inline constexpr llvm::StringLiteral CustomOpKey = "CustomOp";
+/// A TorchScript custom class's method (`class_<T>("Name").def("m", ...)`),
+/// kept under the name "Name.m": not an operator, listed apart.
+inline constexpr llvm::StringLiteral CustomClassMethodKey = "CustomClassMethod";
 
 /// The pseudo-key of a call of the operator (`torch.ops.ns.op(m, v)`)
 /// inside a Python `@torch.library.custom_op` function: torch.compile calls
