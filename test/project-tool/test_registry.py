@@ -55,6 +55,18 @@ class ProjectFileTest(unittest.TestCase):
                                                 "/p"))
 
 
+class MatchTest(unittest.TestCase):
+    def test_keys_torch_registers_under_another_name(self):
+        # TORCH_LIBRARY_IMPL(ns, Autocast, m) registers for AutocastCUDA.
+        reg = a_registry({"myops::a": {
+            "schema": None, "defined_at": None, "fake": None,
+            "kernels": [reg_kernel("AutocastCUDA", "/b/src/a.cpp", 3)]}})
+        pairs, only_reg, only_idx = registry.match(
+            reg, {"myops::a": [kernel("a", "Autocast", "/p/src/a.cpp", 4)]},
+            ["/p/src/a.cpp"], "/p")
+        self.assertEqual((len(pairs), only_reg, only_idx), (1, [], []))
+
+
 class CandidateModulesTest(unittest.TestCase):
     def test_packages_at_the_root_and_under_src(self):
         with tempfile.TemporaryDirectory() as root:

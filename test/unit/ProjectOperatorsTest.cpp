@@ -192,6 +192,21 @@ TEST(ExpandMacro, StringifiesPastesAndTakesTheRest) {
   EXPECT_EQ(expandMacro(Q, "\"a\""), "m . def ( \"\\\"a\\\"\" )");
 }
 
+TEST(ScanKernels, TemplatePlaceholdersNameNoOperator) {
+  // A code generator's template (FBGEMM's Jinja sources): the generated
+  // file registers the operator, not the template.
+  const char *Text = R"cpp(TORCH_LIBRARY_FRAGMENT(fbgemm, m) {
+  m.def("split_{{ optimizer }}_cpu(Tensor x) -> Tensor");
+  m.impl("{{ op_name }}", torch::dispatch(c10::DispatchKey::CPU, TORCH_FN(f)));
+  m.def("real(Tensor x) -> Tensor");
+}
+)cpp";
+  FileOperatorFacts F = scanOperatorFile("/p/embedding_template.cpp", Text);
+  ASSERT_EQ(F.Schemas.size(), 1u);
+  EXPECT_EQ(F.Schemas[0].Schema, "real(Tensor x) -> Tensor");
+  EXPECT_TRUE(F.Kernels.empty());
+}
+
 TEST(ScanKernels, PastedNamespaces) {
   // vllm-ascend: the namespace of a library block pasted by a macro.
   const char *Text = R"cpp(#define CONCAT(a, b) a##b

@@ -5,11 +5,14 @@ and the registry of its installed build (imported in a torch venv), compared
 by operator, by operator and dispatch key (C++ kernels), and by Python fake.
 
   registry_table.py LIBS.json --torch-tidy BIN [--python PY] [--json OUT]
+                    [--src-dir DIR] [--site-dir DIR]
 
 LIBS.json: a list of {"name", "version", "module", "src", "site", "how"}:
 src the library's source tree at the installed version, site a folder on
 PYTHONPATH where it is installed (pip --target), how "built here CPU-only"
-or "prebuilt wheel". Prints a Markdown table (docs/reliability.md keeps it)
+or "prebuilt wheel"; SRC/ and SITE/ at their start stand for --src-dir and
+--site-dir. tools/corpus/registry_libs.json lists the libraries of
+docs/reliability.md's table and how each was obtained and built. Prints a Markdown table (docs/reliability.md keeps it)
 and, per library, every miss: an operator or kernel of the registry the
 index did not read, and what the index read that the registry does not hold
 (not built, or a wrong reading)."""
@@ -113,9 +116,16 @@ def main():
     p.add_argument("--python", default=os.path.expanduser(
         "~/.cache/torch-tidy/venv-torch-2.8.0/bin/python"))
     p.add_argument("--json")
+    p.add_argument("--src-dir", default="/tmp/reglibs/src")
+    p.add_argument("--site-dir", default="/tmp/reglibs/site")
     args = p.parse_args()
     with open(args.libs) as f:
         libs = json.load(f)
+    for lib in libs:
+        for field, base in (("src", args.src_dir), ("site", args.site_dir)):
+            for mark in ("SRC/", "SITE/"):
+                if lib[field].startswith(mark):
+                    lib[field] = os.path.join(base, lib[field][len(mark):])
     rows = [compare(lib, args.torch_tidy, args.python) for lib in libs]
     print(table(rows))
     for r in rows:

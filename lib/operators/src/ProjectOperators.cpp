@@ -24,7 +24,7 @@ using namespace llvm;
 namespace torch_tidy {
 namespace {
 
-constexpr int CacheVersion = 18;
+constexpr int CacheVersion = 19;
 /// Files larger than this are not read (generated or vendored code).
 constexpr uint64_t MaxFileSize = 4 << 20;
 /// A project with more files than this is indexed up to this many.
@@ -372,9 +372,14 @@ void scanCxx(StringRef Path, StringRef Text, FileOperatorFacts &Out) {
   std::vector<Token> T = lexCxx(Buf);
   LineCounter Lines(Buf);
   DenseSet<size_t> Seen; // offsets of recorded literals
+  // A template's placeholder (`{{ optimizer }}`, FBGEMM's Jinja code
+  // generators) names no operator: the generated file registers it.
+  auto Templated = [](StringRef S) {
+    return S.contains("{{") || S.contains("{%");
+  };
   auto Record = [&](StringRef Ns, size_t At, std::string Schema) {
     if (Schema.empty() || Schema.find('(') == std::string::npos ||
-        !Seen.insert(At).second)
+        Templated(Schema) || !Seen.insert(At).second)
       return;
     Out.Schemas.push_back(
         {Ns.str(), std::move(Schema), Path.str(), Lines.lineOf(T[At].Offset)});
@@ -385,7 +390,7 @@ void scanCxx(StringRef Path, StringRef Text, FileOperatorFacts &Out) {
                     std::string How, size_t At, size_t Close,
                     std::vector<DeclaredKernel> *To = nullptr) {
     auto [Ns, Name] = operatorNameOf(Written);
-    if (Name.empty())
+    if (Name.empty() || Templated(Written))
       return;
     size_t Args = firstComma(T, At + 2, Close);
     (To ? *To : Out.Kernels)

@@ -223,6 +223,16 @@ def _ambiguous_name(name, sources):
     return sum(os.path.basename(s) == name for s in sources) != 1
 
 
+# Keys a registration names that torch registers under another: the
+# Autocast alias of TORCH_LIBRARY_IMPL(ns, Autocast, m) is AutocastCUDA.
+SAME_KEY = {"Autocast": "AutocastCUDA"}
+
+
+def _key(index_kernel):
+    key = index_kernel["key"] or "CompositeImplicitAutograd"
+    return SAME_KEY.get(key, key)
+
+
 def match(registry, index_kernels, sources, root):
     """Pairs each C++ kernel of the registry with the index's registration
     of it. index_kernels: {operator: [index kernel]} (project_index.
@@ -238,9 +248,7 @@ def match(registry, index_kernels, sources, root):
             found = None
             for same_file in (True, False):
                 for i, ik in enumerate(mine):
-                    if (op, i) in used or (ik["key"] or
-                                           "CompositeImplicitAutograd") != \
-                            k["key"]:
+                    if (op, i) in used or _key(ik) != k["key"]:
                         continue
                     if same_file and (f is None or os.path.realpath(
                             ik["file"]) != f):
