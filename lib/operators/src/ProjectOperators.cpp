@@ -918,6 +918,29 @@ std::string conditionOf(StringRef Text, size_t Pos) {
   return "";
 }
 
+/// The (name, alias) pairs of a line `from torch.library import a as b,
+/// c` (the alias empty where none is given); none for any other line.
+SmallVector<std::pair<StringRef, StringRef>, 4>
+torchLibraryImports(StringRef Code) {
+  SmallVector<std::pair<StringRef, StringRef>, 4> Out;
+  StringRef Imports = Code;
+  if (!Imports.consume_front("from"))
+    return Out;
+  Imports = Imports.ltrim();
+  if (!Imports.consume_front("torch.library"))
+    return Out;
+  Imports = Imports.ltrim();
+  if (!Imports.consume_front("import"))
+    return Out;
+  SmallVector<StringRef, 4> Names;
+  Imports.trim().trim("()").split(Names, ',');
+  for (StringRef N : Names) {
+    auto [Imported, Alias] = N.trim().split(" as ");
+    Out.push_back({Imported.trim(), Alias.trim()});
+  }
+  return Out;
+}
+
 /// Names bound to register_fake or impl_abstract themselves, not to a
 /// call's result (`fake = torch.library.impl_abstract if old else
 /// torch.library.register_fake`, `fake = getattr(torch.library,
@@ -937,24 +960,12 @@ void pythonFakeAliases(StringRef Text, std::vector<WrapperMacro> &Out) {
     StringRef Value = Code.drop_front(NameEnd).ltrim();
     if (Name == "from") {
       // from torch.library import register_fake as fake, impl_abstract as x
-      StringRef Imports = Code.drop_front(4).ltrim();
-      if (!Imports.consume_front("torch.library"))
-        continue;
-      Imports = Imports.ltrim();
-      if (!Imports.consume_front("import"))
-        continue;
-      SmallVector<StringRef, 4> Names;
-      Imports.trim().trim("()").split(Names, ',');
-      for (StringRef N : Names) {
-        auto [Imported, Alias] = N.trim().split(" as ");
-        Imported = Imported.trim();
-        Alias = Alias.trim();
+      for (auto [Imported, Alias] : torchLibraryImports(Code))
         if ((Imported == "register_fake" || Imported == "impl_abstract") &&
             isIdentifier(Alias) &&
             llvm::none_of(
                 Out, [&](const WrapperMacro &W) { return W.Name == Alias; }))
           Out.push_back({Alias.str(), "Fake"});
-      }
       continue;
     }
     if (Name.empty() || isDigit(Name.front()) || !Value.consume_front("=") ||
@@ -988,22 +999,10 @@ StringMap<std::string> pythonLibraryAliases(StringRef Text) {
     auto [Line, Next] = Rest.split('\n');
     Rest = Next;
     StringRef Code = Line.ltrim(" \t").split('#').first.rtrim();
-    if (Code.consume_front("from ")) {
-      StringRef Imports = Code.ltrim();
-      if (!Imports.consume_front("torch.library"))
-        continue;
-      Imports = Imports.ltrim();
-      if (!Imports.consume_front("import"))
-        continue;
-      SmallVector<StringRef, 4> Names;
-      Imports.trim().trim("()").split(Names, ',');
-      for (StringRef N : Names) {
-        auto [Imported, Alias] = N.trim().split(" as ");
-        Imported = Imported.trim();
-        Alias = Alias.trim();
+    if (Code.starts_with("from ")) {
+      for (auto [Imported, Alias] : torchLibraryImports(Code))
         if (Known(Imported) && isIdentifier(Alias) && Alias != Imported)
           Out[Alias] = Imported.str();
-      }
       continue;
     }
     auto [Name, Value] = Code.split('=');

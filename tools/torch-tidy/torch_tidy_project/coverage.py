@@ -203,16 +203,19 @@ def measure(index, root, database_files, linted, unparsed, switches,
             "methods": listed},
         "share": min(shares) if shares else None,
         "kernels": {"total": kernels_total, "analysed": kernels_seen},
-        "operators": {
-            "total": len(ops),
-            "with_cpp_kernels": sum(1 for o in operators.values()
-                                    if o["status"] != NO_KERNEL),
-            "analysed": sum(1 for o in operators.values() if o["analysed"]),
-        },
+        "operators": _operator_counts(operators),
         "files": {"linted": files_linted, "parsed": files_parsed,
                   "not_in_database": outside},
         "by_operator": operators,
     }
+
+
+def _operator_counts(operators):
+    """The "operators" counts of a coverage's by_operator."""
+    return {"total": len(operators),
+            "with_cpp_kernels": sum(1 for o in operators.values()
+                                    if o["status"] != NO_KERNEL),
+            "analysed": sum(1 for o in operators.values() if o["analysed"])}
 
 
 def _why(files, database_files, unparsed, regex_skipped, matched, causes,
@@ -303,11 +306,7 @@ def with_registry(result, reg, index, root):
     result.update({
         "share": min(shares) if shares else None,
         "kernels": {"total": total, "analysed": seen},
-        "operators": {
-            "total": len(operators),
-            "with_cpp_kernels": sum(1 for o in operators.values()
-                                    if o["status"] != NO_KERNEL),
-            "analysed": sum(1 for o in operators.values() if o["analysed"])},
+        "operators": _operator_counts(operators),
         "by_operator": operators,
         "counted_from": "registry",
     })
