@@ -355,6 +355,7 @@ getattr(torch.library, "register_fake")("cns::g")(lambda x: x)
 kern("cns::h", "cpu")(lambda x: x)
 not_a.register_fake
 def impl(x): pass
+def cop(name="cns::not_an_op", mutates_args=()): pass
 )py";
   EXPECT_EQ(kernelsOf(scanOperatorFile("/p/custom.py", Text).Kernels),
             (std::vector<std::string>{

@@ -1463,6 +1463,8 @@ void scanPython(StringRef Path, StringRef Text, FileOperatorFacts &Facts) {
           continue;
         std::tie(LibNs, LibKey) = It->second;
       }
+    } else if (Aliased && Before.rtrim().ends_with("def")) {
+      continue; // a function of the project's own of the alias's name
     } else if (Aliased) {
       // torch.library's function under another name: read as its own.
     } else if (Verb == "impl" || Verb == "register_kernel" ||
