@@ -12,8 +12,8 @@ src the library's source tree at the installed version, site a folder on
 PYTHONPATH where it is installed (pip --target), how "built here CPU-only"
 or "prebuilt wheel"; SRC/ and SITE/ at their start stand for --src-dir and
 --site-dir. tools/corpus/registry_libs.json lists the libraries of
-docs/reliability.md's table and how each was obtained and built. Prints a Markdown table (docs/reliability.md keeps it)
-and, per library, every miss: an operator or kernel of the registry the
+docs/reliability.md's table and how each was obtained and built.
+Prints a Markdown table (docs/reliability.md keeps it) and, per library, every miss: an operator or kernel of the registry the
 index did not read, and what the index read that the registry does not hold
 (not built, or a wrong reading)."""
 import argparse
@@ -23,7 +23,6 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "torch-tidy"))
-from torch_tidy_project import coverage as cov  # noqa: E402
 from torch_tidy_project import index as project_index  # noqa: E402
 from torch_tidy_project import registry  # noqa: E402
 
@@ -43,9 +42,7 @@ def compare(lib, tidy, python):
     reg, why = registry.read(python, [lib["module"]], namespaces, env)
     if reg is None:
         return {"name": lib["name"], "error": why}
-    sources = sorted(set(map(os.path.realpath, cov.tree_sources(src))))
-    pys = sorted(set(map(os.path.realpath, registry.python_sources(src))))
-    foreign = registry.keep_projects(reg, namespaces, sources + pys, src)
+    sources, foreign = registry.own_operators(reg, idx, src)
     # Operators: the registry's against the index's (schemas, inferred
     # schemas, and operators the index saw kernels or fakes for).
     index_ops = set(project_index.operator_names(idx)) | {
@@ -54,18 +51,11 @@ def compare(lib, tidy, python):
     reg_ops = set(reg.operators)
     # Kernels: C++ registrations per operator and key, fakes (Meta,
     # CompositeExplicitAutograd) included, each paired as coverage pairs.
-    by_op = {}
-    for k in idx.get("kernels", []):
-        if k["key"] in project_index.MARKS or k["file"].endswith(".py"):
-            continue
-        by_op.setdefault(f"{k['namespace']}::{k['operator']}",
-                         []).append(k)
+    by_op = registry.index_kernels(idx)
     pairs, only_reg, only_idx = registry.match(reg, by_op, sources, src)
     index_kernels = sum(len(v) for op, v in by_op.items() if op in reg_ops)
     # Python fakes: the registry's fake source against the index's fakes.
-    idx_fakes = {f"{k['namespace']}::{k['operator']}"
-                 for k in idx.get("kernels", [])
-                 if k.get("fake") and k["file"].endswith(".py")}
+    idx_fakes = registry.python_fakes(idx)
     reg_fakes = {op for op, o in reg.operators.items() if o.get("fake")}
     return {
         "name": lib["name"], "version": lib.get("version"),

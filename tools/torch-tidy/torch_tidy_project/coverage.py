@@ -182,11 +182,6 @@ def measure(index, root, database_files, linted, unparsed, switches,
         os.path.realpath(k["file"]) for ks in by_op.values() for k in ks}
     outside = sorted(rel(f, root) for f in own
                      if f not in database_files and f not in kernel_files)
-    shares = []
-    if kernels_total:
-        shares.append(kernels_seen / kernels_total)
-    if files_linted:
-        shares.append(files_parsed / files_linted)
     # TorchScript custom classes' methods: not operators, not counted;
     # analysed where the file defining (or registering) them parsed.
     listed = {}
@@ -201,13 +196,22 @@ def measure(index, root, database_files, linted, unparsed, switches,
             "total": len(listed),
             "analysed": sum(m["analysed"] for m in listed.values()),
             "methods": listed},
-        "share": min(shares) if shares else None,
+        "share": _share(kernels_total, kernels_seen, files_linted,
+                        files_parsed),
         "kernels": {"total": kernels_total, "analysed": kernels_seen},
         "operators": _operator_counts(operators),
         "files": {"linted": files_linted, "parsed": files_parsed,
                   "not_in_database": outside},
         "by_operator": operators,
     }
+
+
+def _share(kernels, analysed, linted, parsed):
+    """Coverage: the lower of the share of kernels analysed and the share
+    of linted files that parsed; None where there is neither."""
+    shares = ([analysed / kernels] if kernels else []) + (
+        [parsed / linted] if linted else [])
+    return min(shares) if shares else None
 
 
 def _operator_counts(operators):
@@ -254,19 +258,9 @@ def with_registry(result, reg, index, root):
     did not compile counts for nothing and is listed; every difference
     between the two is named under result["registry"]."""
     from . import registry as project_registry
-    by_op = project_index.cpp_kernels(index)
-    for k in (index or {}).get("kernels", []):
-        if k.get("fake") and not k["file"].endswith(".py"):
-            by_op.setdefault(f"{k['namespace']}::{k['operator']}",
-                             []).append(k)
-    sources = sorted(set(map(os.path.realpath, tree_sources(root))))
-    python_files = sorted(set(map(os.path.realpath, project_registry.
-                                  python_sources(root))))
-    foreign = project_registry.keep_projects(
-        reg, {op.split("::")[0] for op in project_index.operator_names(
-            index)}, sources + python_files, root)
+    sources, foreign = project_registry.own_operators(reg, index, root)
     pairs, only_registry, only_index = project_registry.match(
-        reg, by_op, sources, root)
+        reg, project_registry.index_kernels(index), sources, root)
     static = {}
     for op, o in result["by_operator"].items():
         for e in o["kernels"]:
@@ -300,11 +294,9 @@ def with_registry(result, reg, index, root):
         operators[op] = {"analysed": bool(entries) and n == len(entries),
                          "status": status, "kernels": entries}
     index_ops = set(result["by_operator"])
-    shares = [seen / total] if total else []
-    if result["files"]["linted"]:
-        shares.append(result["files"]["parsed"] / result["files"]["linted"])
     result.update({
-        "share": min(shares) if shares else None,
+        "share": _share(total, seen, result["files"]["linted"],
+                        result["files"]["parsed"]),
         "kernels": {"total": total, "analysed": seen},
         "operators": _operator_counts(operators),
         "by_operator": operators,
@@ -323,9 +315,7 @@ def with_registry(result, reg, index, root):
         "operators_only_in_index": sorted(index_ops - set(reg.operators)),
     })
     summary["not_the_projects"] = foreign
-    fakes = {f"{k['namespace']}::{k['operator']}"
-             for k in (index or {}).get("kernels", [])
-             if k.get("fake") and k["file"].endswith(".py")}
+    fakes = project_registry.python_fakes(index)
     registered = {op: o["fake"] for op, o in reg.operators.items()
                   if o.get("fake")}
     summary["fakes"] = {

@@ -268,6 +268,41 @@ def match(registry, index_kernels, sources, root):
     return pairs, only_registry, only_index
 
 
+def index_kernels(index):
+    """{qualified operator: [index kernels]} that registry kernels pair
+    with: every C++/CUDA registration, fakes (Meta, CompositeExplicit-
+    Autograd) included; marks, custom-class methods and Python
+    registrations left out."""
+    from . import index as project_index
+    by_op = {}
+    for k in (index or {}).get("kernels", []):
+        if k["key"] in project_index.MARKS or k["file"].endswith(".py"):
+            continue
+        by_op.setdefault(f"{k['namespace']}::{k['operator']}", []).append(k)
+    return by_op
+
+
+def python_fakes(index):
+    """The qualified operators the index read a Python fake of."""
+    return {f"{k['namespace']}::{k['operator']}"
+            for k in (index or {}).get("kernels", [])
+            if k.get("fake") and k["file"].endswith(".py")}
+
+
+def own_operators(reg, index, root):
+    """Keeps in reg the project's operators only (keep_projects with the
+    index's namespaces and the files below root). Returns (the C/C++/CUDA
+    sources below root, real paths, sorted; the count dropped)."""
+    from . import coverage
+    from . import index as project_index
+    sources = sorted(set(map(os.path.realpath, coverage.tree_sources(root))))
+    python_files = sorted(set(map(os.path.realpath, python_sources(root))))
+    namespaces = {op.split("::")[0]
+                  for op in project_index.operator_names(index)}
+    return sources, keep_projects(reg, namespaces, sources + python_files,
+                                  root)
+
+
 def python_sources(root):
     """The .py files below root (hidden folders left out)."""
     found = []
