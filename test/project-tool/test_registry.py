@@ -66,6 +66,32 @@ class MatchTest(unittest.TestCase):
             ["/p/src/a.cpp"], "/p")
         self.assertEqual((len(pairs), only_reg, only_idx), (1, [], []))
 
+    def test_overloads_pair_with_their_operators_registrations(self):
+        # The registry names ns::a and ns::a.out; the index keeps both
+        # m.impl("a", ...) and m.impl("a.out", ...) under ns::a.
+        reg = a_registry({
+            "myops::a": {"schema": None, "defined_at": None, "fake": None,
+                         "kernels": [reg_kernel("CPU", "/b/src/a.cpp", 3)]},
+            "myops::a.out": {"schema": None, "defined_at": None,
+                             "fake": None,
+                             "kernels": [reg_kernel("CPU", "/b/src/a.cpp",
+                                                    4)]}})
+        pairs, only_reg, only_idx = registry.match(
+            reg, {"myops::a": [kernel("a", "CPU", "/p/src/a.cpp", 3),
+                               kernel("a", "CPU", "/p/src/a.cpp", 4)]},
+            ["/p/src/a.cpp"], "/p")
+        self.assertEqual(sorted(p[0] for p in pairs),
+                         ["myops::a", "myops::a.out"])
+        self.assertEqual((only_reg, only_idx), ([], []))
+        # One index registration pairs once: the other overload is missed.
+        pairs, only_reg, _ = registry.match(
+            reg, {"myops::a": [kernel("a", "CPU", "/p/src/a.cpp", 3)]},
+            ["/p/src/a.cpp"], "/p")
+        self.assertEqual((len(pairs), [o[0] for o in only_reg]),
+                         (1, ["myops::a.out"]))
+        self.assertEqual(registry.base_name("myops::a.out"), "myops::a")
+        self.assertEqual(registry.base_name("a"), "a")
+
 
 class CandidateModulesTest(unittest.TestCase):
     def test_packages_at_the_root_and_under_src(self):

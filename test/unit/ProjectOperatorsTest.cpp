@@ -621,6 +621,66 @@ TEST_F(ProjectIndex, KernelsAcrossFilesAndTheCache) {
   }
 }
 
+TEST_F(ProjectIndex, DecoratorsThatDefineOperatorsAfterTheFunction) {
+  // torchao's _register_custom_op(lib): the helper in one file defines an
+  // operator named after the function it decorates (a leading _ dropped);
+  // its uses in another, bound to a name or called at the decorator. A
+  // helper that keeps the name, and decorators that define nothing.
+  write("ext/utils.py",
+        "def _register_custom_op(lib, decomposed=True):\n"
+        "    def decorator(fn):\n"
+        "        op_name = fn.__name__\n"
+        "        if op_name[0] == \"_\":\n"
+        "            op_name = op_name[1:]\n"
+        "        lib.define(op_name + infer_schema(fn, mutates_args={}))\n"
+        "        lib.impl(op_name, fn, \"CompositeImplicitAutograd\")\n"
+        "        return fn\n"
+        "    return decorator\n"
+        "def keep_name(lib):\n"
+        "    def d(fn):\n"
+        "        lib.define(fn.__name__ + \"(Tensor x) -> Tensor\")\n"
+        "        return fn\n"
+        "    return d\n"
+        "def other(lib):\n"
+        "    return lambda fn: fn\n");
+  write("ext/prims.py",
+        "import torch\n"
+        "from ext.utils import _register_custom_op, keep_name, other\n"
+        "qlib = torch.library.Library(\"qx\", \"FRAGMENT\")\n"
+        "register = _register_custom_op(qlib)\n"
+        "@register\n"
+        "def _quantize(x: torch.Tensor) -> torch.Tensor:\n"
+        "    return x\n"
+        "@_register_custom_op(qlib, False)\n"
+        "@torch.no_grad()\n"
+        "def _dequantize(x: torch.Tensor) -> torch.Tensor:\n"
+        "    return x\n"
+        "@keep_name(qlib)\n"
+        "def _kept(x): return x\n"
+        "@other(qlib)\n"
+        "def _not_an_op(x): return x\n"
+        "@register_elsewhere\n"
+        "def _nor_this(x): return x\n");
+  for (int Pass = 0; Pass < 2; ++Pass) {
+    auto Index = ProjectOperators::build(Root, Cache);
+    std::vector<std::string> Got;
+    for (const char *Op : {"quantize", "dequantize", "_kept", "not_an_op",
+                           "_not_an_op", "nor_this", "_quantize"})
+      for (const DeclaredKernel *K : Index->kernels("qx", Op))
+        Got.push_back(K->Name + "|" + K->Site.Key + "|" + K->Site.How + "|" +
+                      std::to_string(K->Site.Line));
+    EXPECT_EQ(Got,
+              (std::vector<std::string>{
+                  "quantize|CustomOp|_register_custom_op: Library.define "
+                  "(schema inferred)|5",
+                  "dequantize|CustomOp|_register_custom_op: Library.define "
+                  "(schema inferred)|8",
+                  "_kept|CustomOp|keep_name: Library.define (schema "
+                  "inferred)|12"}))
+        << "pass " << Pass;
+  }
+}
+
 TEST_F(ProjectIndex, MacroRegistrationsAreExpanded) {
   // A library's own macro, defined in a header, registers the schema and
   // the kernels of each operator it is called with: CPU in the library

@@ -43,20 +43,22 @@ def compare(lib, tidy, python):
     if reg is None:
         return {"name": lib["name"], "error": why}
     sources, foreign = registry.own_operators(reg, idx, src)
-    # Operators: the registry's against the index's (schemas, inferred
-    # schemas, and operators the index saw kernels or fakes for).
-    index_ops = set(project_index.operator_names(idx)) | {
-        f"{k['namespace']}::{k['operator']}" for k in idx.get("kernels", [])
-        if k["key"] not in project_index.MARKS}
+    # Operators, overloads apart: the registry's against the index's
+    # (schemas, inferred schemas, and operators the index saw kernels or
+    # fakes for).
+    index_ops = set(project_index.operator_overloads(idx))
     reg_ops = set(reg.operators)
     # Kernels: C++ registrations per operator and key, fakes (Meta,
     # CompositeExplicitAutograd) included, each paired as coverage pairs.
     by_op = registry.index_kernels(idx)
     pairs, only_reg, only_idx = registry.match(reg, by_op, sources, src)
-    index_kernels = sum(len(v) for op, v in by_op.items() if op in reg_ops)
+    reg_bases = {registry.base_name(op) for op in reg_ops}
+    index_kernels = sum(len(v) for op, v in by_op.items() if op in reg_bases)
     # Python fakes: the registry's fake source against the index's fakes.
     idx_fakes = registry.python_fakes(idx)
-    reg_fakes = {op for op, o in reg.operators.items() if o.get("fake")}
+    # (by operator: the index keeps a fake of ns::op.out under ns::op)
+    reg_fakes = {registry.base_name(op) for op, o in reg.operators.items()
+                 if o.get("fake")}
     return {
         "name": lib["name"], "version": lib.get("version"),
         "how": lib.get("how"), "torch": reg.data.get("torch"),

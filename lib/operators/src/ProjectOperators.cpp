@@ -24,7 +24,7 @@ using namespace llvm;
 namespace torch_tidy {
 namespace {
 
-constexpr int CacheVersion = 19;
+constexpr int CacheVersion = 20;
 /// Files larger than this are not read (generated or vendored code).
 constexpr uint64_t MaxFileSize = 4 << 20;
 /// A project with more files than this is indexed up to this many.
@@ -783,6 +783,10 @@ std::optional<std::pair<std::string, std::string>> opsAttribute(StringRef Arg) {
 }
 
 /// Whether S is a Python identifier (an operator's bare name).
+/// WrapperMacro::Naming of a helper that drops the function's leading _.
+constexpr StringLiteral DropUnderscoreNaming =
+    "function name without a leading _";
+
 bool isIdentifier(StringRef S) {
   return !S.empty() && !isDigit(S[0]) && S.find_if_not([](char C) {
     return isAlnum(C) || C == '_';
@@ -1058,6 +1062,25 @@ std::string getattrLibraryFunction(StringRef Text, size_t Open) {
 /// given (`def register_custom_op(name): ... torch.library.register_fake(
 /// f"{name}")(func)`, as torchao writes it): a `def` whose body (the lines
 /// indented below it) calls register_fake or impl_abstract.
+/// How a decorator factory names the operator it defines, or none: a
+/// top-level `def F(lib, ...)` whose body defines on its first parameter
+/// (`lib.define(schema)`) a schema made from the decorated function's
+/// `__name__` (torchao's `_register_custom_op(lib)`). "function name", or
+/// "function name without a leading _" where the body drops one
+/// (`op_name[1:]`, `lstrip("_")`, `removeprefix("_")`).
+std::optional<std::string> operatorDecoratorNaming(StringRef Def) {
+  StringRef Params = Def.split('(').second.split(')').first;
+  StringRef Lib = Params.split(',').first.split(':').first.split('=').first;
+  Lib = Lib.trim();
+  if (!isIdentifier(Lib) || !Def.contains("__name__") ||
+      !Def.contains((Lib + ".define(").str()))
+    return std::nullopt;
+  if (Def.contains("[1:]") || Def.contains("lstrip(\"_\")") ||
+      Def.contains("removeprefix(\"_\")"))
+    return std::string(DropUnderscoreNaming);
+  return std::string("function name");
+}
+
 void pythonFakeWrappers(StringRef Text, std::vector<WrapperMacro> &Out) {
   for (size_t At = Text.find("def "); At != StringRef::npos;
        At = Text.find("def ", At + 4)) {
@@ -1089,6 +1112,8 @@ void pythonFakeWrappers(StringRef Text, std::vector<WrapperMacro> &Out) {
     StringRef Body = Text.slice(At, End);
     if (Body.contains("register_fake(") || Body.contains("impl_abstract("))
       Out.push_back({Name.str(), "Fake"});
+    else if (std::optional<std::string> N = operatorDecoratorNaming(Body))
+      Out.push_back({Name.str(), CustomOpKey.str(), *N});
   }
   pythonFakeAliases(Text, Out);
 }
@@ -1256,6 +1281,75 @@ void scanCustomOpCallers(StringRef Path, StringRef Text, LineCounter &Lines,
   }
 }
 
+/// Functions decorated by a helper given a Library of this file
+/// (`@_register_custom_op(quant_lib)`, or `@register` after `register =
+/// _register_custom_op(quant_lib)`): calls that define an operator named
+/// after the function where the helper is one that does (resolved
+/// project-wide; Function is the decorated function, Namespace the
+/// library's).
+void scanOperatorDecorators(StringRef Path, StringRef Text, LineCounter &Lines,
+                            const StringMap<std::string> &Libraries,
+                            FileOperatorFacts &Facts) {
+  if (Libraries.empty())
+    return;
+  // The helper and the library of `@helper(lib, ...)` or of the name bound
+  // by `name = helper(lib, ...)`.
+  auto HelperCall =
+      [&](StringRef Expr) -> std::optional<std::pair<StringRef, StringRef>> {
+    auto [Helper, Args] = Expr.split('(');
+    Helper = Helper.trim();
+    StringRef Lib = Args.split(',').first.split(')').first.trim();
+    if (!isIdentifier(Helper) || !Libraries.count(Lib))
+      return std::nullopt;
+    return std::make_pair(Helper, Lib);
+  };
+  StringMap<std::pair<StringRef, StringRef>> Bound;
+  StringRef Rest = Text;
+  while (!Rest.empty()) {
+    auto [Line, Next] = Rest.split('\n');
+    Rest = Next;
+    auto [Name, Value] = Line.split('=');
+    Name = Name.trim();
+    Value = Value.split('#').first.trim();
+    if (!isIdentifier(Name) || Line.starts_with(" ") || !Value.contains("(") ||
+        Value.starts_with("="))
+      continue;
+    if (auto H = HelperCall(Value))
+      Bound[Name] = *H;
+  }
+  for (size_t At = Text.find('@'); At != StringRef::npos;
+       At = Text.find('@', At + 1)) {
+    size_t LineStart = Text.rfind('\n', At);
+    LineStart = LineStart == StringRef::npos ? 0 : LineStart + 1;
+    if (!Text.slice(LineStart, At).ltrim(" \t").empty())
+      continue;
+    StringRef Deco = Text.drop_front(At + 1).split('\n').first;
+    Deco = Deco.split('#').first.trim();
+    std::optional<std::pair<StringRef, StringRef>> H;
+    if (Deco.contains("("))
+      H = HelperCall(Deco);
+    else if (auto B = Bound.find(Deco); B != Bound.end())
+      H = B->second;
+    if (!H)
+      continue;
+    // The def it decorates, past other decorators.
+    StringRef After = Text.drop_front(At).split('\n').second;
+    while (!(After = After.ltrim()).empty() && After.starts_with("@"))
+      After = After.split('\n').second;
+    if (!After.consume_front("def ") && !After.consume_front("async def "))
+      continue;
+    StringRef Fn =
+        After.take_while([](char C) { return isAlnum(C) || C == '_'; });
+    if (Fn.empty())
+      continue;
+    Facts.WrapperCalls.push_back(
+        {Libraries.lookup(H->second), "",
+         KernelSite{"", H->first.str(), Path.str(), Lines.lineOf(At),
+                    conditionOf(Text, At)},
+         Fn.str()});
+  }
+}
+
 void scanPython(StringRef Path, StringRef Text, FileOperatorFacts &Facts) {
   std::vector<DeclaredSchema> &Out = Facts.Schemas;
   bool Registers =
@@ -1263,7 +1357,8 @@ void scanPython(StringRef Path, StringRef Text, FileOperatorFacts &Facts) {
       Text.contains("register_kernel") || Text.contains("register_autograd") ||
       Text.contains("disallow_in_graph") || Text.contains(".impl(") ||
       Text.contains("::");
-  if (!(Text.contains("define") && Text.contains("library")) && !Registers)
+  if (!(Text.contains("define") && Text.contains("library")) &&
+      !Text.contains("Library(") && !Registers)
     return;
   LineCounter Lines(Text);
   // lib = torch.library.Library("ns", "DEF") (or FRAGMENT, IMPL, with a
@@ -1330,6 +1425,7 @@ void scanPython(StringRef Path, StringRef Text, FileOperatorFacts &Facts) {
     Out.push_back({Ns, *First, Path.str(), Lines.lineOf(At)});
   }
   scanCustomOpCallers(Path, Text, Lines, Facts);
+  scanOperatorDecorators(Path, Text, Lines, Libraries, Facts);
   if (!Registers)
     return;
   pythonFakeWrappers(Text, Facts.Wrappers);
@@ -1688,8 +1784,10 @@ StringMap<FileEntry> readCache(StringRef Path, StringRef Root) {
     if (const json::Array *W = FO->getArray("wrappers"))
       for (const json::Value &V : *W)
         if (const json::Object *O = V.getAsObject())
-          E.Facts.Wrappers.push_back({O->getString("name").value_or("").str(),
-                                      O->getString("key").value_or("").str()});
+          E.Facts.Wrappers.push_back(
+              {O->getString("name").value_or("").str(),
+               O->getString("key").value_or("").str(),
+               O->getString("naming").value_or("").str()});
     if (const json::Array *Ms = FO->getArray("macros"))
       for (const json::Value &V : *Ms)
         if (const json::Object *O = V.getAsObject()) {
@@ -1726,7 +1824,8 @@ bool writeCache(StringRef Path, StringRef Root,
       S.push_back(json::Object{
           {"ns", D.Namespace}, {"schema", D.Schema}, {"line", D.Line}});
     for (const WrapperMacro &M : E.Facts.Wrappers)
-      W.push_back(json::Object{{"name", M.Name}, {"key", M.Key}});
+      W.push_back(
+          json::Object{{"name", M.Name}, {"key", M.Key}, {"naming", M.Naming}});
     json::Object F{{"path", Rel},
                    {"size", static_cast<int64_t>(E.Size)},
                    {"mtime", E.MTime},
@@ -2091,14 +2190,29 @@ void ProjectOperators::expandMacroCalls(
 
 void ProjectOperators::indexKernels(std::vector<WrapperMacro> Wrappers,
                                     std::vector<DeclaredKernel> Calls) {
-  StringMap<std::string> KeyOf;
+  StringMap<const WrapperMacro *> Of;
   for (WrapperMacro &W : Wrappers)
-    KeyOf[W.Name] = W.Key;
-  for (DeclaredKernel &C : Calls)
-    if (auto It = KeyOf.find(C.Site.How); It != KeyOf.end()) {
-      C.Site.Key = It->second;
-      Kernels.push_back(std::move(C));
+    Of[W.Name] = &W;
+  for (DeclaredKernel &C : Calls) {
+    auto It = Of.find(C.Site.How);
+    if (It == Of.end())
+      continue;
+    const WrapperMacro &W = *It->second;
+    // A decorator (`@name`) is a call of an operator-defining helper only;
+    // the operator is named after the function it decorates.
+    if (C.Function.empty() != W.Naming.empty())
+      continue;
+    if (!W.Naming.empty()) {
+      C.Name = std::move(C.Function);
+      C.Function.clear(); // a Python kernel
+      if (W.Naming == DropUnderscoreNaming &&
+          StringRef(C.Name).starts_with("_"))
+        C.Name.erase(0, 1);
+      C.Site.How = W.Name + ": Library.define (schema inferred)";
     }
+    C.Site.Key = W.Key;
+    Kernels.push_back(std::move(C));
+  }
   for (size_t I = 0; I < Kernels.size(); ++I) {
     if (Kernels[I].Site.Key == UnnamedFakeKey) {
       UnnamedFakes.push_back(&Kernels[I]);

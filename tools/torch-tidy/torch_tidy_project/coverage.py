@@ -268,7 +268,8 @@ def with_registry(result, reg, index, root):
     paired = {}
     for op, k, f, ik in pairs:
         paired.setdefault(op, []).append(
-            (k, f, static.get((op, f"{rel(ik['file'], root)}:{ik['line']}"))))
+            (k, f, static.get((project_registry.base_name(op),
+                               f"{rel(ik['file'], root)}:{ik['line']}"))))
     for op, k, f in only_registry:
         paired.setdefault(op, []).append((k, f, None))
     operators, total, seen = {}, 0, 0
@@ -293,7 +294,10 @@ def with_registry(result, reg, index, root):
                   "not analysed")
         operators[op] = {"analysed": bool(entries) and n == len(entries),
                          "status": status, "kernels": entries}
+    # The index names operators without their overloads (ns::op for
+    # ns::op.out too).
     index_ops = set(result["by_operator"])
+    reg_ops = {project_registry.base_name(op) for op in reg.operators}
     result.update({
         "share": _share(total, seen, result["files"]["linted"],
                         result["files"]["parsed"]),
@@ -311,8 +315,10 @@ def with_registry(result, reg, index, root):
             f"{op} {ik['key'] or 'CompositeImplicitAutograd'} at "
             f"{rel(ik['file'], root)}:{ik['line']}" for op, ik in only_index
             if ik["key"] not in project_registry.FAKE_KEYS],
-        "operators_only_in_registry": sorted(set(reg.operators) - index_ops),
-        "operators_only_in_index": sorted(index_ops - set(reg.operators)),
+        "operators_only_in_registry": sorted(
+            op for op in reg.operators
+            if project_registry.base_name(op) not in index_ops),
+        "operators_only_in_index": sorted(index_ops - reg_ops),
     })
     summary["not_the_projects"] = foreign
     fakes = project_registry.python_fakes(index)
@@ -322,7 +328,8 @@ def with_registry(result, reg, index, root):
         "registry": len(registered),
         "not_read_by_index": sorted(
             f"{op} at {project_registry.shorten(where, root)}"
-            for op, where in registered.items() if op not in fakes)}
+            for op, where in registered.items()
+            if project_registry.base_name(op) not in fakes)}
     result["registry"] = summary
     return result
 

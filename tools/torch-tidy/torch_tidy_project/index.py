@@ -12,9 +12,11 @@ from .common import read_text
 
 # Registrations whose operator has an inferred schema (no schema text);
 # through a project's macro they read "MACRO: m.def"; a Python function
-# torch.library.custom_op makes an operator of has its schema from its
-# annotations.
-INFERRED = ("m.def", "torch::RegisterOperators", "torch.library.custom_op")
+# torch.library.custom_op makes an operator of, or a project's decorator
+# that defines one after the function (torchao's _register_custom_op), has
+# its schema from its annotations.
+INFERRED = ("m.def", "torch::RegisterOperators", "torch.library.custom_op",
+            "Library.define (schema inferred)")
 
 
 def _inferred(how):
@@ -37,10 +39,13 @@ def load(tidy, root):
         return None
 
 
-def schema_operator(schema):
-    """The qualified name a schema entry of the index defines, or None."""
-    m = re.match(r"\s*(?:(\w+)::)?(\w+)", schema["schema"])
-    return m and f"{m.group(1) or schema['namespace']}::{m.group(2)}"
+def schema_operator(schema, overload=False):
+    """The qualified name a schema entry of the index defines, or None;
+    with overload, its overload too (ns::op.out), as torch's registry names
+    it."""
+    m = re.match(r"\s*(?:(\w+)::)?(\w+)(\.\w+)?", schema["schema"])
+    return m and (f"{m.group(1) or schema['namespace']}::{m.group(2)}" +
+                  (m.group(3) or "" if overload else ""))
 
 
 def operator_names(index):
@@ -53,6 +58,21 @@ def operator_names(index):
     for k in (index or {}).get("kernels", []):
         if _inferred(k["how"]):
             ops.add(f"{k['namespace']}::{k['operator']}")
+    return sorted(ops)
+
+
+def operator_overloads(index):
+    """The project's operators as torch's registry names them, overloads
+    apart (ns::op, ns::op.out): the schemas' names, then the operators of
+    inferred schemas and of other registrations that no schema names (the
+    index keeps those without an overload)."""
+    ops = {schema_operator(s, overload=True)
+           for s in (index or {}).get("operators", []) if schema_operator(s)}
+    bases = {o.split(".")[0] for o in ops}
+    for k in (index or {}).get("kernels", []):
+        op = f"{k['namespace']}::{k['operator']}"
+        if k["key"] not in MARKS and op not in bases:
+            ops.add(op)
     return sorted(ops)
 
 

@@ -239,11 +239,15 @@ def match(registry, index_kernels, sources, root):
     cpp_kernels plus fakes). Returns (pairs, only_registry, only_index):
     pairs [(op, registry kernel, its project file, index kernel)],
     only_registry [(op, registry kernel, its project file)], only_index
-    [(op, index kernel)] of the registry's operators."""
+    [(op, index kernel)] of the registry's operators. The registry names
+    each overload (ns::op.out); the index keeps a registration under its
+    operator's name (ns::op), overloads together: an index kernel pairs
+    once, with any overload of its operator."""
     pairs, only_registry, used = [], [], set()
-    for op in sorted(registry.operators):
+    for name in sorted(registry.operators):
+        op = base_name(name)
         mine = index_kernels.get(op, [])
-        for k in registry.cpp_kernels(op):
+        for k in registry.cpp_kernels(name):
             f = k["file"] and project_file(k["file"], sources, root)
             found = None
             for same_file in (True, False):
@@ -258,14 +262,21 @@ def match(registry, index_kernels, sources, root):
                 if found is not None:
                     break
             if found is None:
-                only_registry.append((op, k, f))
+                only_registry.append((name, k, f))
             else:
                 used.add((op, found))
-                pairs.append((op, k, f, mine[found]))
-    only_index = [(op, ik) for op in sorted(registry.operators)
+                pairs.append((name, k, f, mine[found]))
+    only_index = [(op, ik) for op in sorted({base_name(n) for n in
+                                             registry.operators})
                   for i, ik in enumerate(index_kernels.get(op, []))
                   if (op, i) not in used]
     return pairs, only_registry, only_index
+
+
+def base_name(op):
+    """ns::name of a registry's ns::name.overload."""
+    ns, _, name = op.rpartition("::")
+    return f"{ns}::{name.split('.')[0]}" if ns else name.split(".")[0]
 
 
 def index_kernels(index):

@@ -87,6 +87,11 @@ struct DeclaredKernel {
 struct WrapperMacro {
   std::string Name;
   std::string Key;
+  /// For a Python decorator factory that defines an operator named after
+  /// the function it decorates (`lib.define(fn.__name__ + ...)`):
+  /// "function name", or "function name without a leading _" where the
+  /// helper drops it (`op_name[1:]`). Empty for every other helper.
+  std::string Naming;
 };
 
 /// A C++ function-like macro of the project whose body registers:
@@ -117,7 +122,9 @@ struct FileOperatorFacts {
   /// Python helpers that register a fake of the operator they are given.
   std::vector<WrapperMacro> Wrappers;
   /// Calls of such a helper: kernels once a wrapper of that name is known
-  /// (Site.How is the helper's name, Site.Key empty).
+  /// (Site.How is the helper's name, Site.Key empty). For a decorator of an
+  /// operator-defining helper, Function is the decorated function and Name
+  /// is empty until the helper's Naming gives it.
   std::vector<DeclaredKernel> WrapperCalls;
   std::vector<RegisteringMacro> Macros;
   std::vector<MacroCall> MacroCalls;
