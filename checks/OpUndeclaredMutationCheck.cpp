@@ -363,13 +363,30 @@ void OpUndeclaredMutationCheck::noteFake(SourceLocation Loc,
   noteFakeAt(Loc, Op.qualifiedName(), Fake);
 }
 
+void OpUndeclaredMutationCheck::noteRegistry(SourceLocation Loc,
+                                             StringRef Operator,
+                                             StringRef Torch) {
+  if (Torch.empty())
+    return;
+  diag(Loc,
+       "what '%0' registers (its kernels per dispatch key and its fake) is "
+       "read from torch %1's registry, where torch-tidy-project imported the "
+       "project's build",
+       DiagnosticIDs::Note)
+      << Operator << Torch;
+}
+
 void OpUndeclaredMutationCheck::noteFakeAt(SourceLocation Loc,
                                            StringRef Operator,
                                            const KernelSite &Fake) {
-  diag(Loc, "the fake kernel of '%0' is registered in %1:%2 (%3%4)",
+  // torch's registry keeps no place for a kernel registered from Python.
+  std::string Where = Fake.File;
+  if (Fake.Line)
+    Where += ":" + std::to_string(Fake.Line);
+  diag(Loc, "the fake kernel of '%0' is registered in %1 (%2%3)",
        DiagnosticIDs::Note)
-      << Operator << Fake.File << Fake.Line
-      << (Fake.Key == "Fake" ? "" : Fake.Key + " kernel, ") << Fake.How;
+      << Operator << Where << (Fake.Key == "Fake" ? "" : Fake.Key + " kernel, ")
+      << Fake.How;
 }
 
 void OpUndeclaredMutationCheck::noteOpaqueCallers(
@@ -496,11 +513,8 @@ void OpUndeclaredMutationCheck::reportFromIndex(const OperatorModel &Model,
       continue;
     if (!returnsNothingDeclaresNothing(S))
       continue;
-    std::vector<KernelSite> Sites;
-    for (const DeclaredKernel *K : Project->kernels(Ns, S.Name))
-      Sites.push_back(K->Site);
-    for (KernelSite &U : Project->unnamedFakesFor(MainPath))
-      Sites.push_back(std::move(U));
+    std::vector<KernelSite> Sites =
+        Project->projectSites(Ns, S.Name, MainPath, /*IncludeFile=*/true);
     // No kernel body is seen here: a catch-all one counts as through
     // memory, as in the parsed case.
     Consequence Class = consequenceOf(Sites, /*RawCatchAll=*/true);
@@ -524,6 +538,9 @@ void OpUndeclaredMutationCheck::reportFromIndex(const OperatorModel &Model,
     if (const KernelSite *Fake = fakeSite(Sites))
       noteFakeAt(At, Qualified, *Fake);
     noteDisallowed(At, Qualified, Sites);
+    noteRegistry(At, Qualified,
+                 Project->registrySites(Ns, S.Name) ? Project->registryTorch()
+                                                    : "");
     noteOpaqueCallers(At, Qualified, Sites, std::nullopt, "");
     noteFix(At, FixPlan::noFix("this file did not parse; which argument the "
                                "kernels of '" +
@@ -617,6 +634,7 @@ void OpUndeclaredMutationCheck::checkOperator(
     if (Fake)
       noteFake(At, Op, *Fake);
     noteDisallowed(At, Op.qualifiedName(), Sites);
+    noteRegistry(At, Op.qualifiedName(), Op.RegistryTorch);
     noteOpaqueCallers(At, Op.qualifiedName(), Sites, std::nullopt, "");
     // A catch-all kernel's writes are not reported (CompositeKernels off),
     // but they name the argument to declare.
@@ -687,6 +705,7 @@ void OpUndeclaredMutationCheck::checkOperator(
     if (Fake)
       noteFake(At, Op, *Fake);
     noteDisallowed(At, Op.qualifiedName(), Sites);
+    noteRegistry(At, Op.qualifiedName(), Op.RegistryTorch);
     noteOpaqueCallers(At, Op.qualifiedName(), Sites, ArgIndex, A.Name);
     if (First.W->Via)
       diag(First.W->Write->getBeginLoc(), "the write is here, in '%0'",

@@ -45,6 +45,10 @@ private:
   /// on, at Loc.
   void noteFake(clang::SourceLocation Loc, const RegisteredOperator &Op,
                 const KernelSite &Fake);
+  /// Says that Operator's registrations are torch's registry's (Torch its
+  /// version; nothing when empty).
+  void noteRegistry(clang::SourceLocation Loc, llvm::StringRef Operator,
+                    llvm::StringRef Torch);
   void noteFakeAt(clang::SourceLocation Loc, llvm::StringRef Operator,
                   const KernelSite &Fake);
   /// Where the project marks the operator torch._dynamo.disallow_in_graph:

@@ -10,6 +10,8 @@
 #include "clang/Lex/Preprocessor.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Process.h"
+#include "llvm/Support/raw_ostream.h"
+#include <mutex>
 
 using namespace clang;
 
@@ -128,7 +130,25 @@ TorchTidyCheck::projectOperators(const SourceManager &SM, StringRef Setting) {
       ProjectOperators::findRoot(Main->getName(), Setting);
   if (!Root)
     return nullptr;
-  return ProjectOperators::load(*Root, ProjectOperators::defaultCacheDir());
+  // What torch's registry holds, as torch-tidy-project read it from the
+  // project's build.
+  std::string Registry;
+  if (std::optional<std::string> Env =
+          llvm::sys::Process::GetEnv("TORCH_TIDY_PROJECT_REGISTRY"))
+    Registry = *Env;
+  std::shared_ptr<const ProjectOperators> Project = ProjectOperators::load(
+      *Root, ProjectOperators::defaultCacheDir(), Registry);
+  // Said once per process (projectOperators is static: no check's
+  // configurationDiag here).
+  static std::once_flag Said;
+  if (Project && !Project->registryError().empty())
+    std::call_once(Said, [&] {
+      llvm::errs() << "torch-tidy: TORCH_TIDY_PROJECT_REGISTRY: "
+                   << Project->registryError()
+                   << "; what the project's operators register is read from "
+                      "its sources only\n";
+    });
+  return Project;
 }
 
 void TorchTidyCheck::useProject(OperatorModel &Model, const SourceManager &SM,

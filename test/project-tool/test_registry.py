@@ -93,6 +93,55 @@ class MatchTest(unittest.TestCase):
         self.assertEqual(registry.base_name("a"), "a")
 
 
+class SitesTest(unittest.TestCase):
+    def test_what_the_checks_read(self):
+        # Operators with a C++ kernel in the registry, overloads together,
+        # every key (alias suffix dropped), the Python fake at the project's
+        # file, a Python kernel with no place; an operator defined in
+        # Python alone is left to the index.
+        with tempfile.TemporaryDirectory() as root:
+            write(os.path.join(root, "csrc", "ops.cpp"),
+                  "TORCH_LIBRARY(myops, m) {}\n")
+            write(os.path.join(root, "mypkg", "fakes.py"), "import torch\n")
+            reg = a_registry({
+                "myops::a": {"schema": None, "defined_at": None,
+                             "fake": "/site/mypkg/fakes.py:7",
+                             "kernels": [
+                                 reg_kernel("CPU", "/b/csrc/ops.cpp", 3),
+                                 reg_kernel("Meta", "/dev/null", 0),
+                                 reg_kernel("Autograd[alias]",
+                                            "/b/csrc/ops.cpp", 9)]},
+                "myops::a.out": {"schema": None, "defined_at": None,
+                                 "fake": None, "kernels": [
+                                     reg_kernel("CPU", "/b/csrc/ops.cpp",
+                                                4)]},
+                "myops::py": {"schema": None, "defined_at": None,
+                              "fake": "/site/mypkg/fakes.py:9",
+                              "kernels": [reg_kernel("CPU", "/dev/null",
+                                                     0)]}})
+            index = {"operators": [schema("a", os.path.join(
+                root, "csrc", "ops.cpp"))], "kernels": []}
+            got = registry.sites(reg, index, root)
+            real = os.path.realpath(root)
+            ops = os.path.join(real, "csrc", "ops.cpp")
+            self.assertEqual(got["torch"], "2.8.0")
+            self.assertEqual(sorted(got["operators"]), ["myops::a"])
+            self.assertEqual(
+                [(s["key"], s["file"], s["line"])
+                 for s in got["operators"]["myops::a"]],
+                [("CPU", ops, 3), ("Meta", "a Python registration", 0),
+                 ("Autograd", ops, 9),
+                 ("Fake", os.path.join(real, "mypkg", "fakes.py"), 7),
+                 ("CPU", ops, 4)])
+            folder = os.path.join(root, "out")
+            os.makedirs(folder)
+            write(os.path.join(folder, "sites-old.json"), "{}")
+            path = registry.write_sites(reg, index, root, folder)
+            self.assertEqual(os.listdir(folder), [os.path.basename(path)])
+            self.assertEqual(registry.write_sites(reg, index, root, folder),
+                             path)
+
+
 class CandidateModulesTest(unittest.TestCase):
     def test_packages_at_the_root_and_under_src(self):
         with tempfile.TemporaryDirectory() as root:

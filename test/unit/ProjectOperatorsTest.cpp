@@ -681,6 +681,50 @@ TEST_F(ProjectIndex, DecoratorsThatDefineOperatorsAfterTheFunction) {
   }
 }
 
+TEST_F(ProjectIndex, TorchsRegistryGivesTheSites) {
+  // Where torch's registry was read, an operator's registrations are its
+  // (an unnamed fake of the index no longer counts), with the index's
+  // marks beside them; a macro namespace finds the one operator of the
+  // name; an operator the registry does not hold keeps the index's.
+  write("csrc/meta.cpp", "TORCH_LIBRARY_IMPL(ext, Meta, m) {\n"
+                         "  m.impl(\"op\", &op_meta);\n}\n");
+  write("ext/fakes.py", "import torch\n"
+                        "for s in specs():\n"
+                        "    torch.library.register_fake(s.name)(s.f)\n"
+                        "torch._dynamo.disallow_in_graph(torch.ops.ext.op)\n");
+  write("registry.json",
+        "{\"torch\": \"2.8.0\", \"operators\": {\"ext::op\": ["
+        "{\"key\": \"CPU\", \"file\": \"/b/ops.cpp\", \"line\": 3, "
+        "\"how\": \"read from torch's registry\"}]}}");
+  write("bad.json", "{\"operators\": [");
+  auto Index = ProjectOperators::build(Root, Cache);
+  auto Keys = [](const std::vector<KernelSite> &Sites) {
+    std::vector<std::string> Out;
+    for (const KernelSite &S : Sites)
+      Out.push_back(S.Key);
+    std::sort(Out.begin(), Out.end());
+    return Out;
+  };
+  std::string Main = path("csrc/ops.cpp");
+  EXPECT_EQ(
+      Keys(Index->projectSites("ext", "op", Main)),
+      (std::vector<std::string>{"DisallowInGraph", "Meta", "UnnamedFake"}));
+  EXPECT_EQ(Index->registrySites("ext", "op"), nullptr);
+  EXPECT_FALSE(Index->readRegistry(path("registry.json")).has_value());
+  EXPECT_EQ(Index->registryTorch(), "2.8.0");
+  EXPECT_EQ(Keys(Index->projectSites("ext", "op", Main)),
+            (std::vector<std::string>{"CPU", "DisallowInGraph"}));
+  ASSERT_NE(Index->registrySites("TORCH_EXTENSION_NAME", "op"), nullptr);
+  EXPECT_EQ(Index->registrySites("other", "op"), nullptr);
+  EXPECT_EQ(Keys(Index->projectSites("ext", "absent", Main)),
+            (std::vector<std::string>{"UnnamedFake"}));
+  std::optional<std::string> Bad = Index->readRegistry(path("bad.json"));
+  ASSERT_TRUE(Bad.has_value());
+  EXPECT_NE(Bad->find("is not JSON"), std::string::npos) << *Bad;
+  EXPECT_NE(Index->readRegistry(path("none.json"))->find("cannot read"),
+            std::string::npos);
+}
+
 TEST_F(ProjectIndex, MacroRegistrationsAreExpanded) {
   // A library's own macro, defined in a header, registers the schema and
   // the kernels of each operator it is called with: CPU in the library

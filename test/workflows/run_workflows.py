@@ -861,6 +861,19 @@ def case_env_switched(c):
           f"(exit {rc}, {cov.get('kernels')}, {reg}): {out.strip()[-900:]}")
     validate(c, os.path.join(c.out, "env-registry.json"),
              "the registry-counted run's --json")
+    # What the checks read of the registry: one file, named by its content,
+    # with each operator's CPU kernel at the project's file.
+    folder = os.path.join(d, ".torch-tidy", "registry")
+    written = sorted(os.listdir(folder)) if os.path.isdir(folder) else []
+    sites = load_json(os.path.join(folder, written[0])) if written else {}
+    shift = (sites or {}).get("operators", {}).get("envx::shift", [])
+    check(len(written) == 1 and written[0].startswith("sites-") and
+          sites.get("torch") and
+          [(x["key"], os.path.relpath(x["file"], os.path.realpath(d)))
+           for x in shift] == [("CPU", "csrc/cpu/kernels.cpp")],
+          f"the registry's sites for torch-tidy ($TORCH_TIDY_PROJECT_"
+          f"REGISTRY): one file, envx::shift's CPU kernel at csrc/cpu/"
+          f"kernels.cpp ({written}, {shift})")
     rc, out = run([project, "--python", py, "-j", "2", "--env",
                    "ENVX_BUILD_CPU=1", "--registry", "envx_nosuch"], cwd=d)
     check(rc == 2 and "--registry envx_nosuch: the project's package does "

@@ -18,13 +18,16 @@ bool isCatchAllKey(llvm::StringRef Key) {
 bool isAutogradKey(llvm::StringRef Key) { return Key.starts_with("Autograd"); }
 
 const KernelSite *fakeSite(llvm::ArrayRef<KernelSite> Sites) {
-  // A Python fake or a Meta kernel before a CompositeExplicitAutograd kernel:
-  // the note names what a reader recognises as the fake.
+  // A Python fake or a Meta kernel before a CompositeExplicitAutograd kernel,
+  // and one with a place before one without (torch's registry keeps none
+  // for a Meta kernel registered from Python): the note names what a reader
+  // recognises as the fake.
   const KernelSite *Best = nullptr;
+  auto Rank = [](const KernelSite &S) {
+    return (S.Key != "CompositeExplicitAutograd" ? 2 : 0) + (S.Line ? 1 : 0);
+  };
   for (const KernelSite &S : Sites)
-    if (isFakeKey(S.Key) &&
-        (!Best || (Best->Key == "CompositeExplicitAutograd" &&
-                   S.Key != "CompositeExplicitAutograd")))
+    if (isFakeKey(S.Key) && (!Best || Rank(S) > Rank(*Best)))
       Best = &S;
   return Best;
 }

@@ -451,18 +451,16 @@ void OperatorModel::useProject(const ProjectOperators &Project,
   if (!Main.empty() && !llvm::sys::fs::make_absolute(Main))
     llvm::sys::path::remove_dots(Main, true);
   addKernelsRegisteredElsewhere(Project, Main);
-  // Fakes the index could not name, in this file's package: one of them
-  // may be the fake of an operator here.
-  std::vector<KernelSite> Unnamed = Project.unnamedFakesFor(Main);
   for (RegisteredOperator &Op : Operators) {
     if (Op.Name.empty())
       continue;
-    for (const DeclaredKernel *K : Project.kernels(Op.Namespace, Op.Name))
-      if (K->Site.File != Main)
-        Op.ProjectSites.push_back(K->Site);
-    // A fake the index could not name may be this operator's.
-    Op.ProjectSites.insert(Op.ProjectSites.end(), Unnamed.begin(),
-                           Unnamed.end());
+    // The other files' registrations (torch's registry's where it was
+    // read), and fakes of this package the index could not name.
+    std::vector<KernelSite> Sites =
+        Project.projectSites(Op.Namespace, Op.Name, Main);
+    Op.ProjectSites.insert(Op.ProjectSites.end(), Sites.begin(), Sites.end());
+    if (Project.registrySites(Op.Namespace, Op.Name))
+      Op.RegistryTorch = Project.registryTorch();
     if (Op.Schema || Op.Kernels.empty())
       continue;
     for (const DeclaredSchema *D : Project.find(Op.Namespace, Op.Name)) {

@@ -2355,8 +2355,79 @@ ProjectOperators::kernels(StringRef Ns, StringRef Name) const {
   return lookUp(KernelsByName, Kernels, Ns, Name, /*MacroNamespaces=*/true);
 }
 
+std::optional<std::string> ProjectOperators::readRegistry(StringRef Path) {
+  ErrorOr<std::unique_ptr<MemoryBuffer>> Buf = MemoryBuffer::getFile(Path);
+  if (!Buf)
+    return "cannot read " + Path.str() + ": " + Buf.getError().message();
+  Expected<json::Value> V = json::parse((*Buf)->getBuffer());
+  if (!V)
+    return Path.str() + " is not JSON: " + toString(V.takeError());
+  const json::Object *O = V->getAsObject();
+  const json::Object *Ops = O ? O->getObject("operators") : nullptr;
+  if (!Ops)
+    return Path.str() + " holds no \"operators\" object";
+  Registry.clear();
+  RegistryTorch = O->getString("torch").value_or("").str();
+  for (const auto &[Op, Sites] : *Ops) {
+    std::vector<KernelSite> &Out = Registry[Op.str()];
+    if (const json::Array *A = Sites.getAsArray())
+      for (const json::Value &S : *A)
+        if (const json::Object *SO = S.getAsObject())
+          Out.push_back(
+              {SO->getString("key").value_or("").str(),
+               SO->getString("how").value_or("").str(),
+               SO->getString("file").value_or("").str(),
+               static_cast<unsigned>(SO->getInteger("line").value_or(0))});
+  }
+  return std::nullopt;
+}
+
+const std::vector<KernelSite> *
+ProjectOperators::registrySites(StringRef Ns, StringRef Name) const {
+  if (Registry.empty())
+    return nullptr;
+  if (auto It = Registry.find((Ns + "::" + Name).str()); It != Registry.end())
+    return &It->second;
+  // A namespace the build sets (TORCH_EXTENSION_NAME): the one operator of
+  // that name.
+  if (!isUpperMacroName(Ns))
+    return nullptr;
+  const std::vector<KernelSite> *Found = nullptr;
+  for (const auto &E : Registry)
+    if (StringRef(E.first()).ends_with(("::" + Name).str())) {
+      if (Found)
+        return nullptr;
+      Found = &E.second;
+    }
+  return Found;
+}
+
+std::vector<KernelSite> ProjectOperators::projectSites(StringRef Ns,
+                                                       StringRef Name,
+                                                       StringRef File,
+                                                       bool IncludeFile) const {
+  std::vector<KernelSite> Out;
+  const std::vector<KernelSite> *FromRegistry = registrySites(Ns, Name);
+  auto Elsewhere = [&](StringRef F) { return IncludeFile || F != File; };
+  for (const DeclaredKernel *K : kernels(Ns, Name))
+    if (Elsewhere(K->Site.File) &&
+        (!FromRegistry || K->Site.Key == DisallowInGraphKey ||
+         K->Site.Key == OpaqueCallerKey))
+      Out.push_back(K->Site);
+  if (FromRegistry) {
+    for (const KernelSite &S : *FromRegistry)
+      if (Elsewhere(S.File))
+        Out.push_back(S);
+    return Out;
+  }
+  // A fake the index could not name may be this operator's.
+  std::vector<KernelSite> Unnamed = unnamedFakesFor(File);
+  Out.insert(Out.end(), Unnamed.begin(), Unnamed.end());
+  return Out;
+}
+
 std::shared_ptr<const ProjectOperators>
-ProjectOperators::load(StringRef Root, StringRef CacheDir) {
+ProjectOperators::load(StringRef Root, StringRef CacheDir, StringRef Registry) {
   // One index per root and process, checked against the files again when
   // older than a few seconds (a language server lives long; a clang-tidy
   // run over many files reads the project once).
@@ -2368,11 +2439,16 @@ ProjectOperators::load(StringRef Root, StringRef CacheDir) {
   static StringMap<Memo> Memos;
   std::lock_guard<std::mutex> Guard(Lock);
   auto Now = std::chrono::steady_clock::now();
-  auto It = Memos.find(Root);
+  std::string Key = (Root + "\n" + Registry).str();
+  auto It = Memos.find(Key);
   if (It != Memos.end() && Now - It->second.Built < std::chrono::seconds(5))
     return It->second.Index;
-  std::shared_ptr<const ProjectOperators> Index = build(Root, CacheDir);
-  Memos[Root] = {Index, Now};
+  std::unique_ptr<ProjectOperators> Built = build(Root, CacheDir);
+  if (!Registry.empty())
+    if (std::optional<std::string> Error = Built->readRegistry(Registry))
+      Built->RegistryError = std::move(*Error);
+  std::shared_ptr<const ProjectOperators> Index = std::move(Built);
+  Memos[Key] = {Index, Now};
   return Index;
 }
 

@@ -304,6 +304,11 @@ def run(args, here):
 
     files, skipped, regex_skipped, entries = _files_of(db, args)
     tidy_env = dict(args.environ, TORCH_TIDY_PROJECT_ROOT=root)
+    if reg is not None:
+        # What the operators register, as torch's registry holds it: the
+        # checks' consequence classes read it.
+        tidy_env["TORCH_TIDY_PROJECT_REGISTRY"] = registry.write_sites(
+            reg, index_json, root, scratch_dir(root, "registry"))
     if not args.all_files:
         files = _prune(tidy, args.checks, project, files, index_json,
                        tidy_env, skipped)

@@ -130,6 +130,8 @@ class Registry:
     def __init__(self, data, modules, python):
         self.data, self.modules, self.python = data, modules, python
         self.operators = data.get("operators", {})
+        # own_operators' answer, once it has kept the project's operators.
+        self.own = None
 
     def cpp_kernels(self, op):
         """The kernels of op registered from C++/CUDA files (a Python
@@ -273,6 +275,63 @@ def match(registry, index_kernels, sources, root):
     return pairs, only_registry, only_index
 
 
+def sites(reg, index, root):
+    """What torch-tidy reads from the registry ($TORCH_TIDY_PROJECT_REGISTRY,
+    ProjectOperators::readRegistry): {"torch": version, "operators":
+    {ns::op: [{key, file, line, how}]}} for each of the project's operators
+    the registry holds a C++ kernel of (overloads together), every key it
+    registers and its Python fake, at the project's file where the
+    registry's path maps to one. Operators defined in Python alone keep the
+    index's reading."""
+    sources, _ = own_operators(reg, index, root)
+    python_files = sorted(set(map(os.path.realpath, python_sources(root))))
+    with_cpp = {base_name(op) for op in reg.operators if reg.cpp_kernels(op)}
+    out = {}
+    for op, o in sorted(reg.operators.items()):
+        if base_name(op) not in with_cpp:
+            continue
+        mine = out.setdefault(base_name(op), [])
+        for k in o.get("kernels", []):
+            file, line = k["file"], k["line"]
+            if file is None:
+                file, line = "a torch::RegisterOperators registration", 0
+            elif file == "/dev/null":
+                file, line = "a Python registration", 0
+            else:
+                file = project_file(file, sources + python_files, root) \
+                    or file
+            mine.append({"key": k["key"].replace("[alias]", ""),
+                         "file": file, "line": line,
+                         "how": "read from torch's registry"})
+        if o.get("fake"):
+            path, _, line = o["fake"].rpartition(":")
+            if not line.isdigit():
+                path, line = o["fake"], "0"
+            mine.append({"key": "Fake",
+                         "file": project_file(path, python_files, root)
+                         or path, "line": int(line),
+                         "how": "register_fake, read from torch's registry"})
+    return {"torch": reg.data.get("torch"), "operators": out}
+
+
+def write_sites(reg, index, root, folder):
+    """Writes sites() into folder, named by its content (so that a lint
+    cached on another registry is not replayed); returns its path."""
+    import hashlib
+    text = json.dumps(sites(reg, index, root), sort_keys=True, indent=1)
+    path = os.path.join(folder, "sites-" + hashlib.sha256(
+        text.encode()).hexdigest()[:16] + ".json")
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(text)
+    for name in os.listdir(folder):  # earlier runs'
+        if name.startswith("sites-") and name != os.path.basename(path):
+            try:
+                os.remove(os.path.join(folder, name))
+            except OSError:
+                pass
+    return path
+
+
 def base_name(op):
     """ns::name of a registry's ns::name.overload."""
     ns, _, name = op.rpartition("::")
@@ -303,15 +362,19 @@ def python_fakes(index):
 def own_operators(reg, index, root):
     """Keeps in reg the project's operators only (keep_projects with the
     index's namespaces and the files below root). Returns (the C/C++/CUDA
-    sources below root, real paths, sorted; the count dropped)."""
+    sources below root, real paths, sorted; the count dropped). Done once
+    per registry: later calls give the first's answer."""
     from . import coverage
     from . import index as project_index
+    if reg.own is not None:
+        return reg.own
     sources = sorted(set(map(os.path.realpath, coverage.tree_sources(root))))
     python_files = sorted(set(map(os.path.realpath, python_sources(root))))
     namespaces = {op.split("::")[0]
                   for op in project_index.operator_names(index)}
-    return sources, keep_projects(reg, namespaces, sources + python_files,
-                                  root)
+    reg.own = (sources, keep_projects(reg, namespaces,
+                                      sources + python_files, root))
+    return reg.own
 
 
 def python_sources(root):

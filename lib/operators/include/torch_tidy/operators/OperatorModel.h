@@ -78,6 +78,10 @@ struct RegisteredOperator {
   /// The kernels and fakes the project's other files register for it
   /// (useProject), in C++ and Python.
   std::vector<KernelSite> ProjectSites;
+  /// The torch version of the registry ProjectSites were read from (torch
+  /// -tidy-project imported the project's build); empty where the project
+  /// index gave them.
+  std::string RegistryTorch;
 
   /// "ns::name" (".overload" when there is one).
   std::string qualifiedName() const;

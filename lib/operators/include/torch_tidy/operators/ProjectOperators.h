@@ -167,8 +167,37 @@ public:
   /// The index of the project at Root, read through the cache under
   /// CacheDir (no cache when CacheDir is empty). Memoised per process and
   /// root: a process that lints many files reads the project once.
-  static std::shared_ptr<const ProjectOperators> load(llvm::StringRef Root,
-                                                      llvm::StringRef CacheDir);
+  static std::shared_ptr<const ProjectOperators>
+  load(llvm::StringRef Root, llvm::StringRef CacheDir,
+       llvm::StringRef Registry = "");
+
+  /// Reads what torch's registry holds for the project's operators, as
+  /// torch-tidy-project writes it once the project's build is imported
+  /// ($TORCH_TIDY_PROJECT_REGISTRY): {"torch": VERSION, "operators":
+  /// {"ns::op": [{"key", "file", "line", "how"}]}}, overloads together.
+  /// The error, or none.
+  std::optional<std::string> readRegistry(llvm::StringRef Path);
+
+  /// Every kernel and fake the project registers for Ns::Name, File's own
+  /// left out unless IncludeFile (the file being linted, whose own
+  /// registrations its parse gives). Where torch's registry was read and holds
+  /// a C++ kernel of the operator, its registrations are the registry's (what
+  /// the build compiled and the import registered: a fake registered under a
+  /// name the index cannot evaluate, a kernel left out by the build), with the
+  /// index's marks beside them; else the index's, with the fakes of the
+  /// file's package it could not name.
+  std::vector<KernelSite> projectSites(llvm::StringRef Ns, llvm::StringRef Name,
+                                       llvm::StringRef File,
+                                       bool IncludeFile = false) const;
+
+  /// The registry's registrations of Ns::Name, or null where no registry
+  /// was read or it does not hold the operator with a C++ kernel.
+  const std::vector<KernelSite> *registrySites(llvm::StringRef Ns,
+                                               llvm::StringRef Name) const;
+  /// The torch version whose registry was read; empty where none was.
+  const std::string &registryTorch() const { return RegistryTorch; }
+  /// Why the registry given to load() could not be read; empty otherwise.
+  const std::string &registryError() const { return RegistryError; }
 
   /// The default cache directory: $TORCH_TIDY_CACHE/project-index, else
   /// $XDG_CACHE_HOME/torch-tidy/project-index, else
@@ -225,6 +254,9 @@ private:
   llvm::StringMap<std::vector<size_t>> ByName, KernelsByName;
   std::vector<const DeclaredKernel *> UnnamedFakes;
   ProjectIndexStats Stats;
+  /// "ns::name" to what torch's registry holds (readRegistry).
+  llvm::StringMap<std::vector<KernelSite>> Registry;
+  std::string RegistryTorch, RegistryError;
 };
 
 } // namespace torch_tidy
