@@ -152,6 +152,12 @@ def parse_args(argv):
     p.add_argument("--database", default="auto", metavar="PATH|make",
                    help="the compile database to lint with, or 'make' to "
                    "make one from the build even where the project has one")
+    p.add_argument("--no-build-isolation", action="store_true",
+                   help="run setup.py or the build backend in --python as "
+                   "it is; by default pyproject.toml's [build-system] "
+                   "requires that --python lacks are installed (with its "
+                   "pip) in .torch-tidy/build-env/, beside --python's "
+                   "packages and its torch, as pip's isolated build does")
     p.add_argument("--cuda-path", help="the CUDA toolkit for the .cu "
                    "sources of a database torch-tidy writes itself (a "
                    "setup.py's extensions, a CMake project's sources)")
@@ -298,7 +304,8 @@ def run(args, here):
         project=project, root=root, python=args.python, env=args.environ,
         defines=args.defines, cmake=args.cmake, database=args.database,
         cuda_path=args.cuda_path, torch=torch_info,
-        operator_files=index.registering_files(index_json)))
+        operator_files=index.registering_files(index_json),
+        build_isolation=not args.no_build_isolation))
     _check_torch(args, db, torch_info, project)
     reg, reg_why = _registry(args, root, index_json, torch_info)
 

@@ -17,13 +17,15 @@ made from the project's own build, each run afresh, into .torch-tidy/:
 
 nvcc entries are turned into clang ones, and the result is written to
 .torch-tidy/compile_commands.json, which the checks read."""
+import argparse
 import json
 import os
 import re
 import shutil
 import time
 
-from . import cdb, cmake, flags, nvcc, pyproject, recorder, sandbox, sycl
+from . import (build_env, cdb, cmake, flags, nvcc, pyproject, recorder,
+               sandbox, sycl)
 from .common import ProjectError, age_text, log, read_text, rel, scratch_dir
 from .torchenv import header_torch
 
@@ -43,6 +45,7 @@ class Database:
         self.cmake_options = {}   # option(NAME ... ON|OFF) of the project
         self.nvcc_translated = 0
         self.libtorch = {}        # LibTorch version -> include directory
+        self.requirements = None  # build_env.Prepared, where one was read
 
     def to_json(self, root):
         return {"path": self.path, "origin": self.origin, "how": self.how,
@@ -123,7 +126,9 @@ def obtain(ctx):
     defines (-D, dict), cmake (explicit or None), database
     ('auto', 'make' or a path), cuda_path, torch (torchenv.query's dict or
     None), operator_files ({file: [operators]} the index says register or
-    define operators: for the 'no sources' explanation)."""
+    define operators: for the 'no sources' explanation), build_isolation
+    (optional, default True: pyproject.toml's build requirements --python
+    lacks are installed beside it, build_env.prepare)."""
     db = Database()
     project = ctx.project
     if ctx.database not in ("auto", "make"):
@@ -158,6 +163,18 @@ def obtain(ctx):
     setup_py = os.path.join(project, "setup.py")
     has_setup = os.path.isfile(setup_py)
     top_cmake = os.path.isfile(os.path.join(project, "CMakeLists.txt"))
+    if doc is not None and (pyproject.uses_scikit_build(doc) or has_setup) \
+            and getattr(ctx, "build_isolation", True):
+        # [build-system] requires, as pip's isolated build provides them.
+        prep = build_env.prepare(ctx.python or "python3", doc, ctx.root,
+                                 ctx.env)
+        db.requirements = prep
+        if prep.note:
+            db.notes.append(prep.note)
+            log(prep.note)
+        if prep.python != (ctx.python or "python3"):
+            ctx = argparse.Namespace(**vars(ctx))
+            ctx.python = prep.python
     if doc is not None and pyproject.uses_scikit_build(doc):
         return _finish(ctx, _from_backend(ctx, db, doc))
     if has_setup:
@@ -226,12 +243,23 @@ def _from_backend(ctx, db, doc):
         why = rec.error or "it did not run cmake"
         if not rec.imported:
             why = (f"{ctx.python or 'python3'} cannot import it: {why}; "
-                   f"install the project's build requirements there")
+                   f"install the project's build requirements there"
+                   f"{_requirements_hint(db)}")
         db.notes.append(f"the build backend {name} did not reach cmake "
                         f"({why}; log: {rel(rec.log, ctx.project)}): the "
                         f"CMake options are pyproject.toml's own")
         log(db.notes[-1])
     return _from_cmake(ctx, db, source, defines, caches, env, real)
+
+
+def _requirements_hint(db):
+    """Where pyproject.toml's build requirements could not be provided:
+    the pip command that installs them in --python."""
+    prep = db.requirements
+    if prep is None or not prep.install_failed:
+        return ""
+    return (f" (pyproject.toml's build requirements it lacks: "
+            f"{prep.install_hint()})")
 
 
 def _options(defines):
@@ -264,7 +292,7 @@ def _from_setup_py(ctx, db, setup_py, top_cmake):
     driven = top_cmake and rec.extensions is not None and any(
         not e["sources"] for e in rec.extensions)
     if rec.failed() and not driven:
-        raise ProjectError(rec.failure())
+        raise ProjectError(rec.failure() + _requirements_hint(db))
     if rec.cmake_calls:
         _need_torch(ctx)
         call = recorder.parse_cmake_call(rec.cmake_calls[-1])
