@@ -269,6 +269,53 @@ class ShareTest(unittest.TestCase):
         self.assertFalse(cov.gate(r, 0.9))
         self.assertEqual(r["approximate"], "from the CMake sources")
 
+    def test_registered_but_never_defined_is_not_green(self):
+        # openequivariance: its C++ library block hides behind an alias
+        # macro (`#define REGISTER_LIBRARY TORCH_LIBRARY`) the index does
+        # not read, while Python registers a fake and an autograd for each
+        # operator. Nothing measured, or every linted file parsed: the gate
+        # must not pass on it, and names the operators and the file.
+        from torch_tidy_project import report
+        with tempfile.TemporaryDirectory() as tmp:
+            root = os.path.realpath(tmp)
+            lib = write(os.path.join(root, "csrc", "lib.cpp"),
+                        "#define REGISTER_LIBRARY TORCH_LIBRARY\n")
+            hpp = write(os.path.join(root, "csrc", "core.hpp"),
+                        "REGISTER_LIBRARY(tp, m) { m.def(\"f(Tensor x) -> "
+                        "Tensor\"); }\n")
+            py = write(os.path.join(root, "tp", "ops.py"))
+            fake = dict(kernel("f", "Fake", py), how="register_fake")
+            auto = dict(kernel("f", "Autograd", py), how="register_autograd")
+            index = {"operators": [], "kernels": [
+                dict(fake, namespace="tp"), dict(auto, namespace="tp"),
+                dict(kernel("add", "Fake", py), namespace="aten")]}
+            undefined = cov.undefined_operators(index, root)
+            # (core.hpp names only the alias)
+            self.assertEqual(undefined, {"operators": ["tp::f"],
+                                         "files": ["csrc/lib.cpp"]})
+            for linted in (set(), {lib}):
+                r = cov.measure(index, root, linted, linted, set(), [])
+                r["undefined"] = undefined
+                self.assertFalse(cov.gate(r, 0.9), linted)
+                code, reasons, last = report.verdict(
+                    {"warnings", "coverage"}, {}, 0, r, 0.9)
+                self.assertEqual((code, reasons), (3, ["coverage"]), last)
+                self.assertIn("1 operator the project registers kernels or "
+                              "fakes for, whose definition the project "
+                              "index did not read: tp::f (named "
+                              "TORCH_LIBRARY where no registration was "
+                              "read: csrc/lib.cpp", last)
+            self.assertIn("nothing measured, yet", report.coverage_text(
+                dict(cov.measure(index, root, set(), set(), set(), []),
+                     undefined=undefined)))
+            # Defined in Python (custom_op, torch.library.define): nothing
+            # is undefined.
+            index["kernels"].append(dict(kernel("f", "CustomOp", py),
+                                         namespace="tp",
+                                         how="torch.library.custom_op"))
+            self.assertEqual(cov.undefined_operators(index, root),
+                             {"operators": [], "files": []})
+
     def test_gate_boundary(self):
         self.assertTrue(cov.gate({"share": 0.9}, 0.9))
         self.assertTrue(cov.gate({"share": 0.8999999999999}, 0.9))

@@ -310,6 +310,26 @@ class RecordSetupPyTest(unittest.TestCase):
         self.assertTrue(os.path.isfile(sources[1]))
 
     @needs_setuptools
+    def test_removals_relative_to_a_folder_descriptor(self):
+        # shutil.rmtree removes through dir_fd (names relative to the folder
+        # it opened, not to the project, the working folder): a temporary
+        # folder of the build's is removed, not taken for the tree's.
+        setup_py = write(os.path.join(self.project, "setup.py"), """\
+            import os, shutil, tempfile
+            tmp = tempfile.mkdtemp()
+            os.makedirs(os.path.join(tmp, "wheel", "pkg"))
+            open(os.path.join(tmp, "wheel", "pkg", "x.py"), "w").write("")
+            shutil.rmtree(tmp)
+            print("LEFT=" + str(os.path.exists(tmp)))
+            from setuptools import setup
+            setup(name="p")
+            """)
+        rec = recorder.record_setup_py(PYTHON, setup_py,
+                                       recorder.environment([]), self.scratch)
+        self.assertIsNone(rec.error, rec.output)
+        self.assertIn("LEFT=False", rec.output)
+
+    @needs_setuptools
     def test_setup_py_that_fails(self):
         setup_py = write(os.path.join(self.project, "setup.py"),
                          "raise RuntimeError('no way')\n")

@@ -658,6 +658,11 @@ def _coverage(args, db, index_json, root, linted, causes, regex_skipped,
     else:
         c["counted_from"] = "index"
         c["registry"] = {"not_read": reg_why}
+        # Operators the project registers fakes or kernels for and the index
+        # saw no definition of (torch's registry, where read, knows them).
+        undefined = cov.undefined_operators(index_json, root)
+        if undefined["operators"]:
+            c["undefined"] = undefined
     if db.how == "cmake sources":
         cov.approximate(c, "the database was made from the CMake sources "
                         "because CMake could not configure, not from the "

@@ -345,9 +345,46 @@ def approximate(result, why):
 
 
 def gate(result, minimum):
-    """Whether coverage passes --min-coverage (a share, 0 to 1)."""
+    """Whether coverage passes --min-coverage (a share, 0 to 1). Never where
+    the project registers kernels or fakes for operators whose definition
+    the index did not read (undefined_operators): what defines them was
+    not seen, so no share of it can be."""
+    if (result.get("undefined") or {}).get("operators"):
+        return False
     share = result.get("share")
     return share is None or share + 1e-9 >= minimum
+
+
+# Namespaces of torch's own operators: a project may register a fake or a
+# kernel for one of them without defining it.
+TORCHS = ("aten", "prims", "_c10d_functional", "c10d", "quantized",
+          "_quantized", "profiler", "*", "")
+LIBRARY_TEXT = re.compile(r"\b(?:STABLE_)?TORCH_LIBRARY(?:_IMPL|_FRAGMENT)?"
+                          r"\b")
+
+
+def undefined_operators(index, root):
+    """What the index read registrations of without a definition: {
+    "operators": [ns::op registered (kernels, fakes, autograd, ...) with no
+    schema, inferred or written, anywhere in the index], "files": [the
+    project's C/C++/CUDA sources that name TORCH_LIBRARY (or its _IMPL,
+    _FRAGMENT, STABLE_ forms) where the index read no registration: where a
+    definition may hide, behind a macro of the project's own]}."""
+    defined = set(project_index.operator_names(index))
+    ops = sorted({f"{k['namespace']}::{k['operator']}"
+                  for k in (index or {}).get("kernels", [])
+                  if k["key"] not in project_index.MARKS and
+                  k["namespace"] not in TORCHS} - defined)
+    if not ops:
+        return {"operators": [], "files": []}
+    registering = {os.path.realpath(x["file"]) for x in
+                   (index or {}).get("operators", []) +
+                   (index or {}).get("kernels", [])}
+    files = sorted(rel(f, root) for f in
+                   map(os.path.realpath, tree_sources(root))
+                   if f not in registering and
+                   LIBRARY_TEXT.search(read_text(f) or ""))
+    return {"operators": ops, "files": files}
 
 
 def unseen(result):

@@ -140,10 +140,38 @@ def registry_lines(c):
         print(f"    did not import: {mod} ({why})")
 
 
+def undefined_text(c):
+    """'' or what the index read registrations of and no definition."""
+    u = c.get("undefined") or {}
+    ops = u.get("operators") or []
+    if not ops:
+        return ""
+    text = (f"{len(ops)} operator{'s' if len(ops) != 1 else ''} the project "
+            f"registers kernels or fakes for, whose definition the project "
+            f"index did not read: " + ", ".join(ops[:4]) +
+            (" ..." if len(ops) > 4 else ""))
+    files = u.get("files") or []
+    if files:
+        text += (f" (named TORCH_LIBRARY where no registration was read: "
+                 + ", ".join(files[:3]) + (" ..." if len(files) > 3 else "")
+                 + "; a registration macro of the project's own?)")
+    return text
+
+
 def coverage_text(c):
     """'coverage 82%: 14 of 17 kernels analysed, 6 of 6 files parsed'."""
+    undefined = undefined_text(c)
     if c["share"] is None:
-        return "coverage: nothing to measure (no kernel, no file linted)"
+        return (f"coverage: nothing measured, yet {undefined}" if undefined
+                else "coverage: nothing to measure (no kernel, no file "
+                     "linted)")
+    if undefined:
+        return coverage_share_text(c) + f"; and {undefined}"
+    return coverage_share_text(c)
+
+
+def coverage_share_text(c):
+    """The share part of coverage_text."""
     parts = []
     if c["kernels"]["total"]:
         parts.append(f"{c['kernels']['analysed']} of {c['kernels']['total']} "
@@ -185,6 +213,9 @@ def verdict(fail_on, warnings, unparsed, c, minimum):
     names = ", ".join(op for op, _, _ in unseen[:8]) + \
         (f" and {len(unseen) - 8} more" if len(unseen) > 8 else "")
     remedies = cov.bring_in(c)
+    if undefined_text(c):
+        # Not a share below the minimum: what defines them was not read.
+        return 3, reasons, f"{head}, but {coverage_text(c)}"
     line = (f"{head}, but {coverage_text(c)}, below {threshold(minimum)} "
             f"(--min-coverage)")
     if unseen:

@@ -117,13 +117,22 @@ def _open(file, mode="r", *a, **kw):
     else:
         file = _for_reading(file)
     return _real_open(file, mode, *a, **kw)
+def _relative_to_fd(kw, *names):
+    # A path relative to a directory's descriptor (shutil.rmtree's and
+    # tempfile's own removals pass dir_fd) is not the working folder's:
+    # where it leads is not known here, so it is left alone.
+    return any(kw.get(n) is not None for n in names)
 def _mkdir(path, *a, **kw):
+    if _relative_to_fd(kw, "dir_fd"):
+        return _real_mkdir(path, *a, **kw)
     return _real_mkdir(_for_writing(path, record=False), *a, **kw) \
         if _inside(path) else _real_mkdir(path, *a, **kw)
 def _removing(real):
     # A removal below the project removes the shadow's copy, if any; the
     # tree's file stays.
     def remove(path, *a, **kw):
+        if _relative_to_fd(kw, "dir_fd"):
+            return real(path, *a, **kw)
         full = _inside(path)
         if full is None:
             return real(path, *a, **kw)
@@ -131,7 +140,8 @@ def _removing(real):
             return real(_shadow_of(full), *a, **kw)
     return remove
 def _rename(src, dst, *a, **kw):
-    if _inside(src) is None and _inside(dst) is None:
+    if _relative_to_fd(kw, "src_dir_fd", "dst_dir_fd") or (
+            _inside(src) is None and _inside(dst) is None):
         return _real_rename(src, dst, *a, **kw)
     s = _for_reading(src)
     d = _for_writing(dst)
@@ -139,7 +149,8 @@ def _rename(src, dst, *a, **kw):
         return _real_rename(s, d, *a, **kw)
     shutil.copy2(s, d)  # the tree's file stays; its new name is the shadow's
 def _replace(src, dst, *a, **kw):
-    if _inside(src) is None and _inside(dst) is None:
+    if _relative_to_fd(kw, "src_dir_fd", "dst_dir_fd") or (
+            _inside(src) is None and _inside(dst) is None):
         return _real_replace(src, dst, *a, **kw)
     return _rename(src, dst)
 builtins.open = io.open = _open
