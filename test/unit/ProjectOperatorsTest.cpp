@@ -725,6 +725,49 @@ TEST_F(ProjectIndex, TorchsRegistryGivesTheSites) {
             std::string::npos);
 }
 
+TEST_F(ProjectIndex, AliasesOfLibraryMacros) {
+  // openequivariance: `#define REGISTER_LIBRARY TORCH_LIBRARY` in the .cpp
+  // that includes a header whose file-scope blocks call the alias; the
+  // registrations are read at their own lines. A function-like macro that
+  // expands to a library head takes its block too; an alias that nothing
+  // calls, and a block after a macro that is no alias, register nothing.
+  write("ext/lib.cpp", "#define REGISTER_LIBRARY TORCH_LIBRARY\n"
+                       "#define REGISTER_LIBRARY_IMPL TORCH_LIBRARY_IMPL\n"
+                       "#define MY_LIB(ns) TORCH_LIBRARY_FRAGMENT(ns, m)\n"
+                       "#define UNUSED_ALIAS TORCH_LIBRARY\n"
+                       "#include \"core.hpp\"\n");
+  write("ext/core.hpp",
+        "REGISTER_LIBRARY(tp,\n"
+        "                 m) {\n"
+        "  m.def(\"f(Tensor x) -> Tensor\");\n"
+        "  m.def(\"g(Tensor x) -> Tensor\", &g_impl);\n"
+        "}\n"
+        "REGISTER_LIBRARY_IMPL(tp, CUDA, m) { m.impl(\"f\", &f_cuda); }\n"
+        "MY_LIB(tp) {\n  m.def(\"h(Tensor x) -> ()\");\n}\n"
+        "NOT_AN_ALIAS(tp, m) { m.def(\"no(Tensor x) -> ()\"); }\n");
+  for (int Pass = 0; Pass < 2; ++Pass) {
+    auto Index = ProjectOperators::build(Root, Cache);
+    std::vector<std::string> Got;
+    for (const DeclaredSchema &D : Index->schemas())
+      if (D.Namespace == "tp" || llvm::StringRef(D.Schema).contains("no("))
+        Got.push_back(D.Namespace + "|" + D.Schema + "|" +
+                      llvm::sys::path::filename(D.File).str() + ":" +
+                      std::to_string(D.Line));
+    for (const char *Op : {"f", "g"})
+      for (const DeclaredKernel *K : Index->kernels("tp", Op))
+        Got.push_back(K->Name + "|" + K->Site.Key + "|" + K->Site.How + "|" +
+                      std::to_string(K->Site.Line) + "|" + K->Function);
+    EXPECT_EQ(Got, (std::vector<std::string>{
+                       "tp|f(Tensor x) -> Tensor|core.hpp:3",
+                       "tp|g(Tensor x) -> Tensor|core.hpp:4",
+                       "tp|h(Tensor x) -> ()|core.hpp:8",
+                       "f|CUDA|REGISTER_LIBRARY_IMPL|6|f_cuda",
+                       "g|CompositeImplicitAutograd|REGISTER_LIBRARY: "
+                       "m.def|4|g_impl"}))
+        << "pass " << Pass;
+  }
+}
+
 TEST_F(ProjectIndex, MacroRegistrationsAreExpanded) {
   // A library's own macro, defined in a header, registers the schema and
   // the kernels of each operator it is called with: CPU in the library

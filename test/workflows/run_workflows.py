@@ -465,6 +465,41 @@ def case_extension(c):
           f"torch-tidy-project FILE_REGEX --fail-on never: the database made "
           f"again (not taken for the project's own), one file, exit 0 "
           f"(exit {rc}): {out.strip()[-300:]}")
+    # The kernel's body in a header both files include (csrc/norm.h): its
+    # warning is shown (clang-tidy's header filter set to the project's own
+    # headers) and counted once, though both files report it.
+    hdr = os.path.join(c.out, "extension-header")
+    shutil.rmtree(hdr, ignore_errors=True)
+    shutil.copytree(os.path.join(c.src, "test", "workflows", "extension"), hdr)
+    ops = os.path.join(hdr, "csrc", "ops.cpp")
+    text = open(ops).read()
+    body = text[text.index("// Divides by the norm"):
+                text.index("} // namespace tidy_ext")]
+    with open(ops, "w") as f:
+        f.write(text.replace(body, "").replace(
+            "#include <torch/library.h>\n",
+            "#include <torch/library.h>\n#include \"norm.h\"\n"))
+    with open(os.path.join(hdr, "csrc", "norm.h"), "w") as f:
+        f.write("#pragma once\n#include <torch/extension.h>\n"
+                "namespace tidy_ext {\n" +
+                body.replace("at::Tensor normalize_cpu",
+                             "inline at::Tensor normalize_cpu") + "}\n")
+    cu = os.path.join(hdr, "csrc", "ops_cuda.cu")
+    text = open(cu).read()
+    with open(cu, "w") as f:
+        f.write('#include "norm.h"\n' + text)
+    rc, out = run([project, "--python", py, "--torch-tidy",
+                   f"{c.bin}/torch-tidy", "-j", "2", "--json",
+                   "../extension-header.json"], cwd=hdr)
+    s = load_json(os.path.join(c.out, "extension-header.json")) or {}
+    in_header = [(x["file"], x["check"]) for x in s.get("findings", [])
+                 if x["file"] == "csrc/norm.h"]
+    check(rc == 1 and "2 files, 0 did not parse, 4 warnings" in out and
+          out.count("norm.h:") >= 2 and
+          in_header == [("csrc/norm.h", "torch-op-undeclared-mutation")],
+          f"a kernel's write in a header of the project's: shown, and "
+          f"counted once though both files that include it report it "
+          f"(exit {rc}, {in_header}): {out.strip()[-400:]}")
     empty = os.path.join(c.out, "extension-empty")
     os.makedirs(empty, exist_ok=True)
     rc, out = run([project, "--torch-tidy", f"{c.bin}/torch-tidy"], cwd=empty)

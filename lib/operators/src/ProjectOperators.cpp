@@ -24,7 +24,7 @@ using namespace llvm;
 namespace torch_tidy {
 namespace {
 
-constexpr int CacheVersion = 20;
+constexpr int CacheVersion = 21;
 /// Files larger than this are not read (generated or vendored code).
 constexpr uint64_t MaxFileSize = 4 << 20;
 /// A project with more files than this is indexed up to this many.
@@ -340,6 +340,8 @@ bool isForeignMacro(StringRef S) {
 
 /// The longest argument text of a file-scope macro call kept for expansion.
 constexpr size_t MaxMacroArguments = 4096;
+/// The most text of a block after a file-scope macro call that is kept.
+constexpr size_t MaxMacroBlock = 1 << 20;
 
 bool isUpperMacroName(StringRef S) {
   return S.size() > 2 && isUpper(S[0]) && S.find_if([](char C) {
@@ -360,7 +362,8 @@ bool registersIn(const std::vector<Token> &T, size_t B, size_t E) {
 
 void scanCxx(StringRef Path, StringRef Text, FileOperatorFacts &Out) {
   bool Defines = Text.contains("#define") &&
-                 (Text.contains("impl") || Text.contains("def("));
+                 (Text.contains("impl") || Text.contains("def(") ||
+                  Text.contains("TORCH_LIBRARY"));
   // Files without these are read for file-scope macro calls only (a
   // project's macro may expand to a whole library block).
   bool Registers = Text.contains("TORCH_LIBRARY") ||
@@ -529,13 +532,46 @@ void scanCxx(StringRef Path, StringRef Text, FileOperatorFacts &Out) {
       size_t Close = closingParen(T, I + 1);
       if (Close < T.size()) {
         size_t From = T[I + 1].Offset + 1;
-        if (T[Close].Offset - From <= MaxMacroArguments)
-          Out.MacroCalls.push_back({T[I].Text.str(), "", "",
-                                    Buf.substr(From, T[Close].Offset - From),
-                                    Lines.lineOf(T[I].Offset), true});
-        I = Close;
+        // A block right after the call: a library block behind a macro
+        // of the project's own (`REGISTER_LIBRARY(ns, m) { ... }`).
+        size_t End = Close;
+        if (Close + 1 < T.size() && T[Close + 1].is(clang::tok::l_brace)) {
+          int Depth = 0;
+          for (size_t J = Close + 1; J < T.size(); ++J) {
+            if (T[J].is(clang::tok::l_brace))
+              ++Depth;
+            else if (T[J].is(clang::tok::r_brace) && --Depth == 0) {
+              End = J;
+              break;
+            }
+          }
+        }
+        if (T[Close].Offset - From <= MaxMacroArguments &&
+            T[End].Offset - T[Close].Offset <= MaxMacroBlock)
+          Out.MacroCalls.push_back(
+              {T[I].Text.str(), "", "",
+               Buf.substr(From, T[Close].Offset - From),
+               Lines.lineOf(T[I].Offset), true,
+               End == Close ? std::string()
+                            : Buf.substr(T[Close].Offset + 1,
+                                         T[End].Offset - T[Close].Offset)});
+        I = End;
         continue;
       }
+    }
+    // #define NAME TORCH_LIBRARY (or another library macro): an alias,
+    // expanded where a file calls it with a block.
+    if (T[I].is(clang::tok::hash) && T[I].StartOfLine && I + 3 < T.size() &&
+        T[I + 1].isIdent("define") && T[I + 2].is(clang::tok::raw_identifier) &&
+        (isLibraryMacro(T[I + 3]) || isImplMacro(T[I + 3])) &&
+        T[I + 3].Offset != T[I + 2].Offset + T[I + 2].Text.size() &&
+        !T[I + 3].StartOfLine && (I + 4 == T.size() || T[I + 4].StartOfLine)) {
+      RegisteringMacro M{
+          T[I + 2].Text.str(), {}, T[I + 3].Text.str(), Path.str()};
+      M.ObjectLike = true;
+      Out.Macros.push_back(std::move(M));
+      I += 3;
+      continue;
     }
     if (!Registers)
       continue;
@@ -560,7 +596,13 @@ void scanCxx(StringRef Path, StringRef Text, FileOperatorFacts &Out) {
         size_t From = T[P + 1].Offset;
         M.Body =
             Buf.substr(From, T[E - 1].Offset + T[E - 1].Text.size() - From);
-        Candidate C{std::move(M), registersIn(T, P + 1, E), {}};
+        // A body that registers, or one that is a library block's head
+        // (`#define MY_LIB(ns) TORCH_LIBRARY_FRAGMENT(ns, m)`): the block
+        // after its call is the library's.
+        bool Head = P + 2 < E && T[E - 1].is(clang::tok::r_paren) &&
+                    (isLibraryMacro(T[P + 1]) || isImplMacro(T[P + 1])) &&
+                    closingParen(T, P + 2) == E - 1;
+        Candidate C{std::move(M), Head || registersIn(T, P + 1, E), {}};
         for (size_t J = P + 1; J + 1 < E; ++J)
           if (T[J].is(clang::tok::raw_identifier) &&
               isUpperMacroName(T[J].Text) && T[J + 1].is(clang::tok::l_paren))
@@ -1798,6 +1840,7 @@ StringMap<FileEntry> readCache(StringRef Path, StringRef Root) {
           if (const json::Array *Ps = O->getArray("params"))
             for (const json::Value &P : *Ps)
               M.Params.push_back(P.getAsString().value_or("").str());
+          M.ObjectLike = O->getBoolean("object").value_or(false);
           E.Facts.Macros.push_back(std::move(M));
         }
     if (const json::Array *Cs = FO->getArray("macro_calls"))
@@ -1809,7 +1852,8 @@ StringMap<FileEntry> readCache(StringRef Path, StringRef Root) {
                O->getString("key").value_or("").str(),
                O->getString("args").value_or("").str(),
                static_cast<unsigned>(O->getInteger("line").value_or(0)),
-               O->getBoolean("top").value_or(false)});
+               O->getBoolean("top").value_or(false),
+               O->getString("block").value_or("").str()});
     Files[*P] = std::move(E);
   }
   return Files;
@@ -1842,8 +1886,10 @@ bool writeCache(StringRef Path, StringRef Root,
         json::Array Ps;
         for (const std::string &P : M.Params)
           Ps.push_back(P);
-        Ms.push_back(json::Object{
-            {"name", M.Name}, {"params", std::move(Ps)}, {"body", M.Body}});
+        Ms.push_back(json::Object{{"name", M.Name},
+                                  {"params", std::move(Ps)},
+                                  {"body", M.Body},
+                                  {"object", M.ObjectLike}});
       }
       F["macros"] = std::move(Ms);
     }
@@ -1855,7 +1901,8 @@ bool writeCache(StringRef Path, StringRef Root,
                                   {"key", C.BlockKey},
                                   {"args", C.Args},
                                   {"line", C.Line},
-                                  {"top", C.TopLevel}});
+                                  {"top", C.TopLevel},
+                                  {"block", C.Block}});
       F["macro_calls"] = std::move(Cs);
     }
     A.push_back(std::move(F));
@@ -2148,27 +2195,37 @@ void ProjectOperators::expandMacroCalls(
         Def = M;
         break;
       }
-    std::optional<std::string> Body = expandMacro(*Def, C.Args);
+    // An alias of a library macro takes the call's arguments as written
+    // (their lines kept).
+    std::optional<std::string> Body =
+        Def->ObjectLike
+            ? std::optional<std::string>(Def->Body + "(" + C.Args + ")")
+            : expandMacro(*Def, C.Args);
     if (!Body)
       continue;
     std::string Block =
         C.TopLevel
-            ? *Body + "\n"
+            ? *Body + C.Block + "\n"
             : (C.BlockKey.empty() ? "TORCH_LIBRARY(" + C.Namespace + ", m) {\n"
                                   : "TORCH_LIBRARY_IMPL(" + C.Namespace + ", " +
                                         C.BlockKey + ", m) {\n") +
                   *Body + "\n}\n";
     FileOperatorFacts F;
     scanCxx(File, Block, F);
+    // A block after the call keeps its lines (the expansion starts on the
+    // call's); a macro's body is all at the call's line.
+    auto LineOf = [&](unsigned InExpansion) {
+      return C.Block.empty() ? C.Line : C.Line + InExpansion - 1;
+    };
     for (DeclaredSchema &D : F.Schemas) {
-      D.Line = C.Line;
+      D.Line = LineOf(D.Line);
       if (Known.insert(SchemaKey(D)).second) {
         Schemas.push_back(std::move(D));
         ++Stats.FromMacros;
       }
     }
     for (DeclaredKernel &K : F.Kernels) {
-      K.Site.Line = C.Line;
+      K.Site.Line = LineOf(K.Site.Line);
       // Named after the macro; a catch-all registration keeps its kind
       // (an m.def with a function may define the operator by itself).
       K.Site.How =

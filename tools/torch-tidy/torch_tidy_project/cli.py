@@ -595,6 +595,7 @@ def _read(files, results, sarif, scratch, root, llvm_version):
     cause})."""
     warnings, findings, unparsed, causes, cache = \
         Counter(), [], {}, {}, {}
+    seen = set()
     for f in files:
         r = results[f]
         shown = [l for l in r.output.splitlines()
@@ -604,9 +605,14 @@ def _read(files, results, sarif, scratch, root, llvm_version):
             print("\n".join(shown))
         fixes = running.fixes(sarif, r, scratch)
         for d in running.diagnostics(r.output):
-            warnings[d["check"]] += 1
             key = (d["check"], os.path.realpath(d["file"]), d["line"],
                    d["column"])
+            # A warning in a header of the project's is given by every file
+            # that includes it: one finding.
+            if key + (d.get("message"),) in seen:
+                continue
+            seen.add(key + (d.get("message"),))
+            warnings[d["check"]] += 1
             findings.append(report.finding(d, root, fixes.get(key), cache))
         cause = running.parse_failure(r, llvm_version)
         if cause:

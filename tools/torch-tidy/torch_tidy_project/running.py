@@ -83,6 +83,32 @@ class FileResult:
 FILE_TIMEOUT = 1800
 
 
+# Folders below the root whose headers are not the project's (common.
+# NOT_THE_PROJECTS, as a POSIX regular expression for clang-tidy).
+FOREIGN_HEADERS = (r"(\.[^/]*|third[_-]?party|3rdparty|external|extern|"
+                   r"vendor|build([-_.][^/]*)?|cmake-build[^/]*|tests?|"
+                   r"benchmarks?|examples?|docs?)")
+
+
+def _ere(text):
+    """text as a literal in a POSIX extended regular expression."""
+    return re.sub(r"([.^$|()\[\]{}*+?\\])", r"\\\1", text)
+
+
+def header_filters(root):
+    """clang-tidy's header filters for a project at root: the warnings in
+    its own headers are shown (a kernel's body in csrc/kernels.h, a library
+    block in a header a .cpp includes), those of the folders that are other
+    projects' or its build's are not."""
+    roots = "|".join(_ere(r) for r in sorted({os.path.abspath(root),
+                                               os.path.realpath(root)}))
+    # The folders below the root only: a root inside a build/ or tests/
+    # folder keeps its headers.
+    return [f"--header-filter=^({roots})/",
+            f"--exclude-header-filter=^({roots})/([^/]*/)*"
+            f"{FOREIGN_HEADERS}/"]
+
+
 def lint(tidy, files, checks, db_dir, jobs, env, scratch, project,
          record=False):
     """{file: FileResult}; a progress line per file. A file that takes
@@ -92,6 +118,7 @@ def lint(tidy, files, checks, db_dir, jobs, env, scratch, project,
     lock = threading.Lock()
     done = [0]
     os.makedirs(scratch, exist_ok=True)
+    headers = header_filters(env.get("TORCH_TIDY_PROJECT_ROOT") or project)
 
     def one(numbered):
         n, f = numbered
@@ -102,7 +129,7 @@ def lint(tidy, files, checks, db_dir, jobs, env, scratch, project,
             if os.path.exists(old):
                 os.remove(old)
         cmd = [tidy, f"-checks={checks}", "-p", db_dir, "--quiet",
-               f"--export-fixes={fixes}", f]
+               f"--export-fixes={fixes}"] + headers + [f]
         file_env = env
         if record:
             cmd[-1:-1] = [f"--extra-arg=-Wp,-MD,{depfile}"]

@@ -155,9 +155,17 @@ def merge(docs, names):
 
     warnings, findings, unparsed, times = Counter(), [], {}, {}
     cache = {}
+    seen = set()
     for s, d, _ in shards:
-        warnings.update(d["warnings"])
-        findings += d["findings"]
+        # A warning in a shared header is given by a file of each shard
+        # that includes it: one finding.
+        for f in d["findings"]:
+            key = (f["check"], f["file"], f["line"], f["column"],
+                   f["message"])
+            if key not in seen:
+                seen.add(key)
+                findings.append(f)
+                warnings[f["check"]] += 1
         for cause, where in d["did_not_parse"].items():
             unparsed.setdefault(cause, []).extend(where)
         times.update(d.get("file_seconds", {}))

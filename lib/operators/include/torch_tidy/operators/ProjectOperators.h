@@ -101,6 +101,10 @@ struct RegisteringMacro {
   std::vector<std::string> Params; ///< "__VA_ARGS__" for `...`
   std::string Body;                ///< the replacement list's text
   std::string File;                ///< absolute; not cached (the entry's)
+  /// An object-like alias of a library macro (`#define REGISTER_LIBRARY
+  /// TORCH_LIBRARY`, openequivariance): Body is the library macro's name,
+  /// and a call's arguments follow it as written.
+  bool ObjectLike = false;
 };
 
 /// A call of an upper-case macro inside a C++ library block, or at file
@@ -113,6 +117,10 @@ struct MacroCall {
   std::string Args;      ///< the text between the call's parentheses
   unsigned Line = 0;
   bool TopLevel = false; ///< at file scope (a namespace's inside included)
+  /// At file scope, the text from the call's ')' through the '}' of the
+  /// block that follows it, where one does (`REGISTER_LIBRARY(ns, m) {
+  /// ... }`): expanded after the macro, its lines kept. Else empty.
+  std::string Block;
 };
 
 /// What the text of one file says about operators.
