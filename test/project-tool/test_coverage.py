@@ -316,6 +316,32 @@ class ShareTest(unittest.TestCase):
             self.assertEqual(cov.undefined_operators(index, root),
                              {"operators": [], "files": []})
 
+    def test_a_kernel_in_a_header_a_parsed_file_includes(self):
+        # openequivariance registers its kernels in torch_core.hpp, which
+        # the .cpp that parsed includes: analysed there; not where no file
+        # that parsed includes it. The header is no file of the file share.
+        with tempfile.TemporaryDirectory() as tmp:
+            root = os.path.realpath(tmp)
+            cpp = write(os.path.join(root, "ext", "lib.cpp"))
+            hpp = write(os.path.join(root, "ext", "core.hpp"))
+            index = {"operators": [op("f", hpp)],
+                     "kernels": [kernel("f", "CUDA", hpp)]}
+            r = cov.measure(index, root, {cpp}, {cpp}, set(), [],
+                            included={cpp, hpp, "/usr/include/x.h"})
+            self.assertEqual(r["kernels"], {"total": 1, "analysed": 1})
+            self.assertEqual(r["files"]["parsed"], 1)
+            r = cov.measure(index, root, {cpp}, {cpp}, set(), [])
+            k = r["by_operator"]["myops::f"]["kernels"][0]
+            self.assertFalse(k["analysed"])
+            self.assertEqual(k["bring_in"], "ext/core.hpp: a header; a "
+                             "linted file that includes it and parses (a "
+                             "build that compiles one)")
+            # One that did not parse credits nothing (cli passes only the
+            # parsed files' reads).
+            r = cov.measure(index, root, {cpp}, {cpp}, {cpp}, [],
+                            included=set())
+            self.assertEqual(r["kernels"]["analysed"], 0)
+
     def test_gate_boundary(self):
         self.assertTrue(cov.gate({"share": 0.9}, 0.9))
         self.assertTrue(cov.gate({"share": 0.8999999999999}, 0.9))

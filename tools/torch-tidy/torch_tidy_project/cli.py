@@ -13,7 +13,8 @@ from . import cache as file_cache
 from . import coverage as cov
 from . import (database, index, pruning, pyproject, recorder, registry,
                report, running, sarif, shards, torchenv)
-from .common import ProjectError, log, rel, scratch_dir, write_json
+from .common import (ProjectError, log, read_text, rel, scratch_dir,
+                     write_json)
 
 DESCRIPTION = """\
 The compile database, in this order:
@@ -339,8 +340,13 @@ def run(args, here):
     # A shard counts every file of the run as linted: the others are the
     # other shards' to parse (the merge adds what they found).
     linted = {os.path.realpath(f) for f in every}
+    # What the files that parsed included: a kernel in a header of the
+    # project's is analysed where one of them includes it.
+    included = {os.path.realpath(p) for f in files
+                if os.path.realpath(f) not in causes
+                for p in (results[f].deps or [])}
     c = _coverage(args, db, index_json, root, linted, causes, regex_skipped,
-                  reg, reg_why)
+                  reg, reg_why, included)
     if args.shard:
         c["files"]["linted"] = len(files)
         c["files"]["parsed"] = len(files) - len(causes)
@@ -407,6 +413,15 @@ def run(args, here):
     return code
 
 
+def _note_deps(results, files, entries):
+    """Sets each fresh result's deps from its dependency file."""
+    for f in files:
+        r = results.get(f)
+        if r is not None and r.depfile and os.path.exists(r.depfile):
+            r.deps = file_cache.depfile_paths(read_text(r.depfile),
+                                              entries[f]["directory"])
+
+
 def _lint_with_cache(args, tidy, files, entries, env, scratch, project, root,
                      index_json, db, llvm_version):
     """({file: FileResult}, the JSON's "cache"): the files whose cached
@@ -415,8 +430,11 @@ def _lint_with_cache(args, tidy, files, entries, env, scratch, project, root,
 
     def without_cache(why):
         log(why)
-        return running.lint(tidy, files, args.checks, db_dir, args.jobs,
-                            env, scratch, project), {"used": False}
+        results = running.lint(tidy, files, args.checks, db_dir, args.jobs,
+                               env, scratch, project,
+                               record="," not in scratch)
+        _note_deps(results, files, entries)
+        return results, {"used": False}
 
     if args.no_cache:
         return without_cache("--no-cache: every file is linted, nothing is "
@@ -449,6 +467,7 @@ def _lint_with_cache(args, tidy, files, entries, env, scratch, project, root,
                 out.write(hit["fixes"])
         replayed[f] = running.FileResult(f, hit["code"], hit["output"],
                                          fixes, hit.get("seconds"))
+        replayed[f].deps = [p for p, _ in hit.get("deps") or []]
     todo = [f for f in files if f not in replayed]
     why = ", ".join(f"{n} {w}" for w, n in stale.most_common())
     log(f"cache: {len(replayed)} of {len(files)} files replayed, "
@@ -456,6 +475,7 @@ def _lint_with_cache(args, tidy, files, entries, env, scratch, project, root,
         " (--no-cache lints every file)")
     results = running.lint(tidy, todo, args.checks, db_dir, args.jobs, env,
                            scratch, project, record=True)
+    _note_deps(results, todo, entries)
     kept = 0
     for f in todo:
         r = results[f]
@@ -642,7 +662,7 @@ def _registry(args, root, index_json, torch_info):
 
 
 def _coverage(args, db, index_json, root, linted, causes, regex_skipped,
-              reg=None, reg_why=None):
+              reg=None, reg_why=None, included=()):
     """The coverage of the run, with the gate's verdict; counted on torch's
     registry where it was read."""
     switches = []
@@ -658,7 +678,7 @@ def _coverage(args, db, index_json, root, linted, causes, regex_skipped,
                                                     e["file"]))
                       for e in db.entries}
     c = cov.measure(index_json, root, database_files, linted, set(causes),
-                    switches, causes, regex_skipped)
+                    switches, causes, regex_skipped, included)
     if reg is not None:
         cov.with_registry(c, reg, index_json, root)
     else:

@@ -106,10 +106,12 @@ def _qualified_in(text, qualifier, name):
 
 
 def measure(index, root, database_files, linted, unparsed, switches,
-            unparsed_causes=None, regex_skipped=()):
+            unparsed_causes=None, regex_skipped=(), included=()):
     """The coverage of a run. database_files, linted, unparsed: real paths.
-    switches: [Switch]. Returns a dict (the JSON's "coverage", less the
-    gate)."""
+    switches: [Switch]. included: real paths the files that parsed read (a
+    kernel or registration in a header of the project's is analysed where
+    one of them includes it). Returns a dict (the JSON's "coverage", less
+    the gate)."""
     ops = project_index.operator_names(index)
     by_op = project_index.cpp_kernels(index)
     # Where kernel functions are defined: the database's files and the
@@ -127,6 +129,10 @@ def measure(index, root, database_files, linted, unparsed, switches,
                                                         functions):
                 functions[name].add(f)
     parsed = set(linted) - set(unparsed)
+    # Files whose code was analysed: those that parsed and the project's
+    # headers they include.
+    real_root = os.path.realpath(root) + os.sep
+    credited = parsed | {f for f in included if f.startswith(real_root)}
 
     def files_of(k):
         written = (k.get("function") or "").split("::")
@@ -160,7 +166,7 @@ def measure(index, root, database_files, linted, unparsed, switches,
             entry = {"key": k["key"] or None,
                      "files": sorted(rel(f, root) for f in files),
                      "registered_at": f"{rel(k['file'], root)}:{k['line']}"}
-            if files & parsed:
+            if files & credited:
                 entry["analysed"] = True
                 kernels_seen += 1
             else:
@@ -190,7 +196,7 @@ def measure(index, root, database_files, linted, unparsed, switches,
         listed[f"{k['namespace']}::{k['operator']}"] = {
             "files": sorted(rel(f, root) for f in files),
             "registered_at": f"{rel(k['file'], root)}:{k['line']}",
-            "analysed": bool(files & parsed)}
+            "analysed": bool(files & credited)}
     return {
         "custom_class_methods": {
             "total": len(listed),
@@ -222,6 +228,9 @@ def _operator_counts(operators):
             "analysed": sum(1 for o in operators.values() if o["analysed"])}
 
 
+HEADERS = (".h", ".hh", ".hpp", ".hxx", ".cuh", ".inl")
+
+
 def _why(files, database_files, unparsed, regex_skipped, matched, causes,
          root):
     """(why a kernel body was not analysed, what would bring it in)."""
@@ -245,6 +254,10 @@ def _why(files, database_files, unparsed, regex_skipped, matched, causes,
     first = rel(sorted(files)[0], root)
     if hints:
         return LEFT_OUT, f"{first}: " + " or ".join(hints)
+    if all(f.endswith(HEADERS) for f in files):
+        # A header is analysed through a file that includes it.
+        return NOT_IN_DATABASE, f"{first}: a header; a linted file that " \
+            f"includes it and parses (a build that compiles one)"
     return NOT_IN_DATABASE, f"{first}: a build that compiles it (or " \
         f"--database with one that lists it)"
 

@@ -77,6 +77,9 @@ class FileResult:
         # With record: clang's dependency file and the index names the
         # checks read (cache.py keys the result by them).
         self.depfile = self.readsfile = None
+        # The real paths it read (its dependency file's, or the cache's),
+        # where known: headers of the project's a kernel may be in.
+        self.deps = None
 
 
 # A file whose lint takes longer than this is reported as not parsed.
