@@ -343,6 +343,26 @@ class ConfigureTest(unittest.TestCase):
         self.assertTrue(os.path.isfile(os.path.join(
             self.build, "torch-tidy-configure.log")))
 
+    # A download the configure cannot make (openequivariance's FetchContent
+    # of LibTorch) is the project's: said once, with no stand-in retry that
+    # fails the same way.
+    @unittest.skipIf(not CXX, "no C++ compiler")
+    def test_no_stand_in_retry_for_a_download(self):
+        write(os.path.join(self.source, "CMakeLists.txt"), """\
+            cmake_minimum_required(VERSION 3.18)
+            project(tiny CXX)
+            include(FetchContent)
+            set(FETCHCONTENT_FULLY_DISCONNECTED OFF)
+            FetchContent_Declare(libx URL file:///nonexistent/libx.zip)
+            FetchContent_MakeAvailable(libx)
+            """)
+        done = self.configure()
+        self.assertIsNone(done.directory, done.notes)
+        self.assertEqual(len(done.notes), 1, done.notes)
+        self.assertIn("(FetchContent or ExternalProject)", done.notes[0])
+        self.assertFalse(os.path.exists(os.path.join(
+            self.build, "torch-tidy-configure-stand-in.log")))
+
     # Regression (cmake.configure via configure_failure): torch's package
     # without CUDA prints FindCUDA's status line "-- Could NOT find CUDA
     # (...)" before its fatal error; the failure is classed 'package' and

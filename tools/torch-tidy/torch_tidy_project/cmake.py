@@ -334,6 +334,13 @@ def configure(cmake, source, build, torch, defines, init_caches, env,
             not error_in(first[1], torch["torch_dir"]):
         raise ProjectError(f"CMake could not configure {source}: {why} "
                            f"(log: {first[2]}; -D VAR=VALUE passes options)")
+    # A download the configure could not make, or a variable it runs that
+    # is not set, is the project's: a stand-in for torch's package would
+    # fail the same way (the same error twice).
+    if kind in ("download", "variable") and \
+            not error_in(first[1], torch["torch_dir"]):
+        notes.append(f"CMake could not configure: {why} (log: {first[2]})")
+        return Configured(None, None, notes)
     stand_in = torch_stand_in(os.path.join(os.path.dirname(build),
                                            "torch-stand-in"), torch)
     second = _configure(cmake, source, build,
