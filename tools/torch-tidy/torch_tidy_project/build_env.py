@@ -84,8 +84,12 @@ class Prepared:
 
     def install_hint(self):
         """`pip install '...'` naming what to install in --python."""
-        return "pip install " + " ".join(shlex.quote(r)
-                                          for r in self.missing)
+        return install_hint(self.missing)
+
+
+def install_hint(reqs):
+    """`pip install 'a>=1' b`: the command that installs reqs."""
+    return "pip install " + " ".join(shlex.quote(r) for r in reqs)
 
 
 def requirements(doc):
@@ -147,7 +151,7 @@ def prepare(python, doc, root, env=None, timeout=900):
                                 f"and installing them in an environment of "
                                 f"their own failed ({why}): the build runs "
                                 f"in {python} as it is; install them there "
-                                f"({Prepared(python, None, lacking).install_hint()})"
+                                f"({install_hint(lacking)})"
                                 f"{said}", lacking, install_failed=True)
     with open(ready, "w") as f:
         f.write("\n".join(lacking) + "\n")
