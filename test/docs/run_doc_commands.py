@@ -30,6 +30,7 @@ import shlex
 import shutil
 import subprocess
 import sys
+import time
 
 MARK = re.compile(r"^<!--\s*runnable:(.*?)-->\s*$")
 
@@ -119,6 +120,7 @@ def main():
             if attrs.get("after") == "path":
                 env["PATH"] = os.path.join(tt, "build", "demo", "bin") + \
                     os.pathsep + env["PATH"]
+            start = time.monotonic()
             try:
                 res = subprocess.run(["bash", "-e", "-o", "pipefail", "-c",
                                       text], cwd=cwd, env=env, text=True,
@@ -133,7 +135,8 @@ def main():
             expect = attrs.get("expect", "")
             ok = code == want and expect in out
             ran += 1
-            print(f"{'PASS' if ok else 'FAIL'} {name} (in {where}): exit "
+            print(f"{'PASS' if ok else 'FAIL'} {name} (in {where}, "
+                  f"{time.monotonic() - start:.0f} s): exit "
                   f"{code}, want {want}" +
                   (f"; output {'holds' if expect in out else 'lacks'} "
                    f"{expect!r}" if expect else ""))

@@ -309,6 +309,19 @@ class RealRegistryTest(unittest.TestCase):
             self.assertIsNone(none)
             self.assertIn("does not import", why)
 
+    def test_a_package_not_installed_is_said_without_importing_torch(self):
+        # A torch that cannot be imported: the answer still names the
+        # package, so torch was not imported for it (seconds on each run).
+        with tempfile.TemporaryDirectory() as d:
+            write(os.path.join(d, "torch", "__init__.py"),
+                  "raise SystemExit('torch was imported')\n")
+            env = dict(os.environ, PYTHONPATH=d)
+            none, why = registry.read(sys.executable, ["nosuchpkg"], set(),
+                                      env)
+        self.assertIsNone(none)
+        self.assertIn("does not import", why)
+        self.assertIn("No module named 'nosuchpkg'", why)
+
 
 if __name__ == "__main__":
     unittest.main()

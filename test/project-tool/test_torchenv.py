@@ -99,6 +99,44 @@ class QueryTest(unittest.TestCase):
                 torchenv.query(os.path.join(d, "no-python"))
         self.assertIn("cannot run", str(c.exception))
 
+    def test_answer_is_kept_while_the_search_path_is_as_it_was(self):
+        # The fake Python counts its runs; its answer names a site folder.
+        with tempfile.TemporaryDirectory() as d:
+            site = os.path.join(d, "site")
+            os.makedirs(os.path.join(site, "torch"))
+            info = {"version": "2.8.0", "torch_dir": os.path.join(site,
+                                                                  "torch"),
+                    "search_path": [site, os.path.join(d, "user-site")]}
+            py = self.fake_python(d, "echo x >> %s/runs\necho '%s%s'\n" % (
+                d, torchenv.MARKER, json.dumps(info)))
+            cache = os.path.join(d, "scratch", "torch.json")
+            runs = lambda: len(open(os.path.join(d, "runs")).readlines())
+            env = {"PATH": "/usr/bin"}
+            self.assertEqual(torchenv.query(py, env, cache)["release"],
+                             "2.8.0")
+            self.assertEqual(torchenv.query(py, env, cache)["release"],
+                             "2.8.0")
+            self.assertEqual(runs(), 1)
+            # Another environment where it matters: asked again.
+            torchenv.query(py, dict(env, PYTHONPATH="/elsewhere"), cache)
+            self.assertEqual(runs(), 2)
+            torchenv.query(py, dict(env, PYTHONPATH="/elsewhere"), cache)
+            self.assertEqual(runs(), 2)
+            # A package installed (a folder of the search path changes), or
+            # a folder that was missing now made: asked again.
+            os.makedirs(os.path.join(site, "other-1.0.dist-info"))
+            torchenv.query(py, dict(env, PYTHONPATH="/elsewhere"), cache)
+            self.assertEqual(runs(), 3)
+            os.makedirs(os.path.join(d, "user-site"))
+            torchenv.query(py, dict(env, PYTHONPATH="/elsewhere"), cache)
+            self.assertEqual(runs(), 4)
+            # Without a cache, always asked; a damaged cache is asked past.
+            torchenv.query(py, env)
+            self.assertEqual(runs(), 5)
+            write(cache, "{not json")
+            torchenv.query(py, env, cache)
+            self.assertEqual(runs(), 6)
+
     def test_query_is_valid_python(self):
         compile(torchenv.QUERY, "<query>", "exec")
         self.assertIn(torchenv.MARKER, torchenv.QUERY)

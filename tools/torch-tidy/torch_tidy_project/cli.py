@@ -293,7 +293,7 @@ def run(args, here):
     tidy, own_version, llvm_version = _torch_tidy(args, here)
     log(f"torch-tidy is {tidy} (torch-tidy {own_version or 'unknown'}, LLVM "
         f"{llvm_version or 'unknown'}); project root {root}: {root_why}")
-    torch_info = _python_torch(args)
+    torch_info = _python_torch(args, root)
     start = time.time()
     index_json = index.load(tidy, root)
     if index_json is None:
@@ -530,11 +530,14 @@ def _torch_tidy(args, here):
     return (tidy,) + running.tidy_version(tidy)
 
 
-def _python_torch(args):
+def _python_torch(args, root):
     """What --python's torch is (None where python3 has none and --python
-    was not given)."""
+    was not given); kept in root/.torch-tidy/torch.json while that Python's
+    packages are as they were."""
     try:
-        return torchenv.query(args.python or "python3", args.environ)
+        return torchenv.query(args.python or "python3", args.environ,
+                              cache=os.path.join(scratch_dir(root),
+                                                 "torch.json"))
     except torchenv.TorchNotFound as e:
         if args.python:
             raise ProjectError(f"--python {args.python}: cannot import torch "

@@ -17,9 +17,24 @@ MARKER = "TORCH_TIDY_REGISTRY_JSON="
 # source tree does not shadow its installed package. argv: the marker, the
 # modules to import, the namespaces the static index found.
 QUERY = r'''
-import importlib, json, os, re, sys
+import importlib, importlib.util, json, os, re, sys
 marker, modules, namespaces = sys.argv[1], json.loads(sys.argv[2]), \
     set(json.loads(sys.argv[3]))
+# A package that is not installed is said as its import would say it,
+# without importing torch first (seconds, on every run of a project whose
+# package is not built in this environment).
+absent = {}
+for name in modules:
+    top = name.split(".")[0]
+    try:
+        if importlib.util.find_spec(top) is None:
+            absent[name] = "ModuleNotFoundError: No module named %r" % top
+    except BaseException:
+        pass
+if len(absent) == len(modules):
+    print(marker + json.dumps({"torch": None, "imported": [],
+                               "failed": absent}))
+    sys.exit(0)
 import torch
 before = set(torch._C._dispatch_get_all_op_names())
 imported, failed, loaded, not_loaded = [], {}, [], {}

@@ -3,13 +3,14 @@ it passes the compiler; asked of that Python once."""
 import json
 import os
 import re
+import shutil
 import subprocess
 
 from .common import read_text
 
 MARKER = "TORCH_TIDY_TORCH_JSON="
 QUERY = r'''
-import inspect, json, os, sys, sysconfig
+import inspect, json, os, site, sys, sysconfig
 import torch, torch.utils
 import torch.utils.cpp_extension as ce
 params = inspect.signature(ce.include_paths).parameters
@@ -25,6 +26,8 @@ print("%s" + json.dumps({
     "python_include": sysconfig.get_paths()["include"],
     "cxx11_abi": int(bool(torch._C._GLIBCXX_USE_CXX11_ABI)),
     "cuda_home": getattr(ce, "CUDA_HOME", None),
+    "search_path": [p for p in sys.path if p] +
+                   [site.getusersitepackages()],
 }))
 ''' % MARKER
 
@@ -33,10 +36,88 @@ class TorchNotFound(Exception):
     """The Python cannot import torch; the message is its last line."""
 
 
-def query(python, env=None):
+# What, beside the folders Python searches, decides what the query says:
+# where Python and CUDA are found, and what the dynamic loader finds.
+ENV_KEYS = ("PATH", "LD_LIBRARY_PATH", "CUDA_HOME", "CUDA_PATH", "ROCM_HOME",
+            "ROCM_PATH", "VIRTUAL_ENV", "CONDA_PREFIX")
+
+
+def query(python, env=None, cache=None):
     """A dict: version, release (digits only), cuda, cmake_prefix_path,
     torch_dir, executable, include_paths, python_include, cxx11_abi,
-    cuda_home. Raises TorchNotFound."""
+    cuda_home, search_path. Raises TorchNotFound.
+
+    cache: a file that keeps the answer (importing torch takes seconds, on
+    every run). It is used again only for the same interpreter, the same
+    environment where it matters (ENV_KEYS, PYTHON*), and while every folder
+    on that Python's search path is as it was: installing or removing a
+    package changes its folder's time, and so asks again."""
+    env_now = env if env is not None else os.environ
+    key = _cache_key(python, env_now) if cache else None
+    if key is not None:
+        info = _cached(cache, key)
+        if info is not None:
+            return info
+    info = _ask(python, env)
+    if key is not None:
+        _keep(cache, key, info)
+    return info
+
+
+def _cache_key(python, env):
+    exe = shutil.which(python, path=env.get("PATH")) \
+        if os.sep not in python else python
+    if not exe:
+        return None
+    real = os.path.realpath(exe)
+    try:
+        st = os.stat(real)
+    except OSError:
+        return None
+    return {"python": python, "executable": real,
+            "stat": [st.st_ino, st.st_size, st.st_mtime_ns],
+            "env": {k: v for k, v in sorted(env.items())
+                    if k in ENV_KEYS or k.startswith("PYTHON")}}
+
+
+def _stamp(paths):
+    out = []
+    for p in paths:
+        try:
+            st = os.stat(p)
+            out.append([p, st.st_ino, st.st_mtime_ns])
+        except OSError:
+            out.append([p, None, None])
+    return out
+
+
+def _cached(cache, key):
+    try:
+        with open(cache, encoding="utf-8") as f:
+            kept = json.load(f)
+        info = kept["info"]
+        if kept["key"] != key or \
+                kept["stamp"] != _stamp(info.get("search_path", [])) or \
+                not os.path.isdir(info["torch_dir"]):
+            return None
+        return info
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+def _keep(cache, key, info):
+    try:
+        os.makedirs(os.path.dirname(cache), exist_ok=True)
+        tmp = f"{cache}.{os.getpid()}"
+        with open(tmp, "w", encoding="utf-8") as f:
+            json.dump({"key": key, "info": info,
+                       "stamp": _stamp(info.get("search_path", []))}, f)
+        os.replace(tmp, cache)
+    except OSError:
+        pass  # asked again next time
+
+
+def _ask(python, env):
     try:
         res = subprocess.run([python, "-c", QUERY], capture_output=True,
                              text=True, errors="replace", timeout=300,
