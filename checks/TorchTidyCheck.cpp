@@ -136,8 +136,14 @@ TorchTidyCheck::projectOperators(const SourceManager &SM, StringRef Setting) {
   if (std::optional<std::string> Env =
           llvm::sys::Process::GetEnv("TORCH_TIDY_PROJECT_REGISTRY"))
     Registry = *Env;
+  // The files the project's build compiles, as torch-tidy-project read
+  // them from its database: vendored and generated ones are indexed too.
+  std::string BuildFiles;
+  if (std::optional<std::string> Env =
+          llvm::sys::Process::GetEnv("TORCH_TIDY_PROJECT_FILES"))
+    BuildFiles = *Env;
   std::shared_ptr<const ProjectOperators> Project = ProjectOperators::load(
-      *Root, ProjectOperators::defaultCacheDir(), Registry);
+      *Root, ProjectOperators::defaultCacheDir(), Registry, BuildFiles);
   // Said once per process (projectOperators is static: no check's
   // configurationDiag here).
   static std::once_flag Said;

@@ -161,7 +161,7 @@ class SummaryTest(Fixture):
             "fakes_by_how": {"Meta (m.impl)": 1, "register_fake": 1},
             "disallowed_in_graph": 1, "called_in_python_custom_ops": 0,
             "custom_class_methods": 0,
-            "files_indexed": 9})
+            "files_indexed": 9, "build_files_indexed": 0})
         self.assertIsNone(index.summary(None))
 
     def test_project_index_unseen_causes(self):

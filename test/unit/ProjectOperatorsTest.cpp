@@ -575,6 +575,70 @@ TEST_F(ProjectIndex, IndexesAndCaches) {
   EXPECT_TRUE(Third->find("ext", "py").empty());
 }
 
+TEST_F(ProjectIndex, FilesTheBuildCompilesAreReadWhereverTheyAre) {
+  // The build compiles a generated source in build/, a vendored one under
+  // third_party/ and one outside the root; the walk reads none of them.
+  write("third_party/fa/api.cpp",
+        "TORCH_LIBRARY(fa, m) { m.def(\"fwd(Tensor x) -> ()\"); }\n"
+        "TORCH_LIBRARY_IMPL(fa, CUDA, m) { m.impl(\"fwd\", &fwd); }\n");
+  write("third_party/fa/unbuilt.cpp",
+        "TORCH_LIBRARY(fa, m) { m.def(\"unbuilt(Tensor x) -> ()\"); }\n");
+  llvm::SmallString<128> Outside;
+  ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("tt-outside", Outside));
+  std::string Gen = std::string(Outside) + "/gen_lookup.cpp";
+  {
+    std::error_code EC;
+    llvm::raw_fd_ostream OS(Gen, EC);
+    ASSERT_FALSE(EC);
+    OS << "TORCH_LIBRARY_FRAGMENT(ext, m) {\n"
+          "  m.def(\"lookup(Tensor(a!) x) -> ()\");\n}\n";
+  }
+  std::string List = Root + "-files.txt";
+  {
+    std::error_code EC;
+    llvm::raw_fd_ostream OS(List, EC);
+    ASSERT_FALSE(EC);
+    // A relative line is not a path the build names: left out.
+    OS << path("build/gen.cpp") << "\n"
+       << path("third_party/fa/api.cpp") << "\n"
+       << path("csrc/ops.cpp") << "\n"
+       << Gen << "\n"
+       << "relative/x.cpp\n"
+       << path("no-such.cpp") << "\n";
+  }
+  std::vector<std::string> Files = ProjectOperators::readFileList(List);
+  EXPECT_EQ(Files.size(), 5u);
+  for (int Pass = 0; Pass < 2; ++Pass) {
+    auto Index = ProjectOperators::build(Root, Cache, Files);
+    // build/gen.cpp, third_party/fa/api.cpp and the outside file; ops.cpp
+    // is the walk's already, the missing file is nothing.
+    EXPECT_EQ(Index->stats().BuildFiles, 3u) << "pass " << Pass;
+    EXPECT_EQ(Index->stats().Files, 7u) << "pass " << Pass;
+    EXPECT_EQ(Index->stats().Read, Pass ? 0u : 7u) << "pass " << Pass;
+    ASSERT_EQ(Index->find("ext", "built").size(), 1u);
+    EXPECT_EQ(Index->find("ext", "built")[0]->File, path("build/gen.cpp"));
+    ASSERT_EQ(Index->find("fa", "fwd").size(), 1u);
+    EXPECT_EQ(Index->kernels("fa", "fwd").size(), 1u);
+    EXPECT_TRUE(Index->find("fa", "unbuilt").empty());
+    ASSERT_EQ(Index->find("ext", "lookup").size(), 1u);
+    EXPECT_EQ(Index->find("ext", "lookup")[0]->File, Gen);
+    EXPECT_EQ(Index->find("ext", "lookup")[0]->Line, 2u);
+    EXPECT_EQ(Index->find("ext", "op").size(), 1u);
+  }
+  // Without the list, the walk's files alone (the cache drops the others).
+  auto Alone = ProjectOperators::build(Root, Cache);
+  EXPECT_EQ(Alone->stats().BuildFiles, 0u);
+  EXPECT_TRUE(Alone->find("fa", "fwd").empty());
+  EXPECT_TRUE(Alone->find("ext", "lookup").empty());
+  EXPECT_TRUE(Alone->stats().CacheWritten);
+  // load() takes the list's path ($TORCH_TIDY_PROJECT_FILES).
+  auto Loaded = ProjectOperators::load(Root, Cache, "", List);
+  EXPECT_EQ(Loaded->find("fa", "fwd").size(), 1u);
+  EXPECT_TRUE(ProjectOperators::readFileList(Root + "-no-list").empty());
+  llvm::sys::fs::remove(List);
+  llvm::sys::fs::remove_directories(Outside);
+}
+
 TEST_F(ProjectIndex, BadCacheIsRebuilt) {
   ProjectOperators::build(Root, Cache);
   std::error_code EC;

@@ -647,21 +647,33 @@ def case_cmake_projects(c):
           f"the torch-tidy beside the script, named with its version "
           f"({s.get('torch_tidy')})")
 
-    # A plain CMake project: a C++ Meta kernel is its fake.
+    # A plain CMake project: a C++ Meta kernel is its fake. Its build
+    # compiles a vendored library (third_party/vend: a schema in one file,
+    # its kernel in another), which the project index reads because the
+    # build compiles it.
     plain = fresh("cmake-plain", "cmake-plain")
     rc, out = run([project, "--python", py, "-j", "2", "--json",
                    "summary.json"], cwd=plain)
     s = summary(plain)
     idx = s.get("index") or {}
     check(rc == 1 and "a CMake project" in out and
-          s.get("warnings") == {CHECK: 1} and
-          s.get("files_linted") == 2 and s.get("did_not_parse") == {} and
+          s.get("warnings") == {CHECK: 1,
+                                "torch-op-undeclared-mutation": 1} and
+          s.get("files_linted") == 4 and s.get("did_not_parse") == {} and
           list(s.get("database", {}).get("libtorch", {})) == ["2.8.0"] and
-          idx.get("operators") == 1 and idx.get("kernels_by_key") ==
-          {"CPU": 1} and idx.get("fakes") == 1,
-          f"plain CMake: one command, every file parses, 1 operator, 1 CPU "
-          f"kernel, 1 Meta fake; the one warning, a write into its mutable "
-          f"argument, exit 1 (exit {rc}): {out.strip()[-600:]}")
+          idx.get("operators") == 2 and idx.get("kernels_by_key") ==
+          {"CPU": 2} and idx.get("fakes") == 1,
+          f"plain CMake: one command, every file parses, 2 operators (one "
+          f"vendored), 2 CPU kernels, 1 Meta fake; a write into a mutable "
+          f"argument and the vendored kernel's undeclared write, exit 1 "
+          f"(exit {rc}): {out.strip()[-600:]}")
+    vend = os.path.join(plain, "third_party", "vend", "cpu.cpp")
+    check(re.search(rf"cpu\.cpp:{line_of(vend, 'x.mul_(s)')}:\d+: warning: "
+                    rf"mul_ writes into argument 'x' of operator "
+                    rf"'vend::scaled_sum'", out) is not None and
+          "  coverage 100%: 2 of 2 C++ kernels analysed" in out,
+          "the vendored kernel's write is reported against the schema of "
+          "another vendored file, and its kernel counts in coverage")
 
     check(s.get("files_skipped", {}).get(
               "cannot warn under the enabled checks (no schema, registration, "
@@ -676,7 +688,7 @@ def case_cmake_projects(c):
         every = json.load(open(os.path.join(plain, "all.json")))
     except (OSError, ValueError):
         pass
-    check(rc_all == 1 and every.get("files_linted") == 3 and
+    check(rc_all == 1 and every.get("files_linted") == 5 and
           every.get("findings") == s.get("findings") and s.get("findings"),
           f"--all-files lints the skipped file too, and finds the same "
           f"({every.get('findings')} vs {s.get('findings')})")
@@ -692,9 +704,9 @@ def case_cmake_projects(c):
           f"a database made against 1.13 with --python naming 2.8 is refused, "
           f"both versions named (exit {rc}): {out.strip()[-500:]}")
     rc, out = run([project, "--python", py, "--allow-torch-mismatch",
-                   "kernels"], cwd=stale)
+                   r"(kernels|cpu)\.cpp$"], cwd=stale)
     check(rc == 1 and "torch: LibTorch 1.13.0" in out and
-          "1 files, 0 did not parse" in out,
+          "2 files, 0 did not parse" in out,
           f"--allow-torch-mismatch lints it and says which torch "
           f"(exit {rc}): {out.strip()[-300:]}")
 

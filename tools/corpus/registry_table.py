@@ -7,19 +7,24 @@ by operator, by operator and dispatch key (C++ kernels), and by Python fake.
   registry_table.py LIBS.json --torch-tidy BIN [--python PY] [--json OUT]
                     [--src-dir DIR] [--site-dir DIR]
 
-LIBS.json: a list of {"name", "version", "module", "src", "site", "how"}:
+LIBS.json: a list of {"name", "version", "module", "src", "site", "how",
+"build_files" (optional)}:
 src the library's source tree at the installed version, site a folder on
 PYTHONPATH where it is installed (pip --target), how "built here CPU-only"
 or "prebuilt wheel"; SRC/ and SITE/ at their start stand for --src-dir and
---site-dir. tools/corpus/registry_libs.json lists the libraries of
+--site-dir; build_files, globs below src, are the files the build compiles
+that the index's walk skips (vendored code), read as torch-tidy-project
+reads its database's. tools/corpus/registry_libs.json lists the libraries of
 docs/reliability.md's table and how each was obtained and built.
 Prints a Markdown table (docs/reliability.md keeps it) and, per library, every miss: an operator or kernel of the registry the
 index did not read, and what the index read that the registry does not hold
 (not built, or a wrong reading)."""
 import argparse
+import glob
 import json
 import os
 import sys
+import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "torch-tidy"))
@@ -33,7 +38,18 @@ def share(n, d):
 
 def compare(lib, tidy, python):
     src = os.path.realpath(lib["src"])
-    idx = project_index.load(tidy, src)
+    # The files the library's build compiles that the walk of its sources
+    # does not read (vendored code under third_party/): "build_files",
+    # globs below src taken from its build script, as torch-tidy-project
+    # takes them from the database.
+    env = None
+    listed = sorted({p for g in lib.get("build_files", [])
+                     for p in glob.glob(os.path.join(src, g))})
+    if listed:
+        folder = tempfile.mkdtemp(prefix="registry-table-")
+        env = dict(os.environ, TORCH_TIDY_PROJECT_FILES=project_index.
+                   write_build_files(listed, folder))
+    idx = project_index.load(tidy, src, env)
     if idx is None:
         return {"name": lib["name"], "error": "the index could not be read"}
     namespaces = {op.split("::")[0] for op in

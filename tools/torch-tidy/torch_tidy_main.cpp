@@ -22,6 +22,7 @@
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
 #include "llvm/Support/raw_ostream.h"
 #include <string>
 #include <vector>
@@ -95,8 +96,14 @@ int dumpProjectIndex(llvm::StringRef Dir) {
     return 2;
   }
   llvm::sys::path::remove_dots(Root, /*remove_dot_dot=*/true);
+  // The files the build compiles that the walk skips
+  // ($TORCH_TIDY_PROJECT_FILES, as the checks read them).
+  std::vector<std::string> BuildFiles;
+  if (std::optional<std::string> Env =
+          llvm::sys::Process::GetEnv("TORCH_TIDY_PROJECT_FILES"))
+    BuildFiles = torch_tidy::ProjectOperators::readFileList(*Env);
   auto Index = torch_tidy::ProjectOperators::build(
-      Root, torch_tidy::ProjectOperators::defaultCacheDir());
+      Root, torch_tidy::ProjectOperators::defaultCacheDir(), BuildFiles);
   llvm::json::Array Operators, Kernels;
   for (const torch_tidy::DeclaredSchema &S : Index->schemas())
     Operators.push_back(llvm::json::Object{{"namespace", S.Namespace},
@@ -118,6 +125,7 @@ int dumpProjectIndex(llvm::StringRef Dir) {
   const torch_tidy::ProjectIndexStats &Stats = Index->stats();
   llvm::json::Object Out{{"root", Index->root()},
                          {"files", Stats.Files},
+                         {"build_files", Stats.BuildFiles},
                          {"operators", std::move(Operators)},
                          {"kernels", std::move(Kernels)}};
   llvm::outs() << llvm::formatv("{0:2}", llvm::json::Value(std::move(Out)))

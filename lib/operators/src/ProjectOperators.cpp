@@ -52,6 +52,16 @@ bool isSkippedDirectory(StringRef Name) {
          Names.contains(Name);
 }
 
+/// The file a cache or index entry names: a path below Root, or an absolute
+/// one (a file of the build outside the root or in a folder the walk skips).
+SmallString<256> entryPath(StringRef Root, StringRef Rel) {
+  if (sys::path::is_absolute(Rel))
+    return SmallString<256>(Rel);
+  SmallString<256> Abs(Root);
+  sys::path::append(Abs, Rel);
+  return Abs;
+}
+
 /// Line number (1-based) of Offset, counting from a remembered position.
 class LineCounter {
 public:
@@ -1809,8 +1819,7 @@ StringMap<FileEntry> readCache(StringRef Path, StringRef Root) {
     if (!P || !Size || !MTime)
       continue;
     FileEntry E{static_cast<uint64_t>(*Size), *MTime, {}};
-    SmallString<256> Abs(Root);
-    sys::path::append(Abs, *P);
+    SmallString<256> Abs = entryPath(Root, *P);
     if (const json::Array *S = FO->getArray("schemas"))
       for (const json::Value &D : *S) {
         const json::Object *DO = D.getAsObject();
@@ -2081,8 +2090,26 @@ std::string ProjectOperators::defaultCacheDir() {
   return std::string(P);
 }
 
-std::unique_ptr<ProjectOperators> ProjectOperators::build(StringRef Root,
-                                                          StringRef CacheDir) {
+std::vector<std::string> ProjectOperators::readFileList(StringRef Path) {
+  std::vector<std::string> Out;
+  if (Path.empty())
+    return Out;
+  ErrorOr<std::unique_ptr<MemoryBuffer>> Buf = MemoryBuffer::getFile(Path);
+  if (!Buf)
+    return Out;
+  SmallVector<StringRef, 64> Lines;
+  (*Buf)->getBuffer().split(Lines, '\n', -1, false);
+  for (StringRef L : Lines) {
+    L = L.trim();
+    if (!L.empty() && sys::path::is_absolute(L))
+      Out.push_back(L.str());
+  }
+  return Out;
+}
+
+std::unique_ptr<ProjectOperators>
+ProjectOperators::build(StringRef Root, StringRef CacheDir,
+                        ArrayRef<std::string> BuildFiles) {
   auto Index = std::make_unique<ProjectOperators>();
   Index->Root = Root.str();
   std::string Cache = CacheDir.empty() ? "" : cachePath(CacheDir, Root);
@@ -2123,6 +2150,44 @@ std::unique_ptr<ProjectOperators> ProjectOperators::build(StringRef Root,
       E.Facts = scanOperatorFile(Path, (*Buf)->getBuffer());
     Files.emplace_back(Rel.str(), std::move(E));
   }
+  // Files the build compiles that the walk does not read: vendored code
+  // (third_party/) and sources the build generates (build folders), or
+  // files outside the root. Below the root they keep their relative name.
+  StringSet<> Seen;
+  for (const auto &F : Files)
+    Seen.insert(F.first);
+  for (const std::string &Path : BuildFiles) {
+    if (!isIndexedPath(Path) || Files.size() >= MaxFiles)
+      continue;
+    StringRef RootRef(Root);
+    std::string Rel = Path;
+    if (StringRef(Path).starts_with(RootRef) &&
+        StringRef(Path).drop_front(RootRef.size()).starts_with("/"))
+      Rel = StringRef(Path).drop_front(RootRef.size()).ltrim("/").str();
+    if (!Seen.insert(Rel).second)
+      continue;
+    sys::fs::file_status St;
+    if (sys::fs::status(Path, St) ||
+        St.type() != sys::fs::file_type::regular_file ||
+        St.getSize() > MaxFileSize)
+      continue;
+    ++Index->Stats.BuildFiles;
+    int64_t MTime = St.getLastModificationTime().time_since_epoch().count();
+    auto C = Cached.find(Rel);
+    if (C != Cached.end() && C->second.Size == St.getSize() &&
+        C->second.MTime == MTime) {
+      ++Index->Stats.FromCache;
+      Files.emplace_back(Rel, std::move(C->second));
+      continue;
+    }
+    ++Index->Stats.Read;
+    FileEntry E{St.getSize(), MTime, {}};
+    if (ErrorOr<std::unique_ptr<MemoryBuffer>> Buf =
+            MemoryBuffer::getFile(Path, /*IsText=*/false,
+                                  /*RequiresNullTerminator=*/false))
+      E.Facts = scanOperatorFile(Path, (*Buf)->getBuffer());
+    Files.emplace_back(Rel, std::move(E));
+  }
   Index->Stats.Files = Files.size();
   // Rewrite the cache when a file was read or one went away.
   if (!Cache.empty() &&
@@ -2133,8 +2198,7 @@ std::unique_ptr<ProjectOperators> ProjectOperators::build(StringRef Root,
   std::vector<RegisteringMacro> Macros;
   std::vector<std::pair<std::string, MacroCall>> MacroCalls;
   for (auto &[Rel, E] : Files) {
-    SmallString<256> Abs(Root);
-    sys::path::append(Abs, Rel);
+    SmallString<256> Abs = entryPath(Root, Rel);
     for (DeclaredSchema &D : E.Facts.Schemas)
       Index->Schemas.push_back(std::move(D));
     for (DeclaredKernel &K : E.Facts.Kernels)
@@ -2484,7 +2548,8 @@ std::vector<KernelSite> ProjectOperators::projectSites(StringRef Ns,
 }
 
 std::shared_ptr<const ProjectOperators>
-ProjectOperators::load(StringRef Root, StringRef CacheDir, StringRef Registry) {
+ProjectOperators::load(StringRef Root, StringRef CacheDir, StringRef Registry,
+                       StringRef BuildFiles) {
   // One index per root and process, checked against the files again when
   // older than a few seconds (a language server lives long; a clang-tidy
   // run over many files reads the project once).
@@ -2496,11 +2561,12 @@ ProjectOperators::load(StringRef Root, StringRef CacheDir, StringRef Registry) {
   static StringMap<Memo> Memos;
   std::lock_guard<std::mutex> Guard(Lock);
   auto Now = std::chrono::steady_clock::now();
-  std::string Key = (Root + "\n" + Registry).str();
+  std::string Key = (Root + "\n" + Registry + "\n" + BuildFiles).str();
   auto It = Memos.find(Key);
   if (It != Memos.end() && Now - It->second.Built < std::chrono::seconds(5))
     return It->second.Index;
-  std::unique_ptr<ProjectOperators> Built = build(Root, CacheDir);
+  std::unique_ptr<ProjectOperators> Built =
+      build(Root, CacheDir, readFileList(BuildFiles));
   if (!Registry.empty())
     if (std::optional<std::string> Error = Built->readRegistry(Registry))
       Built->RegistryError = std::move(*Error);

@@ -7,7 +7,7 @@ A file's key has two parts.
   Known before linting it: the file's path, its compile command (the
   database entry), torch-tidy (its binary's content, and the LLVM libraries
   it loads by size and time), and the check configuration (--checks, the
-  TORCH_TIDY_* environment, and every .clang-tidy from the file's folder up
+  TORCH_TIDY_* environment but the list of the build's files, and every .clang-tidy from the file's folder up
   to the file system's root).
 
   Learnt while linting it: the files clang read (the main file and every
@@ -397,7 +397,8 @@ def config_digest(file, checks, env):
     parts = [f"checks={checks}"]
     parts += sorted(f"{k}={v}" for k, v in env.items()
                     if k.startswith("TORCH_TIDY_") and
-                    k != "TORCH_TIDY_INDEX_READS")
+                    k not in ("TORCH_TIDY_INDEX_READS",
+                              "TORCH_TIDY_PROJECT_FILES"))
     d = os.path.dirname(os.path.abspath(file))
     while True:
         c = os.path.join(d, ".clang-tidy")

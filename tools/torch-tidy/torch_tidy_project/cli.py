@@ -308,10 +308,21 @@ def run(args, here):
         operator_files=index.registering_files(index_json),
         build_isolation=not args.no_build_isolation))
     _check_torch(args, db, torch_info, project)
+    tidy_env = dict(args.environ, TORCH_TIDY_PROJECT_ROOT=root)
+    # The build's files the walk of the root does not read (vendored code
+    # under third_party/, sources the build generates in its build folder):
+    # indexed too, by this summary and by the checks alike.
+    build_files = index.write_build_files(
+        [os.path.join(e["directory"], e["file"]) for e in db.entries],
+        scratch_dir(root, "index"))
+    if build_files:
+        tidy_env["TORCH_TIDY_PROJECT_FILES"] = build_files
+        again = index.load(tidy, root, tidy_env)
+        if again is not None:
+            index_json = again
     reg, reg_why = _registry(args, root, index_json, torch_info)
 
     files, skipped, regex_skipped, entries = _files_of(db, args)
-    tidy_env = dict(args.environ, TORCH_TIDY_PROJECT_ROOT=root)
     if reg is not None:
         # What the operators register, as torch's registry holds it: the
         # checks' consequence classes read it.

@@ -23,12 +23,14 @@ def _inferred(how):
     return how.rsplit(": ", 1)[-1] in INFERRED
 
 
-def load(tidy, root):
-    """What torch-tidy --project-index=ROOT prints, or None."""
+def load(tidy, root, env=None):
+    """What torch-tidy --project-index=ROOT prints, or None. env: its
+    environment ($TORCH_TIDY_PROJECT_FILES names the build's files the walk
+    of the root does not read)."""
     try:
         res = subprocess.run([tidy, f"--project-index={root}"],
                              capture_output=True, text=True,
-                             errors="replace", timeout=900)
+                             errors="replace", timeout=900, env=env)
     except (OSError, subprocess.TimeoutExpired):
         return None
     if res.returncode != 0:
@@ -197,6 +199,9 @@ def summary(index):
         "called_in_python_custom_ops": sum(k["key"] == "OpaqueCaller" for k in every),
         "custom_class_methods": len(class_methods(index)),
         "files_indexed": index.get("files", 0),
+        # Of those, files the build compiles that the walk does not read
+        # (third_party/, build folders, outside the root).
+        "build_files_indexed": index.get("build_files", 0),
     }
 
 
@@ -227,3 +232,21 @@ def kernels_unseen(registering, linted, unparsed):
         elif not (files & linted) - unparsed:
             unseen["registered in files that did not parse"] += 1
     return dict(sorted(unseen.items()))
+
+
+
+def write_build_files(paths, folder):
+    """Writes the files the build compiles, one absolute path a line, into
+    folder/build-files.txt; returns its path, or None where there are none.
+    The lint cache does not key on the list: a file's result is replayed
+    while the index facts it read are the same (cache.py), whichever files
+    gave them."""
+    paths = sorted({os.path.realpath(p) for p in paths})
+    if not paths:
+        return None
+    path = os.path.join(folder, "build-files.txt")
+    text = "".join(p + "\n" for p in paths)
+    if read_text(path) != text:
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text)
+    return path

@@ -258,7 +258,11 @@ def print_summary(s, project):
               (f"{idx['disallowed_in_graph']} marked "
                f"torch._dynamo.disallow_in_graph; "
                if idx["disallowed_in_graph"] else "") +
-              f"{idx['files_indexed']} C++, CUDA and Python files indexed")
+              f"{idx['files_indexed']} C++, CUDA and Python files indexed" +
+              (f" ({idx['build_files_indexed']} of them compiled by the "
+               f"build in folders not walked: third_party/, build "
+               f"folders, outside the root)"
+               if idx.get("build_files_indexed") else ""))
     else:
         print("  project: the project index could not be read")
     c = s["coverage"]

@@ -160,6 +160,9 @@ struct ProjectIndexStats {
   unsigned Kernels = 0; ///< kernels and fakes, wrapper calls resolved
   /// Schemas and kernels found by expanding the project's own macros.
   unsigned FromMacros = 0;
+  /// Files of the build the walk does not read (ProjectOperators::build's
+  /// BuildFiles), indexed beside the project's.
+  unsigned BuildFiles = 0;
   bool CacheWritten = false;
 };
 
@@ -175,9 +178,19 @@ public:
   /// The index of the project at Root, read through the cache under
   /// CacheDir (no cache when CacheDir is empty). Memoised per process and
   /// root: a process that lints many files reads the project once.
+  ///
+  /// BuildFiles names a file listing, one absolute path a line, the files
+  /// the project's build compiles ($TORCH_TIDY_PROJECT_FILES, written by
+  /// torch-tidy-project from its database): those the walk of Root does not
+  /// read (vendored code under third_party/, sources the build generates in
+  /// its build folder, files outside Root) are indexed too.
   static std::shared_ptr<const ProjectOperators>
   load(llvm::StringRef Root, llvm::StringRef CacheDir,
-       llvm::StringRef Registry = "");
+       llvm::StringRef Registry = "", llvm::StringRef BuildFiles = "");
+
+  /// The absolute paths a BuildFiles list names (none where it cannot be
+  /// read).
+  static std::vector<std::string> readFileList(llvm::StringRef Path);
 
   /// Reads what torch's registry holds for the project's operators, as
   /// torch-tidy-project writes it once the project's build is imported
@@ -214,8 +227,9 @@ public:
 
   /// Builds the index of Root (reading through the cache, updating it);
   /// exposed for tests and the benchmark.
-  static std::unique_ptr<ProjectOperators> build(llvm::StringRef Root,
-                                                 llvm::StringRef CacheDir);
+  static std::unique_ptr<ProjectOperators>
+  build(llvm::StringRef Root, llvm::StringRef CacheDir,
+        llvm::ArrayRef<std::string> BuildFiles = {});
 
   /// The schemas declared for operator Ns::Name (every overload).
   std::vector<const DeclaredSchema *> find(llvm::StringRef Ns,
