@@ -186,6 +186,53 @@ class ShardsTest(unittest.TestCase):
         self.assertEqual(parts[0], ["/p/a.cpp"])
         self.assertEqual(len(parts[1]), 6)
 
+    def test_a_kernel_in_a_header_one_shard_read_is_analysed(self):
+        # csrc/k.h holds the kernel's body; a.cpp (shard 1) includes it,
+        # b.cpp (shard 2) registers it. Neither shard's files name the
+        # header; shard 1 says it read it.
+        def shard(k, files, included):
+            kernel = {"key": "CPU", "files": ["csrc/k.h"],
+                      "registered_at": "b.cpp:3", "analysed": bool(included)}
+            if not included:
+                kernel.update(why="registered only in files not linted",
+                              bring_in="a run without FILE_REGEX")
+            cov = {"by_operator": {"ns::op": {
+                       "analysed": bool(included),
+                       "status": "analysed" if included else "not analysed",
+                       "kernels": [kernel]}},
+                   "operators": {"total": 1, "with_cpp_kernels": 1,
+                                 "analysed": int(bool(included))},
+                   "kernels": {"total": 1, "analysed": int(bool(included))},
+                   "files": {"linted": 1, "parsed": 1},
+                   "share": 1.0 if included else 0.0,
+                   "counted_from": "index", "minimum": 0.9,
+                   "passed": bool(included)}
+            return {
+                "schema": shards.report.SCHEMA, "root": "/p", "project": "/p",
+                "torch_tidy": {"version": "0.1.0"},
+                "options": {"checks": None,
+                            "fail_on": ["warnings", "coverage"],
+                            "min_coverage": 0.9},
+                "findings": [], "warnings": {}, "did_not_parse": {},
+                "coverage": cov, "index": None, "seconds": 1.0,
+                "shard": {"index": k, "count": 2, "files": files,
+                          "all_files": ["a.cpp", "b.cpp"],
+                          "all_files_digest": "d", "index_digest": "i",
+                          "registration_files": {}, "included": included}}
+        merged = shards.merge([shard(1, ["a.cpp"], ["csrc/k.h"]),
+                               shard(2, ["b.cpp"], [])], ["s1", "s2"])
+        k = merged["coverage"]["by_operator"]["ns::op"]["kernels"][0]
+        self.assertTrue(k["analysed"], k)
+        self.assertEqual(merged["coverage"]["kernels"],
+                         {"total": 1, "analysed": 1})
+        self.assertEqual(merged["result"]["exit_status"], 0)
+        # No shard read it: not analysed, and the gate is not green.
+        merged = shards.merge([shard(1, ["a.cpp"], []),
+                               shard(2, ["b.cpp"], [])], ["s1", "s2"])
+        k = merged["coverage"]["by_operator"]["ns::op"]["kernels"][0]
+        self.assertFalse(k["analysed"])
+        self.assertEqual(merged["result"]["exit_status"], 3)
+
     def test_earlier_times_must_be_a_result(self):
         with tempfile.TemporaryDirectory() as d:
             p = write(os.path.join(d, "x.json"), "{}")

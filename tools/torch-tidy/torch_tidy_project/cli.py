@@ -404,7 +404,12 @@ def run(args, here):
             "index_digest": shards.digest([json.dumps(index_json,
                                                       sort_keys=True)]),
             "registration_files": shards.registration_files(index_json,
-                                                            root)}
+                                                            root),
+            # The project's headers this shard's parsed files read: a
+            # kernel there is analysed in the merge too.
+            "included": sorted(
+                rel(p, root) for p in included
+                if p.startswith(os.path.realpath(root) + os.sep))}
         # A shard read a share of the project: its status is no verdict
         # (4, never the 0 a gate would pass on); its merge's is.
         n = sum(warnings.values())

@@ -178,8 +178,11 @@ def merge(docs, names):
         where.sort()
     bad = {f for where in unparsed.values() for f in where}
     parsed = set(every) - bad
+    # The project's headers a parsed file of any shard read.
+    included = {f for s, _, _ in shards for f in s.get("included", [])}
     opts = base["options"]
-    c = _coverage(base["coverage"], shards, parsed, bad, unparsed, len(every))
+    c = _coverage(base["coverage"], shards, parsed, bad, unparsed, len(every),
+                  included)
     c["minimum"] = opts["min_coverage"]
     c["passed"] = cov.gate(c, opts["min_coverage"])
     c["unseen"] = [op for op, _, _ in cov.unseen(c)]
@@ -210,9 +213,11 @@ def merge(docs, names):
     return merged
 
 
-def _coverage(c, shards, parsed, bad, unparsed, linted):
+def _coverage(c, shards, parsed, bad, unparsed, linted, included=()):
     """The coverage of the whole run: a kernel is analysed where one of
-    the files its body may be in parsed, in whichever shard."""
+    the files its body may be in parsed, or is a header of the project's
+    that one of them read, in whichever shard."""
+    credited = set(parsed) | set(included)
     by_op = json.loads(json.dumps(c["by_operator"]))
     causes = {f: cause for cause, where in unparsed.items() for f in where}
     total = seen = 0
@@ -221,7 +226,7 @@ def _coverage(c, shards, parsed, bad, unparsed, linted):
             continue
         for i, k in enumerate(o["kernels"]):
             total += 1
-            if set(k["files"]) & parsed:
+            if set(k["files"]) & credited:
                 k["analysed"] = True
                 k.pop("why", None)
                 k.pop("bring_in", None)
