@@ -9,6 +9,7 @@
 #include "clang/Lex/PPCallbacks.h"
 #include "clang/Lex/Preprocessor.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/JSON.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/raw_ostream.h"
 #include <mutex>
@@ -157,8 +158,70 @@ TorchTidyCheck::projectOperators(const SourceManager &SM, StringRef Setting) {
   return Project;
 }
 
+void TorchTidyCheck::harvestRegistrations(const OperatorModel &Model,
+                                          const SourceManager &SM,
+                                          StringRef Path) {
+  OptionalFileEntryRef Main = SM.getFileEntryRefForID(SM.getMainFileID());
+  if (!Main)
+    return;
+  // Where a call is written: the file and line of its expansion (a
+  // project macro's call), by the file's real path.
+  auto Place = [&](SourceLocation Loc) -> std::pair<std::string, unsigned> {
+    SourceLocation Exp = SM.getExpansionLoc(Loc);
+    OptionalFileEntryRef F = SM.getFileEntryRefForID(SM.getFileID(Exp));
+    if (!F)
+      return {"", 0};
+    StringRef Real = F->getFileEntry().tryGetRealPathName();
+    return {Real.empty() ? F->getName().str() : Real.str(),
+            SM.getExpansionLineNumber(Exp)};
+  };
+  llvm::json::Array Regs;
+  for (const RegisteredOperator &Op : Model.operators()) {
+    if (Op.Name.empty() || Op.Namespace.empty())
+      continue;
+    std::string Name = Op.Namespace + "::" + Op.Name;
+    if (Op.DefSite) {
+      auto [File, Line] = Place(Op.DefSite->getBeginLoc());
+      Regs.push_back(llvm::json::Object{{"operator", Op.qualifiedName()},
+                                        {"kind", "schema"},
+                                        {"inferred", Op.SchemaInferred},
+                                        {"file", File},
+                                        {"line", Line}});
+    }
+    for (const KernelRegistration &K : Op.Kernels) {
+      if (!K.Site)
+        continue; // registered in another file
+      auto [File, Line] = Place(K.Site->getBeginLoc());
+      Regs.push_back(llvm::json::Object{
+          {"operator", Name},
+          {"kind", "kernel"},
+          {"key", K.DispatchKey},
+          {"function", K.Kernel ? K.Kernel->getQualifiedNameAsString() : ""},
+          {"defined", K.Kernel && K.Kernel->isDefined()},
+          {"file", File},
+          {"line", Line}});
+    }
+  }
+  StringRef MainReal = Main->getFileEntry().tryGetRealPathName();
+  llvm::json::Object Out{
+      {"file", MainReal.empty() ? Main->getName().str() : MainReal.str()},
+      {"registrations", std::move(Regs)}};
+  std::error_code EC;
+  llvm::raw_fd_ostream OS(Path, EC, llvm::sys::fs::OF_Text);
+  if (!EC)
+    OS << llvm::json::Value(std::move(Out)) << "\n";
+}
+
 void TorchTidyCheck::useProject(OperatorModel &Model, const SourceManager &SM,
                                 StringRef Setting) {
+  // What this translation unit registers, as the compiler sees it, for
+  // torch-tidy-project to compare with the project index: once per
+  // process (several checks build a model of the same file).
+  if (std::optional<std::string> Harvest =
+          llvm::sys::Process::GetEnv("TORCH_TIDY_HARVEST")) {
+    static std::once_flag Written;
+    std::call_once(Written, [&] { harvestRegistrations(Model, SM, *Harvest); });
+  }
   std::shared_ptr<const ProjectOperators> Project =
       projectOperators(SM, Setting);
   OptionalFileEntryRef Main = SM.getFileEntryRefForID(SM.getMainFileID());

@@ -342,6 +342,63 @@ class ShareTest(unittest.TestCase):
                             included=set())
             self.assertEqual(r["kernels"]["analysed"], 0)
 
+    def test_the_compilers_view_of_the_registrations(self):
+        # ops.cpp registers twice's CPU kernel through a macro the index
+        # does not expand, and, under #if WITH_CUDA (not compiled), a CUDA
+        # kernel the index reads; halve's CPU kernel is read by both. The
+        # compiler saw a third operator's kernel whose body is elsewhere.
+        with tempfile.TemporaryDirectory() as tmp:
+            root = os.path.realpath(tmp)
+            cpp = write(os.path.join(root, "csrc", "ops.cpp"))
+            index = {"operators": [op("twice", cpp), op("halve", cpp)],
+                     "kernels": [kernel("halve", "CPU", cpp, 13, "halve"),
+                                 kernel("twice", "CUDA", cpp, 16)]}
+
+            def reg(name, key, line, defined=True):
+                return {"operator": f"myops::{name}", "kind": "kernel",
+                        "key": key, "function": f"{name}_cpu",
+                        "defined": defined, "file": cpp, "line": line}
+            harvest = {"file": cpp, "registrations": [
+                {"operator": "myops::twice", "kind": "schema",
+                 "inferred": False, "file": cpp, "line": 8},
+                reg("twice", "CPU", 12), reg("halve", "CPU", 13),
+                reg("hidden", "CPU", 20, defined=False),
+                # A fake the compiler saw is no C++ kernel to count.
+                reg("twice", "Meta", 21)]}
+            r = cov.measure(index, root, {cpp}, {cpp}, set(), [])
+            self.assertEqual(r["kernels"], {"total": 2, "analysed": 2})
+            r["counted_from"] = "index"
+            cov.with_compiler(r, [harvest], index, root)
+            self.assertEqual(r["compiler"], {
+                "files": 1,
+                "operators_only_compiler": ["myops::hidden at "
+                                            "csrc/ops.cpp:20"],
+                "kernels_only_compiler": [
+                    "myops::hidden CPU at csrc/ops.cpp:20",
+                    "myops::twice CPU at csrc/ops.cpp:12"],
+                "kernels_only_index": [
+                    "myops::twice CUDA at csrc/ops.cpp:16"]})
+            # Counted on the index: the CUDA kernel the build does not
+            # compile counts for nothing; twice's CPU kernel is analysed
+            # (its body is in the file); hidden's is not (elsewhere, and
+            # the index did not read its registration): not green.
+            self.assertEqual(r["kernels"], {"total": 3, "analysed": 2})
+            twice = r["by_operator"]["myops::twice"]["kernels"]
+            self.assertEqual([(k["key"], k["analysed"], k.get("seen_by"))
+                              for k in twice], [("CPU", True, "compiler")])
+            hidden = r["by_operator"]["myops::hidden"]["kernels"][0]
+            self.assertFalse(hidden["analysed"])
+            self.assertEqual(hidden["why"], cov.NOT_INDEXED_COMPILED)
+            self.assertEqual(r["operators"], {"total": 3,
+                                              "with_cpp_kernels": 3,
+                                              "analysed": 2})
+            self.assertFalse(cov.gate(r, 0.9))
+            # Counted on the registry: listed, not counted.
+            r = cov.measure(index, root, {cpp}, {cpp}, set(), [])
+            cov.with_compiler(r, [harvest], index, root, count=False)
+            self.assertEqual(r["kernels"], {"total": 2, "analysed": 2})
+            self.assertEqual(len(r["compiler"]["kernels_only_compiler"]), 2)
+
     def test_gate_boundary(self):
         self.assertTrue(cov.gate({"share": 0.9}, 0.9))
         self.assertTrue(cov.gate({"share": 0.8999999999999}, 0.9))

@@ -661,9 +661,9 @@ def case_cmake_projects(c):
                                 "torch-op-undeclared-mutation": 1} and
           s.get("files_linted") == 4 and s.get("did_not_parse") == {} and
           list(s.get("database", {}).get("libtorch", {})) == ["2.8.0"] and
-          idx.get("operators") == 2 and idx.get("kernels_by_key") ==
+          idx.get("operators") == 3 and idx.get("kernels_by_key") ==
           {"CPU": 2} and idx.get("fakes") == 1,
-          f"plain CMake: one command, every file parses, 2 operators (one "
+          f"plain CMake: one command, every file parses, 3 operators (two "
           f"vendored), 2 CPU kernels, 1 Meta fake; a write into a mutable "
           f"argument and the vendored kernel's undeclared write, exit 1 "
           f"(exit {rc}): {out.strip()[-600:]}")
@@ -671,9 +671,18 @@ def case_cmake_projects(c):
     check(re.search(rf"cpu\.cpp:{line_of(vend, 'x.mul_(s)')}:\d+: warning: "
                     rf"mul_ writes into argument 'x' of operator "
                     rf"'vend::scaled_sum'", out) is not None and
-          "  coverage 100%: 2 of 2 C++ kernels analysed" in out,
+          "  coverage 100%: 3 of 3 C++ kernels analysed" in out,
           "the vendored kernel's write is reported against the schema of "
           "another vendored file, and its kernel counts in coverage")
+    negate = f"vend::negate CPU at third_party/vend/cpu.cpp:" \
+        f"{line_of(vend, 'VEND_NEGATE;')}"
+    check((s.get("coverage", {}).get("compiler") or {}).get(
+              "kernels_only_compiler") == [negate] and
+          "1 C++ kernels the compiler saw registered, not read by the index "
+          f"(counted above): {negate}" in out,
+          f"a kernel registered through a macro of another file, which the "
+          f"index does not expand, is seen as the compiler sees it, named "
+          f"and counted ({(s.get('coverage') or {}).get('compiler')})")
 
     check(s.get("files_skipped", {}).get(
               "cannot warn under the enabled checks (no schema, registration, "
@@ -689,8 +698,13 @@ def case_cmake_projects(c):
     except (OSError, ValueError):
         pass
     check(rc_all == 1 and every.get("files_linted") == 5 and
-          every.get("findings") == s.get("findings") and s.get("findings"),
-          f"--all-files lints the skipped file too, and finds the same "
+          every.get("findings") == s.get("findings") and s.get("findings") and
+          every.get("cache", {}).get("replayed", 0) >= 1 and
+          (every["coverage"].get("compiler") or {}).get(
+              "kernels_only_compiler") == [negate],
+          f"--all-files lints the skipped file too, and finds the same, "
+          f"the compiler's view of the files it replays from the cache "
+          f"included "
           f"({every.get('findings')} vs {s.get('findings')})")
 
     # The docs' old line: CMake alone finds Debian's 1.13.

@@ -356,8 +356,11 @@ def run(args, here):
     included = {os.path.realpath(p) for f in files
                 if os.path.realpath(f) not in causes
                 for p in (results[f].deps or [])}
+    # What the files that parsed register, as the compiler saw them.
+    harvests = [results[f].harvest for f in files
+                if os.path.realpath(f) not in causes and results[f].harvest]
     c = _coverage(args, db, index_json, root, linted, causes, regex_skipped,
-                  reg, reg_why, included)
+                  reg, reg_why, included, harvests)
     if args.shard:
         c["files"]["linted"] = len(files)
         c["files"]["parsed"] = len(files) - len(causes)
@@ -484,6 +487,7 @@ def _lint_with_cache(args, tidy, files, entries, env, scratch, project, root,
         replayed[f] = running.FileResult(f, hit["code"], hit["output"],
                                          fixes, hit.get("seconds"))
         replayed[f].deps = [p for p, _ in hit.get("deps") or []]
+        replayed[f].harvest = hit.get("harvest")
     todo = [f for f in files if f not in replayed]
     why = ", ".join(f"{n} {w}" for w, n in stale.most_common())
     log(f"cache: {len(replayed)} of {len(files)} files replayed, "
@@ -507,7 +511,8 @@ def _lint_with_cache(args, tidy, files, entries, env, scratch, project, root,
             kept += cache.store(f, keys[f], entries[f], r.depfile,
                                 r.readsfile, facts,
                                 {"code": r.code, "output": r.output,
-                                 "fixes": fixes}, r.seconds)
+                                 "fixes": fixes, "harvest": r.harvest},
+                                r.seconds)
         except OSError as e:
             log(f"the cache could not keep {rel(f, project)}'s result "
                 f"({e}): the next run lints it again")
@@ -646,13 +651,12 @@ def _read(files, results, sarif, scratch, root, llvm_version):
         for d in running.diagnostics(r.output):
             key = (d["check"], os.path.realpath(d["file"]), d["line"],
                    d["column"])
-            # A warning in a header of the project's is given by every file
-            # that includes it: one finding.
-            if key + (d.get("message"),) in seen:
+            found = report.finding(d, root, fixes.get(key), cache)
+            if report.finding_key(found) in seen:
                 continue
-            seen.add(key + (d.get("message"),))
+            seen.add(report.finding_key(found))
             warnings[d["check"]] += 1
-            findings.append(report.finding(d, root, fixes.get(key), cache))
+            findings.append(found)
         cause = running.parse_failure(r, llvm_version)
         if cause:
             unparsed.setdefault(cause, []).append(rel(f, root))
@@ -681,7 +685,7 @@ def _registry(args, root, index_json, torch_info):
 
 
 def _coverage(args, db, index_json, root, linted, causes, regex_skipped,
-              reg=None, reg_why=None, included=()):
+              reg=None, reg_why=None, included=(), harvests=()):
     """The coverage of the run, with the gate's verdict; counted on torch's
     registry where it was read."""
     switches = []
@@ -708,6 +712,9 @@ def _coverage(args, db, index_json, root, linted, causes, regex_skipped,
         undefined = cov.undefined_operators(index_json, root)
         if undefined["operators"]:
             c["undefined"] = undefined
+    if harvests:
+        cov.with_compiler(c, harvests, index_json, root,
+                          count=c["counted_from"] == "index")
     if db.how == "cmake sources":
         cov.approximate(c, "the database was made from the CMake sources "
                         "because CMake could not configure, not from the "

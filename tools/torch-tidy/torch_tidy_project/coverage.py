@@ -347,6 +347,111 @@ def with_registry(result, reg, index, root):
     return result
 
 
+NOT_INDEXED_COMPILED = "registration the compiler saw, not read by the " \
+    "index"
+
+
+def with_compiler(result, harvests, index, root, count=True):
+    """Compares the index with what the linted files register as the
+    compiler saw them (harvests: each parsed file's $TORCH_TIDY_HARVEST
+    document: macros expanded, with the file's own flags), and names every
+    difference under result["compiler"]. With count (coverage counted on
+    the index), each C++ kernel only the compiler saw is counted: analysed
+    where its body is in the file that registers it, else not (the index
+    did not read the registration, so where the body is was not looked
+    up)."""
+    from . import registry as project_registry
+    root_real = os.path.realpath(root) + os.sep
+
+    def key(k):
+        k = k or "CompositeImplicitAutograd"
+        return project_registry.SAME_KEY.get(k, k)
+    by_op = project_index.cpp_kernels(index)
+    index_kernels = {(op, key(k["key"])) for op, ks in by_op.items()
+                     for k in ks}
+    index_ops = set(project_index.operator_names(index))
+    harvested = set()
+    ops, kernels = {}, {}
+    for h in harvests:
+        harvested.add(os.path.realpath(h["file"]))
+        for r in h["registrations"]:
+            f = os.path.realpath(r.get("file") or h["file"])
+            if not f.startswith(root_real) and f not in harvested:
+                continue  # another project's header
+            op = project_registry.base_name(r["operator"])
+            ops.setdefault(op, f"{rel(f, root)}:{r.get('line', 0)}")
+            if r["kind"] == "kernel" and \
+                    key(r.get("key")) not in project_registry.FAKE_KEYS:
+                kernels.setdefault((op, key(r.get("key"))), (f, r))
+    only_ops = sorted(op for op in ops if op not in index_ops)
+    only_kernels = sorted(k for k in kernels if k not in index_kernels)
+    # The index's registrations in a file the compiler read whole, that
+    # the compiler did not see there: a branch the build does not compile,
+    # or a misreading.
+    seen_at = {(op, k, f) for (op, k), (f, _) in kernels.items()}
+    not_compiled = sorted(
+        (op, key(k["key"]), f"{rel(k['file'], root)}:{k['line']}")
+        for op, ks in by_op.items() for k in ks
+        if os.path.realpath(k["file"]) in harvested and
+        (op, key(k["key"]), os.path.realpath(k["file"])) not in seen_at and
+        (op, key(k["key"])) not in kernels)
+    only_index = [f"{op} {k} at {where}" for op, k, where in not_compiled]
+    result["compiler"] = {
+        "files": len(harvested),
+        "operators_only_compiler": [f"{op} at {ops[op]}" for op in only_ops],
+        "kernels_only_compiler": [
+            f"{op} {k} at {rel(kernels[(op, k)][0], root)}:"
+            f"{kernels[(op, k)][1].get('line', 0)}" for op, k in only_kernels],
+        "kernels_only_index": only_index}
+    if not count or not (only_kernels or not_compiled):
+        return result
+    by_operator = result["by_operator"]
+    # What the build does not compile counts for nothing (listed above).
+    for op, k, where in not_compiled:
+        o = by_operator.get(op)
+        if not o or o["status"] == NO_KERNEL:
+            continue
+        o["kernels"] = [e for e in o["kernels"]
+                        if e.get("registered_at") != where]
+        if not o["kernels"]:
+            o.update(analysed=False, status=NO_KERNEL)
+            continue
+        n = sum(e["analysed"] for e in o["kernels"])
+        o["analysed"] = n == len(o["kernels"])
+        o["status"] = ("analysed" if o["analysed"] else
+                       "partly analysed" if n else "not analysed")
+    for op, k in only_kernels:
+        f, r = kernels[(op, k)]
+        where = f"{rel(f, root)}:{r.get('line', 0)}"
+        entry = {"key": k, "files": [rel(f, root)], "registered_at": where,
+                 "seen_by": "compiler", "analysed": bool(r.get("defined"))}
+        if not entry["analysed"]:
+            entry["why"] = NOT_INDEXED_COMPILED
+            fn = r.get("function") or "its kernel"
+            entry["bring_in"] = (
+                f"{where}: the compiler saw {fn} registered here, defined "
+                f"in another file; the project index did not read the "
+                f"registration")
+        o = by_operator.setdefault(op, {"analysed": True, "status":
+                                        "analysed", "kernels": []})
+        if o["status"] == NO_KERNEL:
+            o["kernels"] = []
+        o["kernels"].append(entry)
+        n = sum(e["analysed"] for e in o["kernels"])
+        o["analysed"] = n == len(o["kernels"])
+        o["status"] = ("analysed" if o["analysed"] else
+                       "partly analysed" if n else "not analysed")
+    total = sum(len(o["kernels"]) for o in by_operator.values()
+                if o["status"] != NO_KERNEL)
+    seen = sum(e["analysed"] for o in by_operator.values()
+               if o["status"] != NO_KERNEL for e in o["kernels"])
+    result["kernels"] = {"total": total, "analysed": seen}
+    result["operators"] = _operator_counts(by_operator)
+    result["share"] = _share(total, seen, result["files"]["linted"],
+                             result["files"]["parsed"])
+    return result
+
+
 def approximate(result, why):
     """Marks a coverage measured on another configuration than the build's
     (a database from the CMake sources): the kernels parsed there are not

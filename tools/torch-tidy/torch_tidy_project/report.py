@@ -86,6 +86,13 @@ def finding(d, root, replacements, cache):
     }
 
 
+def finding_key(f):
+    """What makes two findings one: a warning in a header of the project's
+    is given by every file that includes it, in one run and across the
+    shards of one (check, file below the root, line, column, message)."""
+    return (f["check"], f["file"], f["line"], f["column"], f["message"])
+
+
 def finding_order(f):
     """The order of a run's findings: file, line, column, check."""
     return (f["file"], f["line"], f["column"], f["check"])
@@ -100,6 +107,33 @@ def percent(share):
 def threshold(minimum):
     """--min-coverage as given, in percent: 0.895 is 89.5%."""
     return f"{100 * minimum:g}%"
+
+
+def compiler_lines(c):
+    """How the index differs from what the linted files register as the
+    compiler saw them (macros expanded, with each file's flags)."""
+    r = c.get("compiler")
+    if not r:
+        return
+    diffs = [(what, r.get(said) or []) for what, said in (
+        ("operators the compiler saw registered, not read by the index",
+         "operators_only_compiler"),
+        ("C++ kernels the compiler saw registered, not read by the index"
+         + (" (counted above)" if c.get("counted_from") == "index" else ""),
+         "kernels_only_compiler"),
+        ("C++ kernels the index read in those files, not compiled there"
+         + (" (not counted)" if c.get("counted_from") == "index" else ""),
+         "kernels_only_index"))]
+    if not any(items for _, items in diffs):
+        print(f"    the registrations of the {r['files']} files linted, as "
+              f"the compiler saw them, are the index's")
+        return
+    print(f"    the registrations of the {r['files']} files linted, as the "
+          f"compiler saw them, against the index:")
+    for what, items in diffs:
+        if items:
+            print(f"    {len(items)} {what}: " + ", ".join(items[:4]) +
+                  (" ..." if len(items) > 4 else ""))
 
 
 def registry_lines(c):
@@ -268,6 +302,7 @@ def print_summary(s, project):
     c = s["coverage"]
     print(f"  {coverage_text(c)} (--min-coverage {threshold(c['minimum'])})")
     registry_lines(c)
+    compiler_lines(c)
     for op, status, hints in cov.unseen(c)[:20]:
         print(f"    {op}: {status}; " + "; ".join(hints))
     if len(cov.unseen(c)) > 20:

@@ -80,6 +80,9 @@ class FileResult:
         # The real paths it read (its dependency file's, or the cache's),
         # where known: headers of the project's a kernel may be in.
         self.deps = None
+        # What it registers as the compiler saw it ($TORCH_TIDY_HARVEST:
+        # {"file", "registrations"}), None where no check wrote it.
+        self.harvest = None
 
 
 # A file whose lint takes longer than this is reported as not parsed.
@@ -128,15 +131,16 @@ def lint(tidy, files, checks, db_dir, jobs, env, scratch, project,
         fixes = os.path.join(scratch, f"{n}.yaml")
         depfile = os.path.join(scratch, f"{n}.d")
         reads = os.path.join(scratch, f"{n}.reads")
-        for old in (fixes, depfile, reads):
+        harvest = os.path.join(scratch, f"{n}.harvest")
+        for old in (fixes, depfile, reads, harvest):
             if os.path.exists(old):
                 os.remove(old)
         cmd = [tidy, f"-checks={checks}", "-p", db_dir, "--quiet",
                f"--export-fixes={fixes}"] + headers + [f]
-        file_env = env
+        file_env = dict(env, TORCH_TIDY_HARVEST=harvest)
         if record:
             cmd[-1:-1] = [f"--extra-arg=-Wp,-MD,{depfile}"]
-            file_env = dict(env, TORCH_TIDY_INDEX_READS=reads)
+            file_env["TORCH_TIDY_INDEX_READS"] = reads
         start = time.time()
         try:
             res = subprocess.run(cmd, capture_output=True, text=True,
@@ -152,10 +156,24 @@ def lint(tidy, files, checks, db_dir, jobs, env, scratch, project,
                        round(time.time() - start, 3))
         if record:
             r.depfile, r.readsfile = depfile, reads
+        r.harvest = read_harvest(harvest)
         return r
 
     with ThreadPoolExecutor(max_workers=jobs) as pool:
         return {r.path: r for r in pool.map(one, enumerate(files))}
+
+
+def read_harvest(path):
+    """What a file's lint wrote to $TORCH_TIDY_HARVEST, or None."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            doc = json.load(f)
+    except (OSError, ValueError):
+        return None
+    if not isinstance(doc, dict) or \
+            not isinstance(doc.get("registrations"), list):
+        return None
+    return doc
 
 
 def diagnostics(output):

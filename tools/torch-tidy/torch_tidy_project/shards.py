@@ -160,8 +160,7 @@ def merge(docs, names):
         # A warning in a shared header is given by a file of each shard
         # that includes it: one finding.
         for f in d["findings"]:
-            key = (f["check"], f["file"], f["line"], f["column"],
-                   f["message"])
+            key = report.finding_key(f)
             if key not in seen:
                 seen.add(key)
                 findings.append(f)
@@ -219,6 +218,23 @@ def _coverage(c, shards, parsed, bad, unparsed, linted, included=()):
     that one of them read, in whichever shard."""
     credited = set(parsed) | set(included)
     by_op = json.loads(json.dumps(c["by_operator"]))
+    # Kernels only the compiler saw registered (cov.with_compiler), in
+    # whichever shard linted their file: as that shard counted them. They
+    # come last in an operator's list; the others line up across shards.
+    compiled = {}
+    for _, s_d, _ in shards:
+        for op, o in s_d["coverage"]["by_operator"].items():
+            for k in o["kernels"]:
+                if k.get("seen_by") == "compiler":
+                    compiled.setdefault((op, k["key"], k["registered_at"]),
+                                        (op, k))
+    for op in list(by_op):
+        o = by_op[op]
+        kept = [k for k in o["kernels"] if k.get("seen_by") != "compiler"]
+        if len(kept) != len(o["kernels"]) and not kept:
+            del by_op[op]
+        else:
+            o["kernels"] = kept
     causes = {f: cause for cause, where in unparsed.items() for f in where}
     total = seen = 0
     for op, o in by_op.items():
@@ -250,6 +266,16 @@ def _coverage(c, shards, parsed, bad, unparsed, linted, included=()):
         o["analysed"] = n == len(o["kernels"])
         o["status"] = ("analysed" if o["analysed"] else
                        "partly analysed" if n else "not analysed")
+    for op, k in compiled.values():
+        o = by_op.setdefault(op, {"analysed": True, "status": "analysed",
+                                  "kernels": []})
+        o["kernels"].append(k)
+        total += 1
+        seen += bool(k["analysed"])
+        n = sum(x["analysed"] for x in o["kernels"])
+        o["analysed"] = n == len(o["kernels"])
+        o["status"] = ("analysed" if o["analysed"] else
+                       "partly analysed" if n else "not analysed")
     shares = []
     if total:
         shares.append(seen / total)
@@ -259,13 +285,21 @@ def _coverage(c, shards, parsed, bad, unparsed, linted, included=()):
     out.update({
         "share": min(shares) if shares else None,
         "kernels": {"total": total, "analysed": seen},
-        "operators": dict(c["operators"], analysed=sum(
-            1 for o in by_op.values() if o["analysed"])),
+        "operators": cov._operator_counts(by_op),
         "files": dict(c["files"], linted=linted, parsed=linted - len(bad)),
         "by_operator": by_op,
     })
     if c.get("approximate"):
         cov.approximate(out, c["approximate"])
+    # The compiler's view is each shard's over its own files: together.
+    views = [s_d["coverage"]["compiler"] for _, s_d, _ in shards
+             if s_d["coverage"].get("compiler")]
+    if views:
+        out["compiler"] = {"files": sum(v["files"] for v in views)}
+        for part in ("operators_only_compiler", "kernels_only_compiler",
+                     "kernels_only_index"):
+            out["compiler"][part] = sorted({x for v in views
+                                            for x in v[part]})
     return out
 
 

@@ -1,0 +1,2 @@
+#include "reg2.h"
+#define IMPL_TWICE REG(twice)
