@@ -2118,6 +2118,26 @@ ProjectOperators::build(StringRef Root, StringRef CacheDir,
     Cached = readCache(Cache, Root);
 
   std::vector<std::pair<std::string, FileEntry>> Files;
+  // A file's facts: the cache's while its size and time are the same, else
+  // read again. Rel names it in the cache and the index.
+  auto add = [&](StringRef Path, std::string Rel,
+                 const sys::fs::file_status &St) {
+    int64_t MTime = St.getLastModificationTime().time_since_epoch().count();
+    auto C = Cached.find(Rel);
+    if (C != Cached.end() && C->second.Size == St.getSize() &&
+        C->second.MTime == MTime) {
+      ++Index->Stats.FromCache;
+      Files.emplace_back(std::move(Rel), std::move(C->second));
+      return;
+    }
+    ++Index->Stats.Read;
+    FileEntry E{St.getSize(), MTime, {}};
+    if (ErrorOr<std::unique_ptr<MemoryBuffer>> Buf =
+            MemoryBuffer::getFile(Path, /*IsText=*/false,
+                                  /*RequiresNullTerminator=*/false))
+      E.Facts = scanOperatorFile(Path, (*Buf)->getBuffer());
+    Files.emplace_back(std::move(Rel), std::move(E));
+  };
   std::error_code EC;
   for (sys::fs::recursive_directory_iterator It(Root, EC, false), End;
        It != End && !EC && Files.size() < MaxFiles; It.increment(EC)) {
@@ -2133,22 +2153,7 @@ ProjectOperators::build(StringRef Root, StringRef CacheDir,
     sys::fs::file_status St;
     if (sys::fs::status(Path, St) || St.getSize() > MaxFileSize)
       continue;
-    StringRef Rel = Path.drop_front(Root.size()).ltrim("/");
-    int64_t MTime = St.getLastModificationTime().time_since_epoch().count();
-    auto C = Cached.find(Rel);
-    if (C != Cached.end() && C->second.Size == St.getSize() &&
-        C->second.MTime == MTime) {
-      ++Index->Stats.FromCache;
-      Files.emplace_back(Rel.str(), std::move(C->second));
-      continue;
-    }
-    ++Index->Stats.Read;
-    FileEntry E{St.getSize(), MTime, {}};
-    if (ErrorOr<std::unique_ptr<MemoryBuffer>> Buf =
-            MemoryBuffer::getFile(Path, /*IsText=*/false,
-                                  /*RequiresNullTerminator=*/false))
-      E.Facts = scanOperatorFile(Path, (*Buf)->getBuffer());
-    Files.emplace_back(Rel.str(), std::move(E));
+    add(Path, Path.drop_front(Root.size()).ltrim("/").str(), St);
   }
   // Files the build compiles that the walk does not read: vendored code
   // (third_party/) and sources the build generates (build folders), or
@@ -2172,21 +2177,7 @@ ProjectOperators::build(StringRef Root, StringRef CacheDir,
         St.getSize() > MaxFileSize)
       continue;
     ++Index->Stats.BuildFiles;
-    int64_t MTime = St.getLastModificationTime().time_since_epoch().count();
-    auto C = Cached.find(Rel);
-    if (C != Cached.end() && C->second.Size == St.getSize() &&
-        C->second.MTime == MTime) {
-      ++Index->Stats.FromCache;
-      Files.emplace_back(Rel, std::move(C->second));
-      continue;
-    }
-    ++Index->Stats.Read;
-    FileEntry E{St.getSize(), MTime, {}};
-    if (ErrorOr<std::unique_ptr<MemoryBuffer>> Buf =
-            MemoryBuffer::getFile(Path, /*IsText=*/false,
-                                  /*RequiresNullTerminator=*/false))
-      E.Facts = scanOperatorFile(Path, (*Buf)->getBuffer());
-    Files.emplace_back(Rel, std::move(E));
+    add(Path, Rel, St);
   }
   Index->Stats.Files = Files.size();
   // Rewrite the cache when a file was read or one went away.
