@@ -190,7 +190,7 @@ class ShardsTest(unittest.TestCase):
         # csrc/k.h holds the kernel's body; a.cpp (shard 1) includes it,
         # b.cpp (shard 2) registers it. Neither shard's files name the
         # header; shard 1 says it read it.
-        def shard(k, files, included):
+        def shard(k, files, included, compiler=None):
             kernel = {"key": "CPU", "files": ["csrc/k.h"],
                       "registered_at": "b.cpp:3", "analysed": bool(included)}
             if not included:
@@ -207,6 +207,8 @@ class ShardsTest(unittest.TestCase):
                    "share": 1.0 if included else 0.0,
                    "counted_from": "index", "minimum": 0.9,
                    "passed": bool(included)}
+            if compiler:
+                cov["compiler"] = compiler
             return {
                 "schema": shards.report.SCHEMA, "root": "/p", "project": "/p",
                 "torch_tidy": {"version": "0.1.0"},
@@ -219,8 +221,18 @@ class ShardsTest(unittest.TestCase):
                           "all_files": ["a.cpp", "b.cpp"],
                           "all_files_digest": "d", "index_digest": "i",
                           "registration_files": {}, "included": included}}
-        merged = shards.merge([shard(1, ["a.cpp"], ["csrc/k.h"]),
-                               shard(2, ["b.cpp"], [])], ["s1", "s2"])
+        # What the compiler read in each shard, and what it did not: the
+        # whole run's is both (the pruned files each shard names once).
+        def view(n, unparsed):
+            return {"files": n, "operators_only_compiler": [],
+                    "kernels_only_compiler": [], "kernels_only_index": [],
+                    "not_read": {"pruned": ["c.cpp"], "unparsed": unparsed}}
+        merged = shards.merge([
+            shard(1, ["a.cpp"], ["csrc/k.h"], view(1, [])),
+            shard(2, ["b.cpp"], [], view(0, ["b.cpp"]))], ["s1", "s2"])
+        self.assertEqual(merged["coverage"]["compiler"]["files"], 1)
+        self.assertEqual(merged["coverage"]["compiler"]["not_read"],
+                         {"pruned": ["c.cpp"], "unparsed": ["b.cpp"]})
         k = merged["coverage"]["by_operator"]["ns::op"]["kernels"][0]
         self.assertTrue(k["analysed"], k)
         self.assertEqual(merged["coverage"]["kernels"],

@@ -3,12 +3,15 @@
 kernels analysed, and if not why and what would bring them in; the run's
 coverage and its gate. A synthetic project index over files in a temporary
 folder."""
+import contextlib
+import io
 import os
 import tempfile
 import unittest
 
 from support import write
 from torch_tidy_project import coverage as cov
+from torch_tidy_project import report
 
 
 def op(name, file):
@@ -377,7 +380,8 @@ class ShareTest(unittest.TestCase):
                     "myops::hidden CPU at csrc/ops.cpp:20",
                     "myops::twice CPU at csrc/ops.cpp:12"],
                 "kernels_only_index": [
-                    "myops::twice CUDA at csrc/ops.cpp:16"]})
+                    "myops::twice CUDA at csrc/ops.cpp:16"],
+                "not_read": {}})
             # Counted on the index: the CUDA kernel the build does not
             # compile counts for nothing; twice's CPU kernel is analysed
             # (its body is in the file); hidden's is not (elsewhere, and
@@ -398,6 +402,42 @@ class ShareTest(unittest.TestCase):
             cov.with_compiler(r, [harvest], index, root, count=False)
             self.assertEqual(r["kernels"], {"total": 2, "analysed": 2})
             self.assertEqual(len(r["compiler"]["kernels_only_compiler"]), 2)
+
+    def test_the_files_the_compiler_did_not_read_are_named_by_why(self):
+        with tempfile.TemporaryDirectory() as root:
+            root = os.path.realpath(root)
+            files = {}
+            for name in ("ops.cpp", "util.cpp", "bad.cpp", "plain.cpp"):
+                files[name] = os.path.join(root, "csrc", name)
+            index = {"operators": [], "kernels": []}
+            r = cov.measure(index, root, set(files.values()),
+                            set(files.values()), set(), [])
+            r["counted_from"] = "index"
+            unread = {cov.NOT_READ_PRUNED: [files["util.cpp"]],
+                      cov.NOT_READ_REGEX: [],
+                      cov.NOT_READ_UNPARSED: [files["bad.cpp"]],
+                      cov.NOT_READ_NO_CHECK: [files["plain.cpp"]]}
+            harvest = {"file": files["ops.cpp"], "registrations": []}
+            cov.with_compiler(r, [harvest], index, root, unread=unread)
+            self.assertEqual(r["compiler"]["files"], 1)
+            self.assertEqual(r["compiler"]["not_read"], {
+                cov.NOT_READ_PRUNED: ["csrc/util.cpp"],
+                cov.NOT_READ_UNPARSED: ["csrc/bad.cpp"],
+                cov.NOT_READ_NO_CHECK: ["csrc/plain.cpp"]})
+            # The summary says how many, and why, even when the compiler
+            # read none of them.
+            r2 = cov.measure(index, root, set(files.values()),
+                             set(files.values()), set(), [])
+            r2["counted_from"] = "index"
+            cov.with_compiler(r2, [], index, root, unread=unread)
+            out = io.StringIO()
+            with contextlib.redirect_stdout(out):
+                report.compiler_lines(r2)
+            text = out.getvalue()
+            self.assertIn("3 files of the database the compiler did not "
+                          "read", text)
+            self.assertIn(f"1 {cov.NOT_READ_PRUNED}: csrc/util.cpp", text)
+            self.assertNotIn("files linted, as the compiler", text)
 
     def test_gate_boundary(self):
         self.assertTrue(cov.gate({"share": 0.9}, 0.9))

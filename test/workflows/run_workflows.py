@@ -690,6 +690,12 @@ def case_cmake_projects(c):
           "1 files skipped: no enabled check can warn there" in out,
           f"src/util.cpp, where no check can warn, is skipped and said "
           f"({s.get('files_skipped')})")
+    unread = (s.get("coverage", {}).get("compiler") or {}).get("not_read")
+    check(unread and list(unread.values()) == [["src/util.cpp"]] and
+          "1 files of the database the compiler did not read" in out and
+          ": src/util.cpp" in out,
+          f"... and named as a file whose registrations the compiler did "
+          f"not read ({unread})")
     rc_all, out_all = run([project, "--python", py, "-j", "2", "--all-files",
                            "--json", "all.json"], cwd=plain)
     every = {}
@@ -701,7 +707,8 @@ def case_cmake_projects(c):
           every.get("findings") == s.get("findings") and s.get("findings") and
           every.get("cache", {}).get("replayed", 0) >= 1 and
           (every["coverage"].get("compiler") or {}).get(
-              "kernels_only_compiler") == [negate],
+              "kernels_only_compiler") == [negate] and
+          every["coverage"]["compiler"].get("not_read") == {},
           f"--all-files lints the skipped file too, and finds the same, "
           f"the compiler's view of the files it replays from the cache "
           f"included "

@@ -328,6 +328,7 @@ def run(args, here):
         # checks' consequence classes read it.
         tidy_env["TORCH_TIDY_PROJECT_REGISTRY"] = registry.write_sites(
             reg, index_json, root, scratch_dir(root, "registry"))
+    candidates = files
     if not args.all_files:
         files = _prune(tidy, args.checks, project, files, index_json,
                        tidy_env, skipped)
@@ -359,8 +360,18 @@ def run(args, here):
     # What the files that parsed register, as the compiler saw them.
     harvests = [results[f].harvest for f in files
                 if os.path.realpath(f) not in causes and results[f].harvest]
+    # The database's files the compiler did not read, by why (a shard says
+    # so for its own files; the merge unites them).
+    kept = set(every)
+    unread = {cov.NOT_READ_PRUNED: [f for f in candidates if f not in kept],
+              cov.NOT_READ_REGEX: sorted(regex_skipped),
+              cov.NOT_READ_UNPARSED: [f for f in files
+                                      if os.path.realpath(f) in causes],
+              cov.NOT_READ_NO_CHECK: [
+                  f for f in files if os.path.realpath(f) not in causes
+                  and not results[f].harvest]}
     c = _coverage(args, db, index_json, root, linted, causes, regex_skipped,
-                  reg, reg_why, included, harvests)
+                  reg, reg_why, included, harvests, unread)
     if args.shard:
         c["files"]["linted"] = len(files)
         c["files"]["parsed"] = len(files) - len(causes)
@@ -685,7 +696,8 @@ def _registry(args, root, index_json, torch_info):
 
 
 def _coverage(args, db, index_json, root, linted, causes, regex_skipped,
-              reg=None, reg_why=None, included=(), harvests=()):
+              reg=None, reg_why=None, included=(), harvests=(),
+              unread=None):
     """The coverage of the run, with the gate's verdict; counted on torch's
     registry where it was read."""
     switches = []
@@ -712,9 +724,9 @@ def _coverage(args, db, index_json, root, linted, causes, regex_skipped,
         undefined = cov.undefined_operators(index_json, root)
         if undefined["operators"]:
             c["undefined"] = undefined
-    if harvests:
+    if harvests or any((unread or {}).values()):
         cov.with_compiler(c, harvests, index_json, root,
-                          count=c["counted_from"] == "index")
+                          count=c["counted_from"] == "index", unread=unread)
     if db.how == "cmake sources":
         cov.approximate(c, "the database was made from the CMake sources "
                         "because CMake could not configure, not from the "

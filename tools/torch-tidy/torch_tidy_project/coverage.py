@@ -175,11 +175,8 @@ def measure(index, root, database_files, linted, unparsed, switches,
                     files, database_files, unparsed, regex_skipped, matched,
                     unparsed_causes or {}, root)
             entries.append(entry)
-        seen = sum(e["analysed"] for e in entries)
-        status = ("analysed" if seen == len(entries) else
-                  "partly analysed" if seen else "not analysed")
-        operators[op] = {"analysed": seen == len(entries), "status": status,
-                         "kernels": entries}
+        operators[op] = {"kernels": entries}
+        restatus(operators[op])
     files_linted = len(linted)
     files_parsed = len(parsed)
     # The project's own sources no database entry covers and where no
@@ -300,13 +297,9 @@ def with_registry(result, reg, index, root):
                      f"registration; the project index did not read it"}
             entries.append(dict(e, key=k["key"], registered_at=here))
         total += len(entries)
-        n = sum(e["analysed"] for e in entries)
-        seen += n
-        status = (NO_KERNEL if not entries else "analysed"
-                  if n == len(entries) else "partly analysed" if n else
-                  "not analysed")
-        operators[op] = {"analysed": bool(entries) and n == len(entries),
-                         "status": status, "kernels": entries}
+        seen += sum(e["analysed"] for e in entries)
+        operators[op] = {"kernels": entries}
+        restatus(operators[op])
     # The index names operators without their overloads (ns::op for
     # ns::op.out too).
     index_ops = set(result["by_operator"])
@@ -351,7 +344,30 @@ NOT_INDEXED_COMPILED = "registration the compiler saw, not read by the " \
     "index"
 
 
-def with_compiler(result, harvests, index, root, count=True):
+def restatus(o):
+    """An operator's analysed flag and status from its kernels' (no kernel:
+    NO_KERNEL, not analysed)."""
+    n = sum(bool(k["analysed"]) for k in o["kernels"])
+    o["analysed"] = bool(o["kernels"]) and n == len(o["kernels"])
+    o["status"] = (NO_KERNEL if not o["kernels"] else "analysed"
+                   if o["analysed"] else "partly analysed" if n else
+                   "not analysed")
+
+
+# Why a database file was not read by the compiler for its registrations
+# (with_compiler's unread): what the summary says of them.
+NOT_READ_PRUNED = ("not linted: nothing an enabled check reads there, as "
+                   "the project index and the text say (--all-files lints "
+                   "them)")
+NOT_READ_REGEX = "not matching FILE_REGEX"
+NOT_READ_UNPARSED = "did not parse"
+NOT_READ_NO_CHECK = ("linted by no check that reads registrations "
+                     "(torch-op-undeclared-mutation, "
+                     "torch-compile-requires-grad-propagation, "
+                     "torch-write-into-copy)")
+
+
+def with_compiler(result, harvests, index, root, count=True, unread=None):
     """Compares the index with what the linted files register as the
     compiler saw them (harvests: each parsed file's $TORCH_TIDY_HARVEST
     document: macros expanded, with the file's own flags), and names every
@@ -359,7 +375,9 @@ def with_compiler(result, harvests, index, root, count=True):
     the index), each C++ kernel only the compiler saw is counted: analysed
     where its body is in the file that registers it, else not (the index
     did not read the registration, so where the body is was not looked
-    up)."""
+    up). unread: {why: the database's files the compiler did not read},
+    named under "not_read" (there, what they register is the index's
+    reading alone)."""
     from . import registry as project_registry
     root_real = os.path.realpath(root) + os.sep
 
@@ -402,7 +420,9 @@ def with_compiler(result, harvests, index, root, count=True):
         "kernels_only_compiler": [
             f"{op} {k} at {rel(kernels[(op, k)][0], root)}:"
             f"{kernels[(op, k)][1].get('line', 0)}" for op, k in only_kernels],
-        "kernels_only_index": only_index}
+        "kernels_only_index": only_index,
+        "not_read": {why: sorted({rel(f, root) for f in files})
+                     for why, files in (unread or {}).items() if files}}
     if not count or not (only_kernels or not_compiled):
         return result
     by_operator = result["by_operator"]
@@ -413,13 +433,7 @@ def with_compiler(result, harvests, index, root, count=True):
             continue
         o["kernels"] = [e for e in o["kernels"]
                         if e.get("registered_at") != where]
-        if not o["kernels"]:
-            o.update(analysed=False, status=NO_KERNEL)
-            continue
-        n = sum(e["analysed"] for e in o["kernels"])
-        o["analysed"] = n == len(o["kernels"])
-        o["status"] = ("analysed" if o["analysed"] else
-                       "partly analysed" if n else "not analysed")
+        restatus(o)
     for op, k in only_kernels:
         f, r = kernels[(op, k)]
         where = f"{rel(f, root)}:{r.get('line', 0)}"
@@ -437,10 +451,7 @@ def with_compiler(result, harvests, index, root, count=True):
         if o["status"] == NO_KERNEL:
             o["kernels"] = []
         o["kernels"].append(entry)
-        n = sum(e["analysed"] for e in o["kernels"])
-        o["analysed"] = n == len(o["kernels"])
-        o["status"] = ("analysed" if o["analysed"] else
-                       "partly analysed" if n else "not analysed")
+        restatus(o)
     total = sum(len(o["kernels"]) for o in by_operator.values()
                 if o["status"] != NO_KERNEL)
     seen = sum(e["analysed"] for o in by_operator.values()

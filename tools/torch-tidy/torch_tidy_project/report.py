@@ -124,16 +124,26 @@ def compiler_lines(c):
         ("C++ kernels the index read in those files, not compiled there"
          + (" (not counted)" if c.get("counted_from") == "index" else ""),
          "kernels_only_index"))]
-    if not any(items for _, items in diffs):
+    if not r["files"]:
+        pass
+    elif not any(items for _, items in diffs):
         print(f"    the registrations of the {r['files']} files linted, as "
               f"the compiler saw them, are the index's")
-        return
-    print(f"    the registrations of the {r['files']} files linted, as the "
-          f"compiler saw them, against the index:")
-    for what, items in diffs:
-        if items:
-            print(f"    {len(items)} {what}: " + ", ".join(items[:4]) +
-                  (" ..." if len(items) > 4 else ""))
+    else:
+        print(f"    the registrations of the {r['files']} files linted, as "
+              f"the compiler saw them, against the index:")
+        for what, items in diffs:
+            if items:
+                print(f"    {len(items)} {what}: " + ", ".join(items[:4]) +
+                      (" ..." if len(items) > 4 else ""))
+    unread = r.get("not_read") or {}
+    if unread:
+        n = sum(len(v) for v in unread.values())
+        print(f"    {n} files of the database the compiler did not read "
+              f"(what they register is the index's reading alone):")
+        for why, files in unread.items():
+            print(f"    {len(files)} {why}: " + ", ".join(files[:3]) +
+                  (" ..." if len(files) > 3 else ""))
 
 
 def registry_lines(c):

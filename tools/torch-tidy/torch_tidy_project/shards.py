@@ -262,20 +262,14 @@ def _coverage(c, shards, parsed, bad, unparsed, linted, included=()):
                                  (f" ({cause})" if cause else ""))
             elif said:
                 k["why"], k["bring_in"] = said[0]["why"], said[0]["bring_in"]
-        n = sum(k["analysed"] for k in o["kernels"])
-        o["analysed"] = n == len(o["kernels"])
-        o["status"] = ("analysed" if o["analysed"] else
-                       "partly analysed" if n else "not analysed")
+        cov.restatus(o)
     for op, k in compiled.values():
         o = by_op.setdefault(op, {"analysed": True, "status": "analysed",
                                   "kernels": []})
         o["kernels"].append(k)
         total += 1
         seen += bool(k["analysed"])
-        n = sum(x["analysed"] for x in o["kernels"])
-        o["analysed"] = n == len(o["kernels"])
-        o["status"] = ("analysed" if o["analysed"] else
-                       "partly analysed" if n else "not analysed")
+        cov.restatus(o)
     shares = []
     if total:
         shares.append(seen / total)
@@ -300,6 +294,15 @@ def _coverage(c, shards, parsed, bad, unparsed, linted, included=()):
                      "kernels_only_index"):
             out["compiler"][part] = sorted({x for v in views
                                             for x in v[part]})
+        # Each shard names its own files (and every shard the same pruned
+        # ones): together.
+        unread = {}
+        for v in views:
+            for why, files in (v.get("not_read") or {}).items():
+                unread.setdefault(why, set()).update(files)
+        out["compiler"]["not_read"] = {why: sorted(files)
+                                       for why, files in unread.items()
+                                       if files}
     return out
 
 
