@@ -8,6 +8,7 @@
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/PPCallbacks.h"
 #include "clang/Lex/Preprocessor.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/Process.h"
@@ -206,8 +207,11 @@ void TorchTidyCheck::harvestRegistrations(const OperatorModel &Model,
   llvm::json::Object Out{
       {"file", MainReal.empty() ? Main->getName().str() : MainReal.str()},
       {"registrations", std::move(Regs)}};
+  // One line per translation unit, appended: a clang-tidy run over several
+  // files writes each (JSON Lines).
   std::error_code EC;
-  llvm::raw_fd_ostream OS(Path, EC, llvm::sys::fs::OF_Text);
+  llvm::raw_fd_ostream OS(Path, EC,
+                          llvm::sys::fs::OF_Text | llvm::sys::fs::OF_Append);
   if (!EC)
     OS << llvm::json::Value(std::move(Out)) << "\n";
 }
@@ -216,11 +220,19 @@ void TorchTidyCheck::useProject(OperatorModel &Model, const SourceManager &SM,
                                 StringRef Setting) {
   // What this translation unit registers, as the compiler sees it, for
   // torch-tidy-project to compare with the project index: once per
-  // process (several checks build a model of the same file).
+  // translation unit (several checks build a model of the same file).
   if (std::optional<std::string> Harvest =
           llvm::sys::Process::GetEnv("TORCH_TIDY_HARVEST")) {
-    static std::once_flag Written;
-    std::call_once(Written, [&] { harvestRegistrations(Model, SM, *Harvest); });
+    static std::mutex Lock;
+    static llvm::StringSet<> Written;
+    OptionalFileEntryRef Main = SM.getFileEntryRefForID(SM.getMainFileID());
+    bool First = false;
+    if (Main) {
+      std::lock_guard<std::mutex> Hold(Lock);
+      First = Written.insert(Main->getName()).second;
+    }
+    if (First)
+      harvestRegistrations(Model, SM, *Harvest);
   }
   std::shared_ptr<const ProjectOperators> Project =
       projectOperators(SM, Setting);

@@ -64,16 +64,16 @@ protected:
   projectOperators(const clang::SourceManager &SM, llvm::StringRef Setting);
   /// Gives Model what the project's other files say about its operators
   /// (schemas, kernels, fakes); nothing when there is no project. First,
-  /// where $TORCH_TIDY_HARVEST names a file, writes there (once per
-  /// process) what this translation unit registers as the compiler sees it:
+  /// where $TORCH_TIDY_HARVEST names a file, appends there (once per
+  /// translation unit) what it registers as the compiler sees it:
   /// macros expanded, with the file's own flags (harvestRegistrations).
   static void useProject(OperatorModel &Model, const clang::SourceManager &SM,
                          llvm::StringRef Setting);
-  /// Writes the schemas and kernels Model's translation unit registers
-  /// itself to Path, as JSON: {"file": MAIN, "registrations": [{"operator":
-  /// "ns::op[.overload]", "kind": "schema"|"kernel", "key", "inferred",
-  /// "function", "file", "line"}]}, each at the line of the call as written
-  /// (a macro's call site). Call before Model.useProject.
+  /// Appends the schemas and kernels Model's translation unit registers
+  /// itself to Path, as one line of JSON: {"file": MAIN, "registrations":
+  /// [{"operator": "ns::op[.overload]", "kind": "schema"|"kernel", "key",
+  /// "inferred", "function", "file", "line"}]}, each at the line of the call as
+  /// written (a macro's call site). Call before Model.useProject.
   static void harvestRegistrations(const OperatorModel &Model,
                                    const clang::SourceManager &SM,
                                    llvm::StringRef Path);

@@ -85,6 +85,25 @@ class DiagnosticsTest(unittest.TestCase):
                          "torch-compile-requires-grad-propagation")
 
 
+class HarvestTest(unittest.TestCase):
+    def test_one_translation_units_line_is_read(self):
+        doc = {"file": "/p/a.cpp", "registrations": [
+            {"operator": "ns::op", "kind": "schema", "file": "/p/a.cpp",
+             "line": 3}]}
+        with tempfile.TemporaryDirectory() as d:
+            p = write(os.path.join(d, "h.json"), json.dumps(doc) + "\n")
+            self.assertEqual(running.read_harvest(p), doc)
+            # Two translation units' lines (a run that linted two files
+            # into one harvest): not this file's alone, so nothing.
+            write(p, json.dumps(doc) + "\n" +
+                  json.dumps(dict(doc, file="/p/b.cpp")) + "\n")
+            self.assertIsNone(running.read_harvest(p))
+            for bad in ("", "{", "[]\n", '{"file": "/p/a.cpp"}\n'):
+                write(p, bad)
+                self.assertIsNone(running.read_harvest(p), bad)
+            self.assertIsNone(running.read_harvest(os.path.join(d, "no")))
+
+
 class ErrorsTest(unittest.TestCase):
     def test_compiler_errors(self):
         self.assertEqual(running.errors(OUTPUT),

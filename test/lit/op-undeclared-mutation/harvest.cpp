@@ -3,8 +3,8 @@
 // index: macros expanded (twice's CPU kernel is registered through a macro
 // of another file, which the index does not expand), with the file's own
 // flags (the CUDA block is compiled only with -DWITH_CUDA=1), each at the
-// line of the call as written. Written once per process, whichever of the
-// checks that build the operator model runs.
+// line of the call as written. Appended once per translation unit (one
+// line each), whichever of the checks that build the operator model runs.
 // RUN: rm -rf %t && mkdir -p %t/csrc && cp %S/Inputs/harvest-project/setup.py %t/
 // RUN: cp %S/Inputs/harvest-project/csrc/*.h %t/csrc/ && cp %s %t/csrc/ops.cpp
 // RUN: env TORCH_TIDY_HARVEST=%t/cpu.json TORCH_TIDY_CACHE=%t/cache \
@@ -15,6 +15,12 @@
 // RUN:   %clang_tidy --load=%torch_tidy_module -checks='-*,torch-compile-requires-grad-propagation' \
 // RUN:   %t/csrc/ops.cpp -- -std=c++17 -isystem %mock_include -DWITH_CUDA=1
 // RUN: FileCheck %s --check-prefix=CUDA < %t/cuda.json
+// One run over two files: a line for each, in the order linted.
+// RUN: cp %S/Inputs/harvest-project/csrc/more.cpp %t/csrc/
+// RUN: env TORCH_TIDY_HARVEST=%t/two.json TORCH_TIDY_CACHE=%t/cache \
+// RUN:   %clang_tidy --load=%torch_tidy_module -checks='-*,torch-op-undeclared-mutation,torch-write-into-copy' \
+// RUN:   %t/csrc/ops.cpp %t/csrc/more.cpp -- -std=c++17 -isystem %mock_include
+// RUN: FileCheck %s --check-prefix=TWO < %t/two.json
 // Without the variable nothing is written.
 // RUN: %clang_tidy --load=%torch_tidy_module -checks='-*,torch-op-undeclared-mutation' \
 // RUN:   %t/csrc/ops.cpp -- -std=c++17 -isystem %mock_include
@@ -40,14 +46,19 @@ TORCH_LIBRARY_IMPL(hv, CUDA, m) { m.impl("twice", &twice_cpu); }
 #endif
 
 // CPU: {"file":"{{.*}}/csrc/ops.cpp","registrations":[
-// CPU-SAME: {"file":"{{.*}}/csrc/ops.cpp","inferred":false,"kind":"schema","line":31,"operator":"hv::twice"}
-// CPU-SAME: {"defined":true,"file":"{{.*}}/csrc/ops.cpp","function":"twice_cpu","key":"CPU","kind":"kernel","line":35,"operator":"hv::twice"}
-// CPU-SAME: {"file":"{{.*}}/csrc/ops.cpp","inferred":false,"kind":"schema","line":32,"operator":"hv::halve.out"}
-// CPU-SAME: {"defined":false,"file":"{{.*}}/csrc/ops.cpp","function":"halve","key":"CPU","kind":"kernel","line":36,"operator":"hv::halve"}
+// CPU-SAME: {"file":"{{.*}}/csrc/ops.cpp","inferred":false,"kind":"schema","line":37,"operator":"hv::twice"}
+// CPU-SAME: {"defined":true,"file":"{{.*}}/csrc/ops.cpp","function":"twice_cpu","key":"CPU","kind":"kernel","line":41,"operator":"hv::twice"}
+// CPU-SAME: {"file":"{{.*}}/csrc/ops.cpp","inferred":false,"kind":"schema","line":38,"operator":"hv::halve.out"}
+// CPU-SAME: {"defined":false,"file":"{{.*}}/csrc/ops.cpp","function":"halve","key":"CPU","kind":"kernel","line":42,"operator":"hv::halve"}
 // CPU-NOT: CUDA
 
-// CUDA: "key":"CPU","kind":"kernel","line":35,"operator":"hv::twice"
-// CUDA: "key":"CUDA","kind":"kernel","line":39,"operator":"hv::twice"
+// CUDA: "key":"CPU","kind":"kernel","line":41,"operator":"hv::twice"
+// CUDA: "key":"CUDA","kind":"kernel","line":45,"operator":"hv::twice"
 
 // FILES: cpu.json
 // FILES: cuda.json
+// FILES: two.json
+
+// TWO: {"file":"{{.*}}/csrc/ops.cpp","registrations":[{{.*}}"operator":"hv::twice"
+// TWO-NEXT: {"file":"{{.*}}/csrc/more.cpp","registrations":[{{.*}}"operator":"hv::thrice"
+// TWO-NOT: {"file"

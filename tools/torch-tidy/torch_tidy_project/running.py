@@ -164,16 +164,18 @@ def lint(tidy, files, checks, db_dir, jobs, env, scratch, project,
 
 
 def read_harvest(path):
-    """What a file's lint wrote to $TORCH_TIDY_HARVEST, or None."""
+    """What a file's lint wrote to $TORCH_TIDY_HARVEST (one line of JSON per
+    translation unit; a run lints one), or None."""
     try:
         with open(path, encoding="utf-8") as f:
-            doc = json.load(f)
+            lines = [l for l in f.read().splitlines() if l.strip()]
+        docs = [json.loads(l) for l in lines]
     except (OSError, ValueError):
         return None
-    if not isinstance(doc, dict) or \
-            not isinstance(doc.get("registrations"), list):
+    if len(docs) != 1 or not isinstance(docs[0], dict) or \
+            not isinstance(docs[0].get("registrations"), list):
         return None
-    return doc
+    return docs[0]
 
 
 def diagnostics(output):
