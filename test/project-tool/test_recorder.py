@@ -310,6 +310,53 @@ class RecordSetupPyTest(unittest.TestCase):
         self.assertTrue(os.path.isfile(sources[1]))
 
     @needs_setuptools
+    def test_a_folder_replaced_by_a_link_as_the_build_sees_it(self):
+        # xformers' setup.py replaces a vendored folder of its package with a
+        # link to a submodule's (rmtree, then symlink). The tree stays as it
+        # was; to the build the folder is gone, then the link, which leads
+        # where it would have; a file it removed and one it renamed are gone
+        # to it too.
+        write(os.path.join(self.project, "pkg", "_vend", "old.py"), "old\n")
+        write(os.path.join(self.project, "third_party", "v", "mod.py"), "x\n")
+        write(os.path.join(self.project, "build", "old.txt"), "old\n")
+        write(os.path.join(self.project, "build", "a.txt"), "a\n")
+        setup_py = write(os.path.join(self.project, "setup.py"), """\
+            import os, shutil
+            to = os.path.join("pkg", "_vend")
+            if os.path.islink(to):
+                os.unlink(to)
+            elif os.path.isdir(to):
+                shutil.rmtree(to)
+            print("GONE=%s,%s" % (os.path.exists(to), os.path.isdir(to)))
+            os.symlink(os.path.join("..", "third_party", "v"), to)
+            print("LINK=%s,%s,%s" % (
+                os.path.islink(to), os.path.isfile(os.path.join(to, "mod.py")),
+                os.path.exists(os.path.join(to, "old.py"))))
+            os.remove(os.path.join("build", "old.txt"))
+            os.rename(os.path.join("build", "a.txt"),
+                      os.path.join("build", "b.txt"))
+            print("FILES=%s,%s,%s" % tuple(os.path.exists(os.path.join(
+                "build", n)) for n in ("old.txt", "a.txt", "b.txt")))
+            try:
+                os.symlink("x", os.path.join("build", "b.txt"))
+            except FileExistsError:
+                print("EXISTS")
+            from setuptools import setup
+            setup(name="p")
+            """)
+        before = tree_bytes(self.project)
+        rec = recorder.record_setup_py(PYTHON, setup_py,
+                                       recorder.environment([]), self.scratch)
+        self.assertIsNone(rec.error, rec.output)
+        self.assertEqual(tree_bytes(self.project), before)
+        self.assertFalse(os.path.islink(os.path.join(self.project, "pkg",
+                                                     "_vend")))
+        for said in ("GONE=False,False", "LINK=True,True,False",
+                     "FILES=False,False,True", "EXISTS"):
+            self.assertIn(said, rec.output)
+        self.assertIn("pkg/_vend", rec.sandbox_writes)
+
+    @needs_setuptools
     def test_removals_relative_to_a_folder_descriptor(self):
         # shutil.rmtree removes through dir_fd (names relative to the folder
         # it opened, not to the project, the working folder): a temporary

@@ -6,8 +6,9 @@ with the real git and refuses every other (submodule update, fetch,
 checkout, config writes), and git's own network is switched off
 (GIT_ALLOW_PROTOCOL names no protocol). The Python the recorder runs writes
 below the project into a shadow folder instead (builtins.open, os.mkdir,
-os.remove, os.rename and shutil.rmtree redirected, reads of what it wrote
-redirected back), so setup.py's generated files stay out of the tree."""
+os.remove, os.rename, os.symlink and shutil.rmtree redirected, reads of
+what it wrote redirected back, what it removed absent to it since), so
+setup.py's generated files stay out of the tree."""
 import json
 import os
 import shlex
@@ -81,8 +82,12 @@ _keep = (os.path.join(project, ".torch-tidy"),)
 _real_open, _real_mkdir = builtins.open, os.mkdir
 _real_remove, _real_rename = os.remove, os.rename
 _real_replace, _real_rmtree = os.replace, shutil.rmtree
-_real_rmdir = os.rmdir
+_real_rmdir, _real_symlink = os.rmdir, os.symlink
+_lexists, _islink = os.path.lexists, os.path.islink
 sandbox_writes = []
+# What the build removed from the tree (it stays there): absent to it since,
+# and everything below it, until it writes there again (into the shadow).
+_removed = set()
 def _inside(path):
     try:
         full = os.path.abspath(os.fspath(path))
@@ -93,19 +98,26 @@ def _inside(path):
     return full
 def _shadow_of(full):
     return os.path.join(_shadow, os.path.relpath(full, project))
+def _gone(full):
+    p = full
+    while p.startswith(project + os.sep):
+        if p in _removed:
+            return True
+        p = os.path.dirname(p)
+    return False
 def _for_reading(path):
     full = _inside(path)
     if full is None:
         return path
     shadow = _shadow_of(full)
-    return shadow if os.path.lexists(shadow) else path
+    return shadow if _lexists(shadow) or _gone(full) else path
 def _for_writing(path, keep_content=False, record=True):
     full = _inside(path)
     if full is None:
         return path
     shadow = _shadow_of(full)
     os.makedirs(os.path.dirname(shadow), exist_ok=True)
-    if keep_content and not os.path.lexists(shadow) and os.path.isfile(full):
+    if keep_content and not _lexists(shadow) and os.path.isfile(full):
         shutil.copy2(full, shadow)
     name = os.path.relpath(full, project)
     if record and name not in sandbox_writes:
@@ -129,16 +141,30 @@ def _mkdir(path, *a, **kw):
         if _inside(path) else _real_mkdir(path, *a, **kw)
 def _removing(real):
     # A removal below the project removes the shadow's copy, if any; the
-    # tree's file stays.
+    # tree's file stays, absent to the build from then on.
     def remove(path, *a, **kw):
         if _relative_to_fd(kw, "dir_fd"):
             return real(path, *a, **kw)
         full = _inside(path)
         if full is None:
             return real(path, *a, **kw)
-        if os.path.lexists(_shadow_of(full)):
-            return real(_shadow_of(full), *a, **kw)
+        if _lexists(_shadow_of(full)):
+            real(_shadow_of(full), *a, **kw)
+        if _lexists(full):
+            _removed.add(full)
     return remove
+def _symlink(src, dst, *a, **kw):
+    # A link made below the project is made in the shadow (a relative
+    # target made absolute, so that it leads where it would have).
+    full = _inside(dst)
+    if _relative_to_fd(kw, "dir_fd") or full is None:
+        return _real_symlink(src, dst, *a, **kw)
+    if _lexists(_for_reading(dst)):
+        raise FileExistsError(17, "File exists", dst)
+    src = os.fspath(src)
+    if not os.path.isabs(src):
+        src = os.path.join(os.path.dirname(full), src)
+    return _real_symlink(src, _for_writing(dst), *a, **kw)
 def _rename(src, dst, *a, **kw):
     if _relative_to_fd(kw, "src_dir_fd", "dst_dir_fd") or (
             _inside(src) is None and _inside(dst) is None):
@@ -148,6 +174,7 @@ def _rename(src, dst, *a, **kw):
     if _inside(src) is None or s != src:
         return _real_rename(s, d, *a, **kw)
     shutil.copy2(s, d)  # the tree's file stays; its new name is the shadow's
+    _removed.add(_inside(src))  # and its old name is gone to the build
 def _replace(src, dst, *a, **kw):
     if _relative_to_fd(kw, "src_dir_fd", "dst_dir_fd") or (
             _inside(src) is None and _inside(dst) is None):
@@ -157,10 +184,14 @@ builtins.open = io.open = _open
 os.mkdir, os.rename, os.replace = _mkdir, _rename, _replace
 os.remove = os.unlink = _removing(_real_remove)
 os.rmdir, shutil.rmtree = _removing(_real_rmdir), _removing(_real_rmtree)
+os.symlink = _symlink
 _exists, _isfile, _isdir = os.path.exists, os.path.isfile, os.path.isdir
 os.path.exists = lambda p: _exists(_for_reading(p))
+os.path.lexists = lambda p: _lexists(_for_reading(p))
 os.path.isfile = lambda p: _isfile(_for_reading(p))
-os.path.isdir = lambda p: _isdir(_for_reading(p)) or _isdir(p)
+os.path.islink = lambda p: _islink(_for_reading(p))
+os.path.isdir = lambda p: _isdir(_for_reading(p)) or (
+    _isdir(p) and not (_inside(p) and _gone(_inside(p))))
 '''
 
 
