@@ -357,6 +357,27 @@ class RecordSetupPyTest(unittest.TestCase):
         self.assertIn("pkg/_vend", rec.sandbox_writes)
 
     @needs_setuptools
+    def test_every_missing_import_is_named_at_once(self):
+        # fbgemm_gpu's setup.py imports setuptools_git_versioning, skbuild
+        # and tabulate: a user told one at a time runs it three times.
+        setup_py = write(os.path.join(self.project, "setup.py"), """\
+            import os
+            import tt_missing_one
+            from tt_missing_two.sub import thing
+            import json, tt_missing_one
+            from setuptools import setup
+            setup(name="p")
+            """)
+        rec = recorder.record_setup_py(PYTHON, setup_py,
+                                       recorder.environment([]), self.scratch)
+        self.assertTrue(rec.failed())
+        self.assertEqual(rec.missing_imports,
+                         ["tt_missing_one", "tt_missing_two"])
+        self.assertIn("of the modules it imports, tt_missing_one, "
+                      "tt_missing_two do not import in --python's "
+                      "environment", rec.failure())
+
+    @needs_setuptools
     def test_removals_relative_to_a_folder_descriptor(self):
         # shutil.rmtree removes through dir_fd (names relative to the folder
         # it opened, not to the project, the working folder): a temporary

@@ -167,6 +167,30 @@ except Recorded:
 except BaseException as e:
     traceback.print_exc()
     result["error"] = (type(e).__name__ + ": " + str(e))[-600:]
+    if isinstance(e, ImportError):
+        # Every module setup.py imports at its top that this Python cannot
+        # find, not only the first: the user installs them at once.
+        import ast, importlib.util
+        try:
+            tree = ast.parse(open(path).read())
+        except Exception:
+            tree = ast.Module(body=[], type_ignores=[])
+        names = []
+        for node in tree.body:
+            if isinstance(node, ast.Import):
+                names += [a.name.split(".")[0] for a in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.module and \
+                    not node.level:
+                names.append(node.module.split(".")[0])
+        missing = []
+        for n in names:
+            try:
+                found = importlib.util.find_spec(n) is not None
+            except Exception:
+                found = False
+            if not found and n not in missing:
+                missing.append(n)
+        result["missing_imports"] = missing
 if not result.get("setup_called") and not result["error"]:
     result["error"] = "setup.py did not call setup()"
 finish()
@@ -216,13 +240,23 @@ class BuildRecord:
         self.shadow = None            # where they are
         self.git_refused = []         # git commands it ran, refused
         self.guards = None            # setup.py: what switches extensions
+        self.missing_imports = []     # its top-level imports not found
 
     def failed(self):
         return self.error is not None and not self.cmake_calls
 
     def failure(self):
-        return (f"{self.what} failed: {self.error}; its output is in "
-                f"{self.log}; the last lines:\n{last_lines(self.output)}")
+        missing = ""
+        if self.missing_imports:
+            missing = (f"; of the modules it imports, "
+                       f"{', '.join(self.missing_imports)} "
+                       f"{'does' if len(self.missing_imports) == 1 else 'do'}"
+                       f" not import in --python's environment: install "
+                       f"them there (pip install, under the names its "
+                       f"requirements give)")
+        return (f"{self.what} failed: {self.error}{missing}; its output is "
+                f"in {self.log}; the last lines:\n"
+                f"{last_lines(self.output)}")
 
     def no_sources_text(self):
         reads = self.all_variables()
@@ -343,6 +377,7 @@ def _run(python, driver, request, env, scratch, real_cmake, what, log):
     else:
         rec.variables = result.get("variables", [])
         rec.error = result.get("error")
+        rec.missing_imports = result.get("missing_imports") or []
         rec.extensions = result.get("extensions")
         rec.imported = result.get("imported", True)
         rec.sandbox_writes = result.get("sandbox_writes") or []
