@@ -341,6 +341,14 @@ class RecordSetupPyTest(unittest.TestCase):
                 os.symlink("x", os.path.join("build", "b.txt"))
             except FileExistsError:
                 print("EXISTS")
+            # scikit-build's generator test: a folder made, entered, left.
+            here = os.getcwd()
+            os.makedirs("_cmake_test_compile")
+            os.chdir("_cmake_test_compile")
+            open("CMakeLists.txt", "w").write("project(t)")
+            os.chdir(here)
+            print("ENTERED=%s" % os.path.isfile(os.path.join(
+                "_cmake_test_compile", "CMakeLists.txt")))
             from setuptools import setup
             setup(name="p")
             """)
@@ -352,7 +360,7 @@ class RecordSetupPyTest(unittest.TestCase):
         self.assertFalse(os.path.islink(os.path.join(self.project, "pkg",
                                                      "_vend")))
         for said in ("GONE=False,False", "LINK=True,True,False",
-                     "FILES=False,False,True", "EXISTS"):
+                     "FILES=False,False,True", "EXISTS", "ENTERED=True"):
             self.assertIn(said, rec.output)
         self.assertIn("pkg/_vend", rec.sandbox_writes)
 

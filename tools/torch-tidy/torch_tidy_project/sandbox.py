@@ -7,7 +7,8 @@ checkout, config writes), and git's own network is switched off
 (GIT_ALLOW_PROTOCOL names no protocol). The Python the recorder runs writes
 below the project into a shadow folder instead (builtins.open, os.mkdir,
 os.remove, os.rename, os.symlink and shutil.rmtree redirected, reads of
-what it wrote redirected back, what it removed absent to it since), so
+what it wrote and os.chdir into what it made redirected back, what it
+removed absent to it since), so
 setup.py's generated files stay out of the tree."""
 import json
 import os
@@ -185,6 +186,9 @@ os.mkdir, os.rename, os.replace = _mkdir, _rename, _replace
 os.remove = os.unlink = _removing(_real_remove)
 os.rmdir, shutil.rmtree = _removing(_real_rmdir), _removing(_real_rmtree)
 os.symlink = _symlink
+# Into a folder it made (scikit-build's _cmake_test_compile): the shadow's.
+_real_chdir = os.chdir
+os.chdir = lambda p: _real_chdir(p if isinstance(p, int) else _for_reading(p))
 _exists, _isfile, _isdir = os.path.exists, os.path.isfile, os.path.isdir
 os.path.exists = lambda p: _exists(_for_reading(p))
 os.path.lexists = lambda p: _lexists(_for_reading(p))
