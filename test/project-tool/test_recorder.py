@@ -422,6 +422,41 @@ class RecordSetupPyTest(unittest.TestCase):
         self.assertEqual(rec.error, "setup.py did not call setup()")
 
     @needs_setuptools
+    def test_a_cmake_project_the_build_writes_and_probes_runs(self):
+        # scikit-build tests each generator on a CMake project it writes into
+        # _cmake_test_compile (configure, then --build) before the real
+        # configure: that probe runs as it is and is not taken for the
+        # project's configure.
+        if not shutil.which("cmake"):
+            print("SKIPPED test_a_cmake_project_the_build_writes_and_probes_"
+                  "runs: no cmake", flush=True)
+            self.skipTest("no cmake")
+        setup_py = write(os.path.join(self.project, "setup.py"), """\
+            import os, subprocess
+            here = os.getcwd()
+            os.makedirs(os.path.join("_cmake_test_compile", "build"))
+            open(os.path.join("_cmake_test_compile", "CMakeLists.txt"),
+                 "w").write("cmake_minimum_required(VERSION 3.10)\\n"
+                            "project(probe NONE)")
+            os.chdir(os.path.join("_cmake_test_compile", "build"))
+            codes = [subprocess.run(c).returncode for c in (
+                ["cmake", "..", "-G", "Unix Makefiles"],
+                ["cmake", "--build", "."])]
+            os.chdir(here)
+            print("PROBE=%s,%s" % tuple(codes))
+            from setuptools import setup
+            setup(name="p")
+            """)
+        before = tree_bytes(self.project)
+        rec = recorder.record_setup_py(PYTHON, setup_py,
+                                       recorder.environment([]), self.scratch,
+                                       real_cmake=shutil.which("cmake"))
+        self.assertIsNone(rec.error, rec.output)
+        self.assertIn("PROBE=0,0", rec.output)
+        self.assertEqual(rec.cmake_calls, [])
+        self.assertEqual(tree_bytes(self.project), before)
+
+    @needs_setuptools
     def test_build_ext_driving_cmake(self):
         setup_py = write(os.path.join(self.project, "setup.py"), SETUP_CMAKE)
         src = os.path.join(self.project, "native")

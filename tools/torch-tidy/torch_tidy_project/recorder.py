@@ -34,6 +34,12 @@ if not args or first in ("--version", "-version", "--help", "-h", "-E",
     if not real:
         sys.exit("torch-tidy: no real cmake to answer " + " ".join(args))
     os.execv(real, [real] + args)
+# A CMake project the build wrote itself below the project (kept in the
+# shadow) and probes, such as scikit-build's generator test in
+# _cmake_test_compile: run as it is, not recorded.
+shadow = os.environ.get("TORCH_TIDY_SHADOW", "")
+if real and shadow and (os.getcwd() + os.sep).startswith(shadow + os.sep):
+    os.execv(real, [real] + args)
 if first in ("--build", "--install", "--open"):
     sys.exit("torch-tidy: cmake " + first + " refused: only the configure "
              "command is recorded")
@@ -352,6 +358,7 @@ def _run(python, driver, request, env, scratch, real_cmake, what, log):
     run_env["PATH"] = bindir + os.pathsep + run_env["PATH"]
     run_env["TORCH_TIDY_RECORD"] = record_path
     run_env["TORCH_TIDY_REAL_CMAKE"] = real_cmake or ""
+    run_env["TORCH_TIDY_SHADOW"] = shadow
     run_env["PYTHONDONTWRITEBYTECODE"] = "1"
     rec = BuildRecord(what, log)
     try:
