@@ -439,10 +439,12 @@ class RecordSetupPyTest(unittest.TestCase):
                  "w").write("cmake_minimum_required(VERSION 3.10)\\n"
                             "project(probe NONE)")
             os.chdir(os.path.join("_cmake_test_compile", "build"))
-            codes = [subprocess.run(c).returncode for c in (
-                ["cmake", "..", "-G", "Unix Makefiles"],
-                ["cmake", "--build", "."])]
+            codes = [subprocess.run(["cmake", "..", "-G", "Unix Makefiles"]
+                                    ).returncode]
             os.chdir(here)
+            # and a command run in a folder it made (cwd=)
+            codes.append(subprocess.run(["cmake", "--build", "."], cwd=
+                os.path.join("_cmake_test_compile", "build")).returncode)
             print("PROBE=%s,%s" % tuple(codes))
             from setuptools import setup
             setup(name="p")
