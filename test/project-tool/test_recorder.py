@@ -446,16 +446,25 @@ class RecordSetupPyTest(unittest.TestCase):
             codes.append(subprocess.run(["cmake", "--build", "."], cwd=
                 os.path.join("_cmake_test_compile", "build")).returncode)
             print("PROBE=%s,%s" % tuple(codes))
+            # The project's own configure, from a build folder it made
+            # below the project: recorded.
+            os.makedirs(os.path.join("_skbuild", "cmake-build"))
+            subprocess.run(["cmake", os.path.abspath("native")],
+                           cwd=os.path.join("_skbuild", "cmake-build"))
             from setuptools import setup
             setup(name="p")
             """)
+        write(os.path.join(self.project, "native", "CMakeLists.txt"),
+              "cmake_minimum_required(VERSION 3.10)\nproject(n NONE)\n")
         before = tree_bytes(self.project)
         rec = recorder.record_setup_py(PYTHON, setup_py,
                                        recorder.environment([]), self.scratch,
                                        real_cmake=shutil.which("cmake"))
         self.assertIsNone(rec.error, rec.output)
         self.assertIn("PROBE=0,0", rec.output)
-        self.assertEqual(rec.cmake_calls, [])
+        self.assertEqual([recorder.parse_cmake_call(c)["source"]
+                          for c in rec.cmake_calls],
+                         [os.path.join(self.project, "native")])
         self.assertEqual(tree_bytes(self.project), before)
 
     @needs_setuptools

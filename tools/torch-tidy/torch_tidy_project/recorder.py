@@ -37,8 +37,32 @@ if not args or first in ("--version", "-version", "--help", "-h", "-E",
 # A CMake project the build wrote itself below the project (kept in the
 # shadow) and probes, such as scikit-build's generator test in
 # _cmake_test_compile: run as it is, not recorded.
-shadow = os.environ.get("TORCH_TIDY_SHADOW", "")
-if real and shadow and (os.getcwd() + os.sep).startswith(shadow + os.sep):
+def _probe():
+    shadow = os.environ.get("TORCH_TIDY_SHADOW", "")
+    if not (real and shadow):
+        return False
+    def inside(p):
+        return (os.path.abspath(p) + os.sep).startswith(shadow + os.sep)
+    if first == "--build":
+        # a build folder the real cmake configured (a recorded configure
+        # makes none)
+        return len(args) > 1 and inside(args[1]) and \
+            os.path.isfile(os.path.join(args[1], "CMakeCache.txt"))
+    i, source = 0, None
+    while i < len(args) and source is None:
+        a = args[i]
+        if a == "-S" and i + 1 < len(args):
+            source = args[i + 1]
+        elif a.startswith("-S") and len(a) > 2:
+            source = a[2:]
+        elif a in ("-G", "-T", "-A", "-C", "-B", "-D", "-U"):
+            i += 1
+        elif not a.startswith("-"):
+            source = a
+        i += 1
+    return inside(source or ".") and \
+        os.path.isfile(os.path.join(source or ".", "CMakeLists.txt"))
+if _probe():
     os.execv(real, [real] + args)
 if first in ("--build", "--install", "--open"):
     sys.exit("torch-tidy: cmake " + first + " refused: only the configure "
