@@ -323,7 +323,10 @@ class ConfigureTest(unittest.TestCase):
             target_compile_definitions(tiny PRIVATE MODE=${MODE})
             """)
         write(os.path.join(self.source, "src", "a.cpp"), "int a;\n")
-        done = self.configure({"MODE": "fast", "Torch_DIR": "/elsewhere"})
+        # The build's Torch_DIR and its generator's make program (scikit-
+        # build's ninja, here one that is not there) are not taken.
+        done = self.configure({"MODE": "fast", "Torch_DIR": "/elsewhere",
+                               "CMAKE_MAKE_PROGRAM": "/nonexistent/ninja"})
         self.assertIsNotNone(done.directory, done.notes)
         self.assertEqual(done.directory, self.build)
         self.assertIn("stand-in", done.how)

@@ -15,9 +15,12 @@ from .common import (NOT_THE_PROJECTS, ProjectError, last_lines, read_text,
                      rel)
 
 # CMake variables torch-tidy sets itself: a build's values for them (paths
-# of the machine that wrote it) are not taken.
+# of the machine that wrote it) are not taken. The make program belongs to
+# the build's generator, which torch-tidy does not take either (scikit-build
+# passes ninja's; with CMake's default generator it breaks every try-compile).
 OWN_CMAKE_VARS = {"Torch_DIR", "Python_EXECUTABLE", "Python3_EXECUTABLE",
-                  "PYTHON_EXECUTABLE", "CMAKE_EXPORT_COMPILE_COMMANDS"}
+                  "PYTHON_EXECUTABLE", "CMAKE_EXPORT_COMPILE_COMMANDS",
+                  "CMAKE_MAKE_PROGRAM"}
 # Set for every configure, where the build does not set them: torch's CMake
 # package otherwise compiles and runs a CUDA program to pick GPU
 # architectures (which fails without a GPU, or where CMake does not know the
