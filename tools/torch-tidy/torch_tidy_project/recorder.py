@@ -129,10 +129,6 @@ def _popen(self, args, *a, **kw):
     if isinstance(args, (list, tuple)) and args and \
             os.path.basename(str(args[0])) in ("cmake", "cmake3"):
         args = [os.path.join(bindir, "cmake")] + list(args[1:])
-    # A folder the build made below the project is the shadow's (the
-    # sandbox's _for_reading, defined after this, where it runs).
-    if kw.get("cwd") is not None and "_for_reading" in globals():
-        kw["cwd"] = _for_reading(kw["cwd"])
     return _init(self, args, *a, **kw)
 subprocess.Popen.__init__ = _popen
 result = {"variables": variables, "error": None}

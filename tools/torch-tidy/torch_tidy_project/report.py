@@ -124,12 +124,10 @@ def compiler_lines(c):
         ("C++ kernels the index read in those files, not compiled there"
          + (" (not counted)" if c.get("counted_from") == "index" else ""),
          "kernels_only_index"))]
-    if not r["files"]:
-        pass
-    elif not any(items for _, items in diffs):
+    if r["files"] and not any(items for _, items in diffs):
         print(f"    the registrations of the {r['files']} files linted, as "
               f"the compiler saw them, are the index's")
-    else:
+    elif r["files"]:
         print(f"    the registrations of the {r['files']} files linted, as "
               f"the compiler saw them, against the index:")
         for what, items in diffs:

@@ -6,10 +6,10 @@ with the real git and refuses every other (submodule update, fetch,
 checkout, config writes), and git's own network is switched off
 (GIT_ALLOW_PROTOCOL names no protocol). The Python the recorder runs writes
 below the project into a shadow folder instead (builtins.open, os.mkdir,
-os.remove, os.rename, os.symlink and shutil.rmtree redirected, reads of
-what it wrote and os.chdir into what it made redirected back, what it
-removed absent to it since), so
-setup.py's generated files stay out of the tree."""
+os.remove, os.rename, os.symlink and shutil.rmtree redirected; reads of
+what it wrote, and os.chdir or a command's cwd into a folder it made,
+redirected back; what it removed absent to it since), so setup.py's
+generated files stay out of the tree."""
 import json
 import os
 import shlex
@@ -77,7 +77,7 @@ sys.exit("torch-tidy: `git " + " ".join(args) + "` refused: the project's "
 # Run first in the recorder's Python: writes below the project go to the
 # shadow folder (request["shadow"]); reads of what was written read it back.
 DRIVER_SANDBOX = r'''
-import builtins, io, shutil
+import builtins, io, shutil, subprocess
 _shadow = request["shadow"]
 _keep = (os.path.join(project, ".torch-tidy"),)
 _real_open, _real_mkdir = builtins.open, os.mkdir
@@ -186,9 +186,16 @@ os.mkdir, os.rename, os.replace = _mkdir, _rename, _replace
 os.remove = os.unlink = _removing(_real_remove)
 os.rmdir, shutil.rmtree = _removing(_real_rmdir), _removing(_real_rmtree)
 os.symlink = _symlink
-# Into a folder it made (scikit-build's _cmake_test_compile): the shadow's.
+# Into a folder it made (scikit-build's _cmake_test_compile, its
+# _skbuild/.../cmake-build as a command's cwd): the shadow's.
 _real_chdir = os.chdir
 os.chdir = lambda p: _real_chdir(p if isinstance(p, int) else _for_reading(p))
+_popen_init = subprocess.Popen.__init__
+def _popen_in_shadow(self, args, *a, **kw):
+    if kw.get("cwd") is not None and not isinstance(kw["cwd"], int):
+        kw["cwd"] = _for_reading(kw["cwd"])
+    return _popen_init(self, args, *a, **kw)
+subprocess.Popen.__init__ = _popen_in_shadow
 _exists, _isfile, _isdir = os.path.exists, os.path.isfile, os.path.isdir
 os.path.exists = lambda p: _exists(_for_reading(p))
 os.path.lexists = lambda p: _lexists(_for_reading(p))
