@@ -5,7 +5,9 @@ import argparse
 import io
 import json
 import os
+import shlex
 import shutil
+import subprocess
 import tempfile
 import textwrap
 import time
@@ -442,6 +444,114 @@ class ObtainFromBuildTest(unittest.TestCase):
                       db.entries[0]["arguments"])
         self.assertTrue(any("this project never configures" in n
                             for n in db.notes), db.notes)
+
+    # Issue 58 item 8: what the project's CMake writes below its source
+    # (file(WRITE), configure_file, a script run by execute_process, over a
+    # file of the tree too) lands in a copy, and the tree and .git stay
+    # byte for byte; the database names the tree's files, the made ones in
+    # the copy, and its commands compile.
+    @unittest.skipIf(not (REAL_CMAKE and CXX and shutil.which("git")),
+                     "no cmake, C++ compiler or git")
+    def test_cmake_configure_leaves_the_tree_unchanged(self):
+        repo = os.path.join(self.d, "repo")
+        project = os.path.join(repo, "proj")
+        write(os.path.join(repo, "common", "util.cmake"), "set(UTIL 1)\n")
+        write(os.path.join(repo, "common", "inc", "shared.h"),
+              "#define SHARED 1\n")
+        write(os.path.join(project, "CMakeLists.txt"), f"""\
+            cmake_minimum_required(VERSION 3.18)
+            project(tiny CXX)
+            include(${{CMAKE_CURRENT_SOURCE_DIR}}/../common/util.cmake)
+            file(WRITE ${{CMAKE_CURRENT_SOURCE_DIR}}/gen/gen_ops.cpp
+                 "int gen_op() {{ return 1; }}\\n")
+            file(WRITE ${{CMAKE_CURRENT_SOURCE_DIR}}/version.h
+                 "#define VERSION 2\\n")
+            configure_file(config.h.in
+                           ${{CMAKE_CURRENT_SOURCE_DIR}}/src/config.h)
+            execute_process(COMMAND {PYTHON} -c
+                "open('include/py_gen.h', 'w').write('#define PY 1')"
+                WORKING_DIRECTORY ${{CMAKE_CURRENT_SOURCE_DIR}})
+            execute_process(COMMAND {PYTHON} -c
+                "open('cwd_gen.h', 'w').write('')")
+            include_directories(${{CMAKE_CURRENT_SOURCE_DIR}}
+                                ${{CMAKE_CURRENT_SOURCE_DIR}}/include
+                                ../common/inc)
+            add_library(tiny STATIC src/a.cpp gen/gen_ops.cpp)
+            """)
+        write(os.path.join(project, "config.h.in"), "#define CONFIG 1\n")
+        write(os.path.join(project, "version.h"), "#define VERSION 1\n")
+        write(os.path.join(project, "include", "keep.h"), "")
+        write(os.path.join(project, "src", "a.cpp"), """\
+            #include "config.h"
+            #include "py_gen.h"
+            #include "shared.h"
+            #include "version.h"
+            static_assert(CONFIG + PY + SHARED == 3, "");
+            static_assert(VERSION == 1, "the tree's own version.h");
+            """)
+        subprocess.run(["git", "init", "-q", repo], check=True)
+        subprocess.run(["git", "-C", repo, "add", "-A"], check=True)
+        subprocess.run(["git", "-C", repo, "-c", "user.name=t", "-c",
+                        "user.email=t@t", "commit", "-qm", "t"], check=True)
+
+        def snapshot():
+            out = {}
+            for d, dirs, files in os.walk(repo):
+                dirs[:] = [x for x in dirs if x != ".torch-tidy"]
+                for f in files:
+                    p = os.path.join(d, f)
+                    with open(p, "rb") as fh:
+                        out[p] = (fh.read(), os.stat(p).st_mtime_ns)
+            return out
+
+        before = snapshot()
+        time.sleep(1.1)  # a write into the tree would be newer than the run
+        # Run from the project, as a user does: a command CMake runs without
+        # a WORKING_DIRECTORY writes into the current folder's copy.
+        here = os.getcwd()
+        os.chdir(project)
+        try:
+            db = obtain(context(project, torch=self.torch, cmake=REAL_CMAKE))
+        finally:
+            os.chdir(here)
+        self.assertEqual(snapshot(), before)
+        self.assertEqual(db.how, "cmake", db.notes)
+        copy = os.path.join(project, ".torch-tidy", "configure", "tree") + \
+            repo
+        files = sorted(e["file"] for e in db.entries)
+        self.assertEqual(files, [
+            os.path.join(copy, "proj", "gen", "gen_ops.cpp"),
+            os.path.join(project, "src", "a.cpp")])
+        self.assertIn("CMake's configure ran on a copy of the tree "
+                      "(.torch-tidy/configure/tree) and made 4 files there "
+                      "(cwd_gen.h, gen/gen_ops.cpp, include/py_gen.h, "
+                      "src/config.h): "
+                      "the database reads them in the "
+                      "copy and the tree's own files in the tree, which is "
+                      "unchanged", db.notes)
+        self.assertIn("CMake's configure rewrote 1 of the tree's files in "
+                      "its copy (version.h): the database reads the tree's "
+                      "own, as they are", db.notes)
+        self.assertFalse(any("wrote into the project's tree" in n
+                             for n in db.notes), db.notes)
+        entry = next(e for e in db.entries if e["file"].endswith("a.cpp"))
+        args = shlex.split(entry["command"])  # CMake's form, kept
+        self.assertIn(f"-I{os.path.join(repo, 'common', 'inc')}", args)
+        real_inc = args.index(f"-I{os.path.join(project, 'include')}")
+        self.assertEqual(args[real_inc + 1],
+                         f"-I{os.path.join(copy, 'proj', 'include')}")
+        self.assertEqual(args[1:3],
+                         ["-iquote", os.path.join(copy, "proj", "src")])
+        self.assertNotIn(copy, " ".join(a for a in args
+                                        if not a.startswith(("-I", "-i")) and
+                                        a != os.path.join(copy, "proj",
+                                                          "src")))
+        # The mapped command compiles (the tree's a.cpp, the made headers).
+        cmd = [CXX] + [a for a in args[1:]
+                       if a not in ("-o", "-c") and not a.endswith(".o")]
+        res = subprocess.run(cmd + ["-fsyntax-only"], cwd=entry["directory"],
+                             capture_output=True, text=True)
+        self.assertEqual(res.returncode, 0, res.stderr)
 
     @unittest.skipIf(not (REAL_CMAKE and CXX), "no cmake or C++ compiler")
     @needs_setuptools

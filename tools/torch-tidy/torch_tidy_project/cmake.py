@@ -303,9 +303,11 @@ class Configured:
 
 
 def configure(cmake, source, build, torch, defines, init_caches, env,
-              project):
-    """Configures source into build for its compile database. Tries torch's
-    own CMake package, then torch-tidy's stand-in for it. Returns
+              project, mirror=None):
+    """Configures source into build for its compile database (or, given a
+    tree_copy.Mirror, its copy of source, the logs read with the tree's
+    paths). Tries torch's own CMake package, then torch-tidy's stand-in for
+    it. Returns
     Configured (its directory None where both failed and the caller should
     fall back to the sources), or raises ProjectError for a failure that a
     database from the sources would not mend (a missing package, an empty
@@ -327,7 +329,10 @@ def configure(cmake, source, build, torch, defines, init_caches, env,
             plan[k] = v
     plan["CMAKE_EXPORT_COMPILE_COMMANDS"] = "ON"
     notes = []
-    first = _configure(cmake, source, build, plan, init_caches, env)
+    run = mirror.source if mirror else source
+    shown = mirror.text if mirror else (lambda text: text)
+    cwd = mirror.cwd() if mirror else None
+    first = _configure(cmake, run, build, plan, init_caches, env, shown, cwd)
     if first[0]:
         return Configured(build, "CMake configure", notes)
     kind, why = configure_failure(first[1], project)
@@ -346,8 +351,9 @@ def configure(cmake, source, build, torch, defines, init_caches, env,
         return Configured(None, None, notes)
     stand_in = torch_stand_in(os.path.join(os.path.dirname(build),
                                            "torch-stand-in"), torch)
-    second = _configure(cmake, source, build,
+    second = _configure(cmake, run, build,
                         dict(plan, Torch_DIR=stand_in), init_caches, env,
+                        shown, cwd,
                         log_name="torch-tidy-configure-stand-in.log")
     # The failure is torch's package's only where its error is in torch's
     # own CMake files; else it is named as the project's.
@@ -369,9 +375,9 @@ def configure(cmake, source, build, torch, defines, init_caches, env,
     return Configured(None, None, notes)
 
 
-def _configure(cmake, source, build, plan, init_caches, env,
-               log_name="torch-tidy-configure.log"):
-    """(success, log text, log path)."""
+def _configure(cmake, source, build, plan, init_caches, env, shown,
+               cwd=None, log_name="torch-tidy-configure.log"):
+    """(success, log text as shown(), log path)."""
     os.makedirs(build, exist_ok=True)
     # A fresh cache: packages found for another torch are not kept.
     for stale in ("CMakeCache.txt", "compile_commands.json"):
@@ -384,7 +390,7 @@ def _configure(cmake, source, build, plan, init_caches, env,
     cmd += [f"-D{k}={v}" for k, v in plan.items()]
     try:
         res = subprocess.run(cmd, capture_output=True, text=True,
-                             errors="replace", timeout=900, env=env)
+                             errors="replace", timeout=900, env=env, cwd=cwd)
         log, code = res.stdout + res.stderr, res.returncode
     except subprocess.TimeoutExpired as e:
         log, code = str(e), -1
@@ -395,7 +401,7 @@ def _configure(cmake, source, build, plan, init_caches, env,
         f.write(" ".join(shlex.quote(c) for c in cmd) + "\n\n" + log)
     ok = code == 0 and os.path.isfile(os.path.join(build,
                                                    "compile_commands.json"))
-    return ok, log, rel(log_path, os.getcwd())
+    return ok, shown(log), rel(log_path, os.getcwd())
 
 
 def cmake_directories(source):

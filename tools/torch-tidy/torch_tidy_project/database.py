@@ -25,7 +25,7 @@ import shutil
 import time
 
 from . import (build_env, cdb, cmake, flags, nvcc, pyproject, recorder,
-               sandbox, sycl)
+               sandbox, sycl, tree_copy)
 from .common import ProjectError, age_text, log, read_text, rel, scratch_dir
 from .torchenv import header_torch
 
@@ -366,8 +366,19 @@ def _from_cmake(ctx, db, source, defines, caches, env, real=None):
     full_env.update(env)
     git_bin, git_record = sandbox.prepare(scratch_dir(ctx.root, "configure"))
     full_env = sandbox.environment(full_env, git_bin, git_record)
+    # The configure runs on a copy: what the project's CMake writes below
+    # its source stays out of the tree.
+    mirror = tree_copy.Mirror(source,
+                              scratch_dir(ctx.root, "configure", "tree"))
+    copying = time.time()
+    mirror.build()
+    log(f"copied {mirror.copied} files ({mirror.size / 1e6:.1f} MB) of "
+        f"{rel(source, os.getcwd()) or '.'} for the configure, into "
+        f"{rel(mirror.copy_top, os.getcwd())} "
+        f"({time.time() - copying:.1f} s)")
     done = cmake.configure(real, source, build, ctx.torch, defines, caches,
-                           full_env, ctx.project)
+                           full_env, ctx.project, mirror)
+    mirror.settle()
     refused = sandbox.refused(git_record)
     if refused:
         db.notes.append(
@@ -380,13 +391,17 @@ def _from_cmake(ctx, db, source, defines, caches, env, real=None):
     db.notes += done.notes
     db.cmake_source = source
     db.cmake_options = declared_options(source)
+    _note_copy(ctx, db, mirror)
+    # Below the source's folder, writes land in the copy; a write through
+    # `..` into the tree above it is named.
     _note_writes(ctx, db, "CMake's configure (the project's own "
-                 "configure_file or file(WRITE))", started, source)
+                 "configure_file or file(WRITE))", started,
+                 tree_copy.top_of(source, ctx.project))
     for n in done.notes:
         log(n)
     if done.directory:
         db.source = os.path.join(done.directory, NAME)
-        db.entries = load(db.source)
+        db.entries = mirror.map_entries(load(db.source))
         db.how = "cmake" if done.how == "CMake configure" else \
             "cmake, torch stand-in"
         db.origin = f"made by {done.how} of {rel(source, ctx.project)}"
@@ -400,6 +415,38 @@ def _from_cmake(ctx, db, source, defines, caches, env, real=None):
                     f"flags CMake would compute are missing")
     log(db.notes[-1])
     return db
+
+
+def _note_copy(ctx, db, mirror):
+    """Notes on the configure's copy of the tree: the files it made there
+    (linted where they are), the tree's files it rewrote there (the
+    database reads the tree's) and the files that could not be copied."""
+    where = rel(mirror.copy_top, ctx.project)
+    made = sorted(rel(mirror.real(p), ctx.project) for p in mirror.made)
+    if made:
+        db.notes.append(
+            f"CMake's configure ran on a copy of the tree ({where}) and made "
+            f"{len(made)} file{'s' if len(made) != 1 else ''} there ("
+            f"{', '.join(made[:5])}{' ...' if len(made) > 5 else ''}): the "
+            f"database reads them in the copy and the tree's own files in "
+            f"the tree, which is unchanged")
+        log(db.notes[-1])
+    if mirror.changed:
+        names = [rel(p, ctx.project) for p in mirror.changed]
+        db.notes.append(
+            f"CMake's configure rewrote {len(names)} of the tree's files in "
+            f"its copy ({', '.join(names[:5])}"
+            f"{' ...' if len(names) > 5 else ''}): the database reads the "
+            f"tree's own, as they are")
+        log(db.notes[-1])
+    if mirror.unread:
+        names = [rel(p, ctx.project) for p in mirror.unread]
+        db.notes.append(
+            f"{len(names)} file{'s' if len(names) != 1 else ''} of the tree "
+            f"could not be copied for CMake's configure ({', '.join(names[:5])}"
+            f"{' ...' if len(names) > 5 else ''}): the configure did not "
+            f"see {'them' if len(names) != 1 else 'it'}")
+        log(db.notes[-1])
 
 
 def _note_sandbox(ctx, db, rec):

@@ -9,7 +9,8 @@ below the project into a shadow folder instead (builtins.open, os.mkdir,
 os.remove, os.rename, os.symlink and shutil.rmtree redirected; reads of
 what it wrote, and os.chdir or a command's cwd into a folder it made,
 redirected back; what it removed absent to it since), so setup.py's
-generated files stay out of the tree."""
+generated files stay out of the tree. (CMake's configure, which is not
+Python, runs on a copy of the tree instead: tree_copy.)"""
 import json
 import os
 import shlex
