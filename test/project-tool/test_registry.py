@@ -237,6 +237,26 @@ class WithRegistryTest(unittest.TestCase):
         self.assertEqual(c["operators"], {"total": 2, "with_cpp_kernels": 2,
                                           "analysed": 1})
 
+    def test_the_guard_of_an_unread_registration_is_its_remedy(self):
+        # xformers' flash_attn_3: registered through a macro in a file the
+        # CPU build does not compile; setup.py adds it under FORCE_CUDA.
+        # The remedy is that switch, not only "the index did not read it".
+        c = self.measure({self.reg, self.a_impl, self.b, self.meta})
+        cov.with_registry(c, self.registry, self.index, self.root,
+                          [cov.Switch("FORCE_CUDA", "env",
+                                      files={self.b}),
+                           cov.Switch("OTHER", "env", files=set())])
+        b = c["by_operator"]["myops::b"]["kernels"][0]
+        self.assertEqual(b["why"], cov.NOT_INDEXED)
+        self.assertEqual(b["bring_in"], "src/b.cpp:1: --env FORCE_CUDA=1")
+        self.assertEqual(cov.bring_in(c), ["--env FORCE_CUDA=1"])
+        # Without a guard naming it, the fact alone.
+        c = self.measure({self.reg, self.a_impl, self.b, self.meta})
+        cov.with_registry(c, self.registry, self.index, self.root, [])
+        self.assertEqual(c["by_operator"]["myops::b"]["kernels"][0][
+            "bring_in"], "src/b.cpp:1: torch's registry names this "
+            "registration; the project index did not read it")
+
     def test_a_kernel_not_built_does_not_lower_coverage(self):
         # Without b's unread registration, the build's one kernel is
         # analysed: 100%, where the sources alone said 50%.

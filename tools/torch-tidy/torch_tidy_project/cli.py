@@ -715,7 +715,7 @@ def _coverage(args, db, index_json, root, linted, causes, regex_skipped,
     c = cov.measure(index_json, root, database_files, linted, set(causes),
                     switches, causes, regex_skipped, included)
     if reg is not None:
-        cov.with_registry(c, reg, index_json, root)
+        cov.with_registry(c, reg, index_json, root, switches)
     else:
         c["counted_from"] = "index"
         c["registry"] = {"not_read": reg_why}

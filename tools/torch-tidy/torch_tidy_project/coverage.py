@@ -259,14 +259,17 @@ def _why(files, database_files, unparsed, regex_skipped, matched, causes,
         f"--database with one that lists it)"
 
 
-def with_registry(result, reg, index, root):
+def with_registry(result, reg, index, root, switches=()):
     """Recounts a coverage on torch's registry (registry.Registry): the
     kernels counted are the registry's C++ kernels of the project's
     operators (fakes left out, as the index leaves them), each analysed
     where the index's registration it pairs with was; one the index did
     not read is never analysed. What the sources register and the build
     did not compile counts for nothing and is listed; every difference
-    between the two is named under result["registry"]."""
+    between the two is named under result["registry"]. switches ([Switch])
+    give the remedy for a registration the index did not read where the
+    build's guards name its file (xformers' flash_attn_3, built only with
+    FORCE_CUDA)."""
     from . import registry as project_registry
     sources, foreign = project_registry.own_operators(reg, index, root)
     pairs, only_registry, only_index = project_registry.match(
@@ -291,10 +294,14 @@ def with_registry(result, reg, index, root):
                 continue
             here = project_registry.where(k, root, f)
             if e is None:
+                hints = _switch_hints(f, switches, root)
                 e = {"key": k["key"], "files": [], "analysed": False,
                      "why": NOT_INDEXED,
-                     "bring_in": f"{here}: torch's registry names this "
-                     f"registration; the project index did not read it"}
+                     "bring_in": f"{here}: " + (" or ".join(hints) if hints
+                                                else "torch's registry names "
+                                                "this registration; the "
+                                                "project index did not read "
+                                                "it")}
             entries.append(dict(e, key=k["key"], registered_at=here))
         total += len(entries)
         seen += sum(e["analysed"] for e in entries)
@@ -529,6 +536,21 @@ def unseen(result):
                 hints.append(k["bring_in"])
         out.append((op, o["status"], hints))
     return out
+
+
+def _switch_hints(path, switches, root):
+    """The hints of the switches that bring path in (by its path where the
+    build names its sources, else by the words of its name)."""
+    if not path or not switches:
+        return []
+    real = os.path.realpath(path)
+    every = set(map(os.path.realpath, tree_sources(root, True))) | {real}
+    hints = []
+    for s in switches_for([real], switches, root, sorted(every)).get(real,
+                                                                     []):
+        if s.hint() not in hints:
+            hints.append(s.hint())
+    return hints
 
 
 def bring_in(result):
