@@ -320,6 +320,7 @@ class RecordSetupPyTest(unittest.TestCase):
         write(os.path.join(self.project, "third_party", "v", "mod.py"), "x\n")
         write(os.path.join(self.project, "build", "old.txt"), "old\n")
         write(os.path.join(self.project, "build", "a.txt"), "a\n")
+        write(os.path.join(self.project, "csrc", "a.cpp"), "int a;\n")
         setup_py = write(os.path.join(self.project, "setup.py"), """\
             import os, shutil
             to = os.path.join("pkg", "_vend")
@@ -341,6 +342,18 @@ class RecordSetupPyTest(unittest.TestCase):
                 os.symlink("x", os.path.join("build", "b.txt"))
             except FileExistsError:
                 print("EXISTS")
+            # Listings: what it wrote, less what it removed; a source it
+            # generates (and hard-links) is globbed and walked.
+            print("LIST=%s" % ",".join(sorted(os.listdir("build"))))
+            import glob
+            os.makedirs(os.path.join("csrc", "gen"))
+            open(os.path.join("csrc", "gen", "g.cpp"), "w").write("int g;")
+            os.link(os.path.join("csrc", "gen", "g.cpp"),
+                    os.path.join("csrc", "gen", "h.cpp"))
+            print("GLOB=%s" % ",".join(sorted(glob.glob("csrc/**/*.cpp",
+                                                        recursive=True))))
+            print("WALK=%s" % ",".join(sorted(
+                f for _, _, fs in os.walk("csrc") for f in fs)))
             # scikit-build's generator test: a folder made, entered, left.
             here = os.getcwd()
             os.makedirs("_cmake_test_compile")
@@ -360,7 +373,10 @@ class RecordSetupPyTest(unittest.TestCase):
         self.assertFalse(os.path.islink(os.path.join(self.project, "pkg",
                                                      "_vend")))
         for said in ("GONE=False,False", "LINK=True,True,False",
-                     "FILES=False,False,True", "EXISTS", "ENTERED=True"):
+                     "FILES=False,False,True", "EXISTS", "ENTERED=True",
+                     "LIST=b.txt\n",
+                     "GLOB=csrc/a.cpp,csrc/gen/g.cpp,csrc/gen/h.cpp\n",
+                     "WALK=a.cpp,g.cpp,h.cpp\n"):
             self.assertIn(said, rec.output)
         self.assertIn("pkg/_vend", rec.sandbox_writes)
 

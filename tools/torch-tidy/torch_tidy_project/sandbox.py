@@ -6,9 +6,10 @@ with the real git and refuses every other (submodule update, fetch,
 checkout, config writes), and git's own network is switched off
 (GIT_ALLOW_PROTOCOL names no protocol). The Python the recorder runs writes
 below the project into a shadow folder instead (builtins.open, os.mkdir,
-os.remove, os.rename, os.symlink and shutil.rmtree redirected; reads of
-what it wrote, and os.chdir or a command's cwd into a folder it made,
-redirected back; what it removed absent to it since), so setup.py's
+os.remove, os.rename, os.symlink, os.link and shutil.rmtree redirected;
+reads of what it wrote, and os.chdir or a command's cwd into a folder it
+made, redirected back; listings hold both; what it removed absent to it
+since), so setup.py's
 generated files stay out of the tree. (CMake's configure, which is not
 Python, runs on a copy of the tree instead: tree_copy.)"""
 import json
@@ -204,6 +205,64 @@ os.path.isfile = lambda p: _isfile(_for_reading(p))
 os.path.islink = lambda p: _islink(_for_reading(p))
 os.path.isdir = lambda p: _isdir(_for_reading(p)) or (
     _isdir(p) and not (_inside(p) and _gone(_inside(p))))
+# A listing below the project holds the tree's entries and what the build
+# wrote (the shadow's first), less what it removed: a source it generates
+# and then globs (glob, os.walk and shutil use os.scandir) is found.
+_real_listdir, _real_scandir = os.listdir, os.scandir
+def _merged(path):
+    """[(name, listing folder)] or None where path is not the project's."""
+    if isinstance(path, (int, bytes)):
+        return None
+    full = _inside(path)
+    if full is None:
+        return None
+    shadow, out, names = _shadow_of(full), [], set()
+    if _isdir(shadow):
+        for n in _real_listdir(shadow):
+            out.append((n, shadow))
+            names.add(n)
+    if _isdir(full) and not _gone(full):
+        for n in _real_listdir(full):
+            if n not in names and not _gone(os.path.join(full, n)):
+                out.append((n, full))
+    return out if out or _isdir(shadow) or (
+        _isdir(full) and not _gone(full)) else None
+def _listdir(path="."):
+    m = _merged(path)
+    return _real_listdir(path) if m is None else [n for n, _ in m]
+class _Listing:
+    def __init__(self, entries):
+        self._it = iter(entries)
+    def __iter__(self):
+        return self
+    def __next__(self):
+        return next(self._it)
+    def __enter__(self):
+        return self
+    def __exit__(self, *a):
+        return False
+    def close(self):
+        pass
+def _scandir(path="."):
+    m = _merged(path)
+    if m is None:
+        return _real_scandir(path)
+    want, entries = {(n, d) for n, d in m}, []
+    for d in dict.fromkeys(d for _, d in m):
+        with _real_scandir(d) as it:
+            entries += [e for e in it if (e.name, d) in want]
+    return _Listing(entries)
+os.listdir, os.scandir = _listdir, _scandir
+# A hard link made below the project is a copy in the shadow (a link to the
+# tree's file would let a later write through it change the tree).
+_real_link = os.link
+def _link(src, dst, *a, **kw):
+    if _relative_to_fd(kw, "src_dir_fd", "dst_dir_fd") or _inside(dst) is None:
+        return _real_link(src, dst, *a, **kw)
+    if _lexists(_for_reading(dst)):
+        raise FileExistsError(17, "File exists", dst)
+    shutil.copy2(_for_reading(src), _for_writing(dst))
+os.link = _link
 '''
 
 
