@@ -311,6 +311,15 @@ class ShareTest(unittest.TestCase):
             self.assertIn("nothing measured, yet", report.coverage_text(
                 dict(cov.measure(index, root, set(), set(), set(), []),
                      undefined=undefined)))
+            # A namespace of torch's own (the --python torch's, beyond the
+            # hand list: inductor's fakes) is not the project's to define.
+            index["kernels"].append(dict(kernel("resize", "Fake", py),
+                                         namespace="inductor"))
+            self.assertEqual(cov.undefined_operators(index, root)[
+                "operators"], ["inductor::resize", "tp::f"])
+            self.assertEqual(cov.undefined_operators(
+                index, root, ["aten", "inductor"])["operators"], ["tp::f"])
+            index["kernels"].pop()
             # Defined in Python (custom_op, torch.library.define): nothing
             # is undefined.
             index["kernels"].append(dict(kernel("f", "CustomOp", py),

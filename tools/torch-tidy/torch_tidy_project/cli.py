@@ -371,7 +371,8 @@ def run(args, here):
                   f for f in files if os.path.realpath(f) not in causes
                   and not results[f].harvest]}
     c = _coverage(args, db, index_json, root, linted, causes, regex_skipped,
-                  reg, reg_why, included, harvests, unread)
+                  reg, reg_why, included, harvests, unread,
+                  (torch_info or {}).get("namespaces"))
     if args.shard:
         c["files"]["linted"] = len(files)
         c["files"]["parsed"] = len(files) - len(causes)
@@ -697,9 +698,10 @@ def _registry(args, root, index_json, torch_info):
 
 def _coverage(args, db, index_json, root, linted, causes, regex_skipped,
               reg=None, reg_why=None, included=(), harvests=(),
-              unread=None):
+              unread=None, torch_namespaces=None):
     """The coverage of the run, with the gate's verdict; counted on torch's
-    registry where it was read."""
+    registry where it was read. torch_namespaces: those of --python's
+    torch's own operators."""
     switches = []
     if db.build and db.build.guards is not None:
         # setup.py: only what its branches that add extensions test.
@@ -721,7 +723,8 @@ def _coverage(args, db, index_json, root, linted, causes, regex_skipped,
         c["registry"] = {"not_read": reg_why}
         # Operators the project registers fakes or kernels for and the index
         # saw no definition of (torch's registry, where read, knows them).
-        undefined = cov.undefined_operators(index_json, root)
+        undefined = cov.undefined_operators(index_json, root,
+                                            torch_namespaces)
         if undefined["operators"]:
             c["undefined"] = undefined
     if harvests or any((unread or {}).values()):

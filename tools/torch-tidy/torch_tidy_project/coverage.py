@@ -499,18 +499,21 @@ LIBRARY_TEXT = re.compile(r"\b(?:STABLE_)?TORCH_LIBRARY(?:_IMPL|_FRAGMENT)?"
                           r"\b")
 
 
-def undefined_operators(index, root):
+def undefined_operators(index, root, torch_namespaces=()):
     """What the index read registrations of without a definition: {
     "operators": [ns::op registered (kernels, fakes, autograd, ...) with no
     schema, inferred or written, anywhere in the index], "files": [the
     project's C/C++/CUDA sources that name TORCH_LIBRARY (or its _IMPL,
     _FRAGMENT, STABLE_ forms) where the index read no registration: where a
-    definition may hide, behind a macro of the project's own]}."""
+    definition may hide, behind a macro of the project's own]}.
+    torch_namespaces: those --python's torch defines operators in (torch's
+    own, beside TORCHS)."""
     defined = set(project_index.operator_names(index))
+    torchs = set(TORCHS) | set(torch_namespaces or ())
     ops = sorted({f"{k['namespace']}::{k['operator']}"
                   for k in (index or {}).get("kernels", [])
                   if k["key"] not in project_index.MARKS and
-                  k["namespace"] not in TORCHS} - defined)
+                  k["namespace"] not in torchs} - defined)
     if not ops:
         return {"operators": [], "files": []}
     registering = {os.path.realpath(x["file"]) for x in

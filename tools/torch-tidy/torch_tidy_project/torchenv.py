@@ -1,5 +1,6 @@
 """What the project's Python's torch is, and what a cpp_extension build of
 it passes the compiler; asked of that Python once."""
+import hashlib
 import json
 import os
 import re
@@ -28,6 +29,11 @@ print("%s" + json.dumps({
     "cuda_home": getattr(ce, "CUDA_HOME", None),
     "search_path": [p for p in sys.path if p] +
                    [site.getusersitepackages()],
+    # The namespaces of torch's own operators (aten, prims, inductor, ...):
+    # a project registers fakes and kernels for them without defining them.
+    "namespaces": sorted({n.split("::")[0] for n in
+                          getattr(torch._C, "_dispatch_get_all_op_names",
+                                  lambda: [])()}),
 }))
 ''' % MARKER
 
@@ -75,6 +81,8 @@ def _cache_key(python, env):
     except OSError:
         return None
     return {"python": python, "executable": real,
+            # A changed query is asked again.
+            "query": hashlib.sha256(QUERY.encode()).hexdigest()[:16],
             "stat": [st.st_ino, st.st_size, st.st_mtime_ns],
             "env": {k: v for k, v in sorted(env.items())
                     if k in ENV_KEYS or k.startswith("PYTHON")}}
