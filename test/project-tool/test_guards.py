@@ -64,6 +64,53 @@ class ReadTest(unittest.TestCase):
         # A variable read for a version string is no switch.
         self.assertNotIn(("env", "VERSION_SUFFIX"), got)
 
+    def test_sources_of_the_functions_a_branch_calls(self):
+        # xformers adds flash-attention 3 under FORCE_CUDA through a
+        # function of its setup.py that globs paths it builds.
+        for f in ("third_party/fa/hopper/api.cpp",
+                  "third_party/fa/hopper/k.cu", "top.cu", "csrc/cuda/m.cu"):
+            write(os.path.join(self.d, f))
+        text = textwrap.dedent('''
+            import glob, os
+            this_dir = os.path.dirname(os.path.abspath(__file__))
+
+            def flash3():
+                root = os.path.join(this_dir, "third_party", "fa")
+                return [CUDAExtension("fa3", glob.glob(
+                    os.path.join(root, "hopper", "*.cpp")) + glob.glob(
+                    os.path.join(root, "hopper", "*.cu")))]
+
+            ext_modules = []
+            sources = []
+            source_cuda = glob.glob(os.path.join("csrc", "**", "*.cu"),
+                                    recursive=True)
+            if os.getenv("FORCE_CUDA", "0") == "1" or \
+                    os.getenv("TORCH_CUDA_ARCH_LIST", "") != "":
+                sources += source_cuda
+                ext_modules.append(CUDAExtension("x._C", sources))
+                ext_modules += flash3()
+                if os.getenv("FA2"):
+                    ext_modules.append(CUDAExtension("fa2", unknown))
+            ''')
+        got = {(g.kind, g.value): g.sources for g in guards.read(text, self.d)}
+        # (the pattern's own "*.cu" is not also a pattern of setup.py's
+        # folder: top.cu is not brought in)
+        # What the branch adds through names assigned before it is its
+        # too; a branch inside it whose sources are not known leaves the
+        # outer branch's as they are (they hold its).
+        cuda = self.src("third_party/fa/hopper/api.cpp",
+                        "third_party/fa/hopper/k.cu", "csrc/cuda/k.cu",
+                        "csrc/cuda/m.cu", "csrc/sm100/x.cu")
+        self.assertEqual(got, {("env", "FORCE_CUDA"): cuda,
+                               ("env", "TORCH_CUDA_ARCH_LIST"): cuda,
+                               ("env", "FA2"): None})
+        # An arch list is no switch to set to 1.
+        switches = [cov.Switch(g.value, g.kind, files=g.sources)
+                    for g in guards.read(text, self.d)]
+        path = os.path.join(self.d, "third_party/fa/hopper/api.cpp")
+        self.assertEqual([s.hint() for s in cov.switches_for(
+            [path], switches, self.d)[path]], ["--env FORCE_CUDA=1"])
+
     def test_unparsable_or_no_branch(self):
         self.assertEqual(guards.read("def (:", self.d), [])
         self.assertEqual(guards.read("import os\nx = os.getenv('A')\n", self.d), [])

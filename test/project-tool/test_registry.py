@@ -250,6 +250,20 @@ class WithRegistryTest(unittest.TestCase):
         self.assertEqual(b["why"], cov.NOT_INDEXED)
         self.assertEqual(b["bring_in"], "src/b.cpp:1: --env FORCE_CUDA=1")
         self.assertEqual(cov.bring_in(c), ["--env FORCE_CUDA=1"])
+        # Compiled in another checkout, in vendored code the project's
+        # sources leave out: named by its path's tail among the guarded.
+        vendored = write(os.path.join(self.root, "third_party", "fa",
+                                      "api.cpp"))
+        self.registry.operators["myops::b"]["kernels"][0]["file"] = \
+            "/ci/checkout/third_party/fa/api.cpp"
+        c = self.measure({self.reg, self.a_impl, self.b, self.meta})
+        cov.with_registry(c, self.registry, self.index, self.root,
+                          [cov.Switch("FORCE_CUDA", "env",
+                                      files={vendored})])
+        self.assertEqual(c["by_operator"]["myops::b"]["kernels"][0][
+            "bring_in"].split(": ", 1)[1], "--env FORCE_CUDA=1")
+        self.registry.operators["myops::b"]["kernels"][0]["file"] = \
+            "/build/src/b.cpp"
         # Without a guard naming it, the fact alone.
         c = self.measure({self.reg, self.a_impl, self.b, self.meta})
         cov.with_registry(c, self.registry, self.index, self.root, [])

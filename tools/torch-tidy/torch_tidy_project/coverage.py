@@ -84,11 +84,15 @@ def switches_for(paths, switches, root, everywhere=()):
     found = {}
     for p in paths:
         for s in switches:
+            # A variable that holds a value (TORCH_CUDA_ARCH_LIST, a path)
+            # has no "=1" that switches anything on.
+            if s.kind != "torch" and _words(s.name) & VALUE_WORDS:
+                continue
             if s.files is not None:
                 if os.path.realpath(p) in s.files:
                     found.setdefault(p, []).append(s)
                 continue
-            if s.kind == "torch" or _words(s.name) & VALUE_WORDS:
+            if s.kind == "torch":
                 continue
             mine = _words(s.name) - GENERIC - common
             if mine & words[p]:
@@ -294,7 +298,7 @@ def with_registry(result, reg, index, root, switches=()):
                 continue
             here = project_registry.where(k, root, f)
             if e is None:
-                hints = _switch_hints(f, switches, root)
+                hints = _switch_hints(f or k["file"], switches, root)
                 e = {"key": k["key"], "files": [], "analysed": False,
                      "why": NOT_INDEXED,
                      "bring_in": f"{here}: " + (" or ".join(hints) if hints
@@ -546,6 +550,14 @@ def _switch_hints(path, switches, root):
     build names its sources, else by the words of its name)."""
     if not path or not switches:
         return []
+    if not os.path.isfile(path):
+        # The path as the registry's build compiled it (another checkout):
+        # the guarded source it names by its tail, vendored code included.
+        from . import registry as project_registry
+        guarded = sorted({f for s in switches for f in s.files or ()})
+        path = project_registry.project_file(path, guarded, root)
+        if not path:
+            return []
     real = os.path.realpath(path)
     every = set(map(os.path.realpath, tree_sources(root, True))) | {real}
     hints = []

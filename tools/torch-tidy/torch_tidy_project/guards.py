@@ -150,20 +150,120 @@ def _adds_extension(stmts):
     return False
 
 
-def _sources(stmts, directory):
-    """Real paths of the sources a branch names: literals that end in a
-    source suffix, and glob patterns, relative to setup.py's folder."""
+def _path(node, names, directory):
+    """The path a simple expression names, or None: a string, a name
+    assigned one, os.path.join / dirname / abspath / realpath of those,
+    __file__ (setup.py), str() of one."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value
+    if isinstance(node, ast.Name):
+        if node.id == "__file__":
+            return os.path.join(directory, "setup.py")
+        return names.get(node.id)
+    if isinstance(node, ast.Call) and not node.keywords:
+        f = ast.unparse(node.func)
+        args = [_path(a, names, directory) for a in node.args]
+        if None in args or not args:
+            return None
+        if f in ("os.path.join", "path.join", "join"):
+            return os.path.join(*args)
+        if len(args) == 1 and f in ("os.path.dirname", "path.dirname",
+                                    "dirname"):
+            return os.path.dirname(args[0])
+        if len(args) == 1 and f in ("os.path.abspath", "os.path.realpath",
+                                    "str", "os.fspath"):
+            return args[0]
+    return None
+
+
+def _path_names(tree, directory):
+    """{name: path} of the names assigned a simple path expression anywhere
+    in setup.py (this_dir, flash_root = os.path.join(this_dir, ...))."""
+    names = {}
+    for _ in range(3):  # names assigned from names assigned later in text
+        for n in ast.walk(tree):
+            if isinstance(n, ast.Assign) and len(n.targets) == 1 and \
+                    isinstance(n.targets[0], ast.Name):
+                v = _path(n.value, names, directory)
+                if v is not None:
+                    names[n.targets[0].id] = v
+    return names
+
+
+def _reached(stmts, functions, assigned=None):
+    """stmts, the bodies of setup.py's own functions they call (xformers
+    adds its flash-attention extensions through one) and the values
+    assigned to the names they read (`sources += source_cuda`, globbed
+    before the branch), transitively."""
+    assigned = assigned or {}
+    out, seen, todo = list(stmts), set(), list(stmts)
+    while todo:
+        nodes = list(ast.walk(todo.pop()))
+        # A name whose attribute is taken (`ext_modules.append(...)`) is
+        # where the branch puts its extension, not what it holds.
+        receivers = {id(n.value) for n in nodes
+                     if isinstance(n, ast.Attribute)}
+        for n in nodes:
+            if not isinstance(n, ast.Name) or n.id in seen or \
+                    id(n) in receivers:
+                continue
+            more = []
+            if isinstance(n.ctx, ast.Load) and n.id in functions:
+                more = functions[n.id].body
+            elif isinstance(n.ctx, ast.Load) and n.id in assigned:
+                more = assigned[n.id]
+            if more:
+                seen.add(n.id)
+                out += more
+                todo += more
+    return out
+
+
+def _assignments(tree):
+    """{name: [value nodes]} of every `name = ...` / `name += ...`."""
+    out = {}
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Assign):
+            for t in n.targets:
+                if isinstance(t, ast.Name):
+                    out.setdefault(t.id, []).append(n.value)
+        elif isinstance(n, (ast.AugAssign, ast.AnnAssign)) and \
+                isinstance(n.target, ast.Name) and n.value is not None:
+            out.setdefault(n.target.id, []).append(n.value)
+    return out
+
+
+def _sources(stmts, directory, names=None, functions=None, assigned=None):
+    """Real paths of the sources a branch names (and setup.py's functions it
+    calls): literals that end in a source suffix, and glob patterns (literal
+    or built from paths setup.py names), relative to setup.py's folder."""
+    names = names or {}
     found = set()
-    for s in stmts:
+
+    def pattern(v):
+        for p in glob.glob(os.path.join(directory, v), recursive=True):
+            if p.endswith(SOURCE_SUFFIXES):
+                found.add(os.path.realpath(p))
+    reached = _reached(stmts, functions or {}, assigned)
+    inside_glob = set()
+    for s in reached:
         for n in ast.walk(s):
+            if isinstance(n, ast.Call) and n.args and \
+                    ast.unparse(n.func) in ("glob.glob", "glob", "iglob",
+                                            "glob.iglob"):
+                v = _path(n.args[0], names, directory)
+                if v and "*" in v:
+                    pattern(v)
+                    inside_glob.update(map(id, ast.walk(n.args[0])))
+    for s in reached:
+        for n in ast.walk(s):
+            if id(n) in inside_glob:
+                continue
             v = _const_str(n)
             if not v:
                 continue
             if "*" in v:
-                for p in glob.glob(os.path.join(directory, v),
-                                   recursive=True):
-                    if p.endswith(SOURCE_SUFFIXES):
-                        found.add(os.path.realpath(p))
+                pattern(v)
             elif v.endswith(SOURCE_SUFFIXES):
                 p = os.path.join(directory, v)
                 if os.path.exists(p):
@@ -193,6 +293,10 @@ def read(text, directory):
                         if "torch" in value and "version" in value.lower():
                             version_names.add(x.id)
     guards = []
+    names = _path_names(tree, directory)
+    functions = {f.name: f for f in tree.body
+                 if isinstance(f, ast.FunctionDef)}
+    assigned = _assignments(tree)
 
     def visit(stmts, above):
         for s in stmts:
@@ -202,12 +306,16 @@ def read(text, directory):
                     for v in env_of.get(x.id, [])]
                 gates = torch_gates(s.test, version_names)
                 for branch, holds in ((s.body, True), (s.orelse, False)):
-                    conditions = above + [(reads if holds else [],
-                                           [(op, v) for op, v in gates
-                                            if (op in (">=", ">")) == holds])]
+                    own = [(reads if holds else [],
+                            [(op, v) for op, v in gates
+                             if (op in (">=", ">")) == holds])]
+                    conditions = above + own
                     if _adds_extension(branch):
-                        sources = _sources(branch, directory)
-                        for env, versions in conditions:
+                        sources = _sources(branch, directory, names,
+                                           functions, assigned)
+                        # The conditions above were recorded by the branches
+                        # that hold this one, with its sources among theirs.
+                        for env, versions in own:
                             for v in env:
                                 guards.append(Guard("env", v, sources))
                             for _, version in versions:
