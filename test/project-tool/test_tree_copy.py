@@ -22,6 +22,9 @@ class MirrorTest(unittest.TestCase):
         write(os.path.join(self.src, "build", "CMakeCache.txt"), "")
         write(os.path.join(self.src, ".torch-tidy", "old.json"), "")
         os.makedirs(os.path.join(self.src, ".git"))
+        write(os.path.join(self.src, "third_party", "sub", ".git"),
+              "gitdir: ../../.git/modules/sub\n")
+        write(os.path.join(self.src, "third_party", "sub", "big.h"), "")
         with open(os.path.join(self.src, "big.bin"), "wb") as f:
             f.truncate(tree_copy.BIG + 1)
         os.symlink("a.cpp", os.path.join(self.src, "alias.cpp"))
@@ -37,7 +40,7 @@ class MirrorTest(unittest.TestCase):
         # Files are copied; big files, build trees and .git are linked;
         # links stay links; torch-tidy's own folder is left out.
         self.assertFalse(os.path.islink(os.path.join(copy, "a.cpp")))
-        for linked in ("big.bin", "build", ".git"):
+        for linked in ("big.bin", "build", ".git", "third_party/sub"):
             self.assertEqual(os.readlink(os.path.join(copy, linked)),
                              os.path.join(self.src, linked))
         self.assertEqual(os.readlink(os.path.join(copy, "alias.cpp")),

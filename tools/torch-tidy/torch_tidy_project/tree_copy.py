@@ -2,7 +2,8 @@
 project's own CMake code writes (configure_file, file(WRITE), codegen run by
 execute_process) lands in the copy, never in the tree: the CMake source
 folder is copied file by file into .torch-tidy/configure/tree/<its absolute
-path> (files over BIG are linked, as are build trees and .git), and each
+path> (files over BIG are linked, as are build trees, git submodules and
+.git), and each
 folder above it up to / holds links to its other entries, so that `..` paths
 read the tree (fbgemm_gpu's CMake includes ../cmake/modules). The compile
 database CMake writes names the copy; map_entries names the tree's own files
@@ -81,8 +82,11 @@ class Mirror:
                 if e.is_symlink():
                     os.symlink(os.readlink(e.path), to)
                 elif e.is_dir():
-                    if e.name == ".git" or os.path.isfile(
-                            os.path.join(e.path, "CMakeCache.txt")):
+                    # .git, a build tree, a git submodule (third-party
+                    # code, often most of the tree's bytes): linked.
+                    if e.name == ".git" or any(os.path.lexists(
+                            os.path.join(e.path, x))
+                            for x in ("CMakeCache.txt", ".git")):
                         os.symlink(e.path, to)
                     else:
                         self._copy(e.path, to)
