@@ -25,7 +25,7 @@ def kernel(name, key, file, line=1, function=None):
             "file": file, "line": line}
 
 
-NOT_IN_DB_REMEDY = "a build that compiles it (or --database with one that " \
+NOT_IN_DB_REMEDY = "a build that compiles the file (or --database with one that " \
                    "lists it)"
 
 

@@ -111,6 +111,29 @@ class ReadTest(unittest.TestCase):
         self.assertEqual([s.hint() for s in cov.switches_for(
             [path], switches, self.d)[path]], ["--env FORCE_CUDA=1"])
 
+    def test_a_switch_two_names_away_and_flags_that_are_no_extension(self):
+        # torch-harmonics: BUILD_CUDA = TH_BUILD_CUDA or (a GPU found), and
+        # TH_BUILD_CUDA = os.getenv(...) == "1"; its OpenMP switch adds a
+        # flag to extra_compile_args, no extension.
+        text = textwrap.dedent('''
+            import os
+            def get_ext_modules():
+                TH_BUILD_CUDA = os.getenv("TH_BUILD_CUDA", "0") == "1"
+                openmp = os.getenv("TH_OPENMP", "0") == "1"
+                BUILD_CUDA = TH_BUILD_CUDA or torch.cuda.is_available()
+                extra_compile_args = {"cxx": []}
+                if openmp:
+                    extra_compile_args["cxx"].append("-fopenmp")
+                ext_modules = [CppExtension("x._C", ["csrc/ops.cpp"])]
+                if BUILD_CUDA:
+                    ext_modules.append(CUDAExtension("x._cuda",
+                                                     ["csrc/cuda/k.cu"]))
+                return ext_modules
+            ''')
+        got = {(g.kind, g.value): g.sources for g in guards.read(text, self.d)}
+        self.assertEqual(got, {("env", "TH_BUILD_CUDA"):
+                               self.src("csrc/cuda/k.cu")})
+
     def test_unparsable_or_no_branch(self):
         self.assertEqual(guards.read("def (:", self.d), [])
         self.assertEqual(guards.read("import os\nx = os.getenv('A')\n", self.d), [])

@@ -46,9 +46,9 @@ def low_coverage():
                   "kernels": [{"key": "CPU", "analysed": False,
                                "files": ["c.cpp"],
                                "why": cov.NOT_IN_DATABASE,
-                               "bring_in": "c.cpp: a build that compiles it "
-                                           "(or --database with one that "
-                                           "lists it)"}]},
+                               "bring_in": "c.cpp: a build that compiles "
+                                           "the file (or --database with "
+                                           "one that lists it)"}]},
         "my::d": {"analysed": False, "status": cov.NO_KERNEL, "kernels": []},
     }
     return coverage(1 / 3, (3, 1), (1, 1), ops)
@@ -180,7 +180,7 @@ class VerdictTest(unittest.TestCase):
         self.assertNotIn("my::a", last)
         self.assertNotIn("my::d", last)
         self.assertIn("to bring them in: --env WITH_CUDA=1; a build that "
-                      "compiles it", last)
+                      "compiles the file", last)
         # Coverage alone gives 3 too; not asked for, it passes.
         self.assertEqual(report.verdict(FAIL_ON, Counter(), 0, c, 0.9)[0], 3)
         self.assertEqual(report.verdict({"warnings"}, Counter(), 0, c,

@@ -259,7 +259,7 @@ def _why(files, database_files, unparsed, regex_skipped, matched, causes,
         # A header is analysed through a file that includes it.
         return NOT_IN_DATABASE, f"{first}: a header; a linted file that " \
             f"includes it and parses (a build that compiles one)"
-    return NOT_IN_DATABASE, f"{first}: a build that compiles it (or " \
+    return NOT_IN_DATABASE, f"{first}: a build that compiles the file (or " \
         f"--database with one that lists it)"
 
 

@@ -132,6 +132,14 @@ def torch_gates(test, version_names):
     return out
 
 
+def _extension_list(node):
+    """Whether node names a list of extensions (ext_modules, extensions),
+    not their flags (extra_compile_args["cxx"])."""
+    text = ast.unparse(node).lower()
+    return "ext" in text and not any(w in text for w in (
+        "extra", "arg", "flag", "define", "include", "link", "macro"))
+
+
 def _adds_extension(stmts):
     for s in stmts:
         for n in ast.walk(s):
@@ -142,10 +150,9 @@ def _adds_extension(stmts):
                 if name.endswith("Extension") or (
                         isinstance(f, ast.Attribute) and
                         name in ("append", "extend") and
-                        "ext" in ast.unparse(f.value).lower()):
+                        _extension_list(f.value)):
                     return True
-            if isinstance(n, ast.AugAssign) and \
-                    "ext" in ast.unparse(n.target).lower():
+            if isinstance(n, ast.AugAssign) and _extension_list(n.target):
                 return True
     return False
 
@@ -280,16 +287,23 @@ def read(text, directory):
     helpers = env_helpers(tree)
     env_of = {}      # a name assigned from environment reads -> variables
     version_names = set()   # names holding torch's version
-    for n in ast.walk(tree):
-        if isinstance(n, (ast.Assign, ast.AnnAssign)) and n.value is not None:
+    # Names assigned from names that are (BUILD_CUDA = X_BUILD_CUDA or ...,
+    # X_BUILD_CUDA = os.getenv(...)): the reads carried along, a few hops.
+    for _ in range(3):
+        for n in ast.walk(tree):
+            if not isinstance(n, (ast.Assign, ast.AnnAssign)) or \
+                    n.value is None:
+                continue
             targets = n.targets if isinstance(n, ast.Assign) else [n.target]
-            reads = env_reads(n.value, helpers)
+            reads = env_reads(n.value, helpers) + [
+                v for x in ast.walk(n.value) if isinstance(x, ast.Name)
+                for v in env_of.get(x.id, [])]
             value = ast.unparse(n.value)
             for t in targets:
                 for x in ast.walk(t):
                     if isinstance(x, ast.Name):
-                        if reads:
-                            env_of.setdefault(x.id, []).extend(reads)
+                        known = env_of.setdefault(x.id, [])
+                        known += [r for r in reads if r not in known]
                         if "torch" in value and "version" in value.lower():
                             version_names.add(x.id)
     guards = []
