@@ -300,6 +300,9 @@ def register_fake(name): pass
 other.impl("not_a_library", f, "Meta")
 meta_lib = torch.library.Library("pyns", "IMPL", "Meta")
 meta_lib.impl("j", lambda x: x)
+@torch.library.impl("pyns::k", f"Autocast{device_type.upper()}")
+def _k(x): return x
+torch.library.impl("pyns::l", key)(_k)
 )py";
   EXPECT_EQ(kernelsOf(scanOperatorFile("/p/fakes.py", Text).Kernels),
             (std::vector<std::string>{
@@ -314,6 +317,8 @@ meta_lib.impl("j", lambda x: x)
                 "pyns::h|CUDA|torch.library.register_kernel|15",
                 "pyns::i|Autograd|torch.library.register_autograd|16",
                 "pyns::j|Meta|Library.impl|22",
+                "pyns::k|Autocast{device_type.upper()}|torch.library.impl|23",
+                "pyns::l|(key not read)|torch.library.impl|25",
             }));
 }
 

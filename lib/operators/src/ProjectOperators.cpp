@@ -1638,6 +1638,10 @@ void scanPython(StringRef Path, StringRef Text, FileOperatorFacts &Facts) {
       if (!Call.Strings.empty() && !pythonKey(Call.Strings.front()))
         Name = Call.Strings.front();
     }
+    // A key the call computes (torch-harmonics'
+    // `torch.library.impl("ns::op", f"Autocast{device_type.upper()}")`):
+    // kept as written, a key of no kind this index knows (never a fake).
+    bool KeyNotRead = false;
     for (const std::string &S : Call.Strings) {
       if (Name.empty() && (S.find("::") != std::string::npos ||
                            (!LibNs.empty() && !pythonKey(S)))) {
@@ -1646,7 +1650,19 @@ void scanPython(StringRef Path, StringRef Text, FileOperatorFacts &Facts) {
         Name = Op;
       } else if (std::optional<std::string> K = pythonKey(S)) {
         Keys.push_back(*K);
+      } else if (!Name.empty() && S.find('{') != std::string::npos &&
+                 (Verb == "impl" || Verb == "register_kernel")) {
+        Keys.push_back(S);
       }
+    }
+    // torch.library.impl(qualname, types): types given by an expression.
+    if (Keys.empty() && Verb == "impl" && LibNs.empty() &&
+        Call.FirstArgument.data() >= Text.data() &&
+        Call.FirstArgument.end() <= Text.end()) {
+      StringRef Rest = Text.drop_front(Call.FirstArgument.end() - Text.data())
+                           .ltrim(" \t\n");
+      KeyNotRead = Rest.starts_with(",") &&
+                   !Rest.drop_front().ltrim(" \t\n").starts_with(")");
     }
     unsigned Line = Lines.lineOf(VerbAt);
     std::string Condition = conditionOf(Text, VerbAt);
@@ -1713,6 +1729,8 @@ void scanPython(StringRef Path, StringRef Text, FileOperatorFacts &Facts) {
         Ns = It->second.first;
     if (!V->second.empty())
       Keys = {V->second.str()};
+    else if (KeyNotRead)
+      Keys = {std::string(NotReadKey)};
     else if (Keys.empty() && Aliased && Verb == "impl")
       continue; // torch.library.impl needs its dispatch key: not a call of it
     else if (Keys.empty())

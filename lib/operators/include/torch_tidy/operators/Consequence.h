@@ -96,6 +96,9 @@ inline constexpr llvm::StringLiteral DisallowInGraphKey = "DisallowInGraph";
 /// fake of any operator, it makes "no fake" unknown for the project's
 /// operators that have none.
 inline constexpr llvm::StringLiteral UnnamedFakeKey = "UnnamedFake";
+/// The key of a Python registration whose dispatch key the index could not
+/// read (an expression): of no kind, never counted a fake.
+inline constexpr llvm::StringLiteral NotReadKey = "(key not read)";
 /// The kernel torch.library.custom_op registers: the Python function it
 /// decorates (an operator defined in Python, its schema inferred).
 inline constexpr llvm::StringLiteral CustomOpKey = "CustomOp";
