@@ -4,15 +4,17 @@ torch's registry as the count of kernels (issue 58, item 2). Synthetic
 registries over files in a temporary folder; one case reads a real registry
 from TORCH_TIDY_PYTHON_28's torch (a Python-defined operator), and says
 SKIPPED by name where that Python is missing."""
+import io
 import os
 import subprocess
 import sys
 import tempfile
 import unittest
+from contextlib import redirect_stdout
 
 from support import write
 from torch_tidy_project import coverage as cov
-from torch_tidy_project import registry
+from torch_tidy_project import registry, report
 
 
 def kernel(name, key, file, line=1, function=None, fake=False, ns="myops"):
@@ -231,6 +233,14 @@ class WithRegistryTest(unittest.TestCase):
         self.assertEqual(r["only_in_index"],
                          ["myops::a CUDA at src/cuda/a.cu:5"])
         self.assertEqual(r["not_the_projects"], 1)
+        self.assertEqual(r["not_the_projects_by_namespace"],
+                         {"torchvision": 1})
+        out = io.StringIO()
+        with redirect_stdout(out):
+            report.registry_lines(c)
+        self.assertIn("1 operators of packages the project imports left "
+                      "out (not its namespaces or files; by namespace: "
+                      "torchvision 1)", out.getvalue())
         self.assertNotIn("torchvision::nms", c["by_operator"])
         self.assertEqual(r["fakes"]["not_read_by_index"],
                          ["myops::b at /build/mypkg/fakes.py:7"])

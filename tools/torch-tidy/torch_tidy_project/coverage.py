@@ -338,6 +338,9 @@ def with_registry(result, reg, index, root, switches=()):
         "operators_only_in_index": sorted(index_ops - reg_ops),
     })
     summary["not_the_projects"] = foreign
+    if getattr(reg, "foreign", None):
+        summary["not_the_projects_by_namespace"] = dict(sorted(
+            reg.foreign.items()))
     fakes = project_registry.python_fakes(index)
     registered = {op: o["fake"] for op, o in reg.operators.items()
                   if o.get("fake")}

@@ -419,6 +419,11 @@ def keep_projects(reg, namespaces, sources, root):
         dropped.append(op)
     for op in dropped:
         del reg.operators[op]
+    # By namespace, for the summary to name the packages.
+    reg.foreign = {}
+    for op in dropped:
+        ns = op.split("::")[0]
+        reg.foreign[ns] = reg.foreign.get(ns, 0) + 1
     return len(dropped)
 
 

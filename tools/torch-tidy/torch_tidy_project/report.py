@@ -174,8 +174,13 @@ def registry_lines(c):
               f"index: " + ", ".join(missed[:4]) +
               (" ..." if len(missed) > 4 else ""))
     if r.get("not_the_projects"):
+        by_ns = r.get("not_the_projects_by_namespace") or {}
+        named = ", ".join(f"{ns} {n}" for ns, n in sorted(
+            by_ns.items(), key=lambda x: (-x[1], x[0]))[:6]) + (
+            " ..." if len(by_ns) > 6 else "")
         print(f"    {r['not_the_projects']} operators of packages the "
-              f"project imports left out (not its namespaces or files)")
+              f"project imports left out (not its namespaces or files"
+              + (f"; by namespace: {named}" if named else "") + ")")
     for lib, why in sorted(r.get("libraries_not_loaded", {}).items())[:3]:
         print(f"    not loaded: {lib} ({why})")
     for mod, why in sorted(r.get("failed", {}).items()):
@@ -333,8 +338,11 @@ def print_summary(s, project):
     no_kernel = [op for op, o in c["by_operator"].items()
                  if o["status"] == cov.NO_KERNEL]
     if no_kernel:
-        print(f"    {len(no_kernel)} operators have no C++ kernel (not "
-              f"counted): " + ", ".join(no_kernel[:6]) +
+        where = (" in torch's registry (Python only, or kernels the build "
+                 "did not compile)" if c.get("counted_from") == "registry"
+                 else "")
+        print(f"    {len(no_kernel)} operators have no C++ kernel{where} "
+              f"(not counted): " + ", ".join(no_kernel[:6]) +
               (" ..." if len(no_kernel) > 6 else ""))
     print(f"  root: {s['root']}" +
           (f", {s['root_why']}" if s.get("root_why") else "") +
