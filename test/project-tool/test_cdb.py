@@ -4,6 +4,8 @@ sources (torch-tidy-cdb), with a fake torch and a fake CUDA toolkit."""
 import io
 import json
 import os
+import shutil
+import subprocess
 import tempfile
 import unittest
 from contextlib import redirect_stderr, redirect_stdout
@@ -49,7 +51,8 @@ class CudaFlagsTest(unittest.TestCase):
             self.assertEqual(cu[-len(cdb.NVCC_DEFINES):], cdb.NVCC_DEFINES)
             self.assertEqual(sorted(os.listdir(shim)),
                              ["surface_indirect_functions.h",
-                              "texture_indirect_functions.h"])
+                              "texture_indirect_functions.h",
+                              cdb.NVCC_HOST_HEADER])
             with open(os.path.join(shim, "texture_indirect_functions.h")) as f:
                 self.assertIn("#pragma once", f.read())
 
@@ -59,7 +62,44 @@ class CudaFlagsTest(unittest.TestCase):
             shim = os.path.join(d, "shim")
             common, cu = cdb.cuda_flags_for(tk, shim)
             self.assertNotIn(shim, cu)
-            self.assertFalse(os.path.exists(shim))
+            # Only nvcc's host min/max, force-included.
+            self.assertEqual(os.listdir(shim), [cdb.NVCC_HOST_HEADER])
+            header = os.path.join(shim, cdb.NVCC_HOST_HEADER)
+            self.assertEqual(cu[cu.index("-include") + 1], header)
+
+    # torch-harmonics' attention launch code calls max(bdimx, WARP_SIZE) on
+    # the host, as nvcc allows; clang's CUDA mode has min/max for the
+    # device only. With the force-included header it parses, kernels and
+    # __host__ __device__ functions too.
+    def test_host_min_max_parse_as_with_nvcc(self):
+        clang = shutil.which("clang++-19")
+        toolkit = "/usr/local/cuda"
+        if not clang or not os.path.isfile(os.path.join(toolkit, "include",
+                                                        "cuda.h")):
+            print("SKIPPED test_host_min_max_parse_as_with_nvcc: no "
+                  "clang++-19 or CUDA toolkit", flush=True)
+            self.skipTest("no clang++-19 or CUDA toolkit")
+        with tempfile.TemporaryDirectory() as d:
+            src = write(os.path.join(d, "k.cu"), """\
+                #include <cuda_runtime.h>
+                int host(int a, unsigned u, long long l, float x, double y) {
+                  return max(a, 32) + min(a, 3) + max(u, 2u) +
+                         (int)max(l, 3LL) + (int)max(x, 1.f) +
+                         (int)min(y, 2.0) + max(a, u);
+                }
+                __global__ void k(int *p) { p[0] = max(p[1], 3); }
+                __host__ __device__ int hd(int a) { return max(a, 1); }
+                """)
+            common, cu = cdb.cuda_flags_for(toolkit, os.path.join(d, "shim"))
+            res = subprocess.run([clang, "-fsyntax-only", *cu, *common, src],
+                                 capture_output=True, text=True)
+            self.assertEqual(res.returncode, 0, res.stderr)
+            without = [a for a in cu if a != "-include" and
+                       not a.endswith(cdb.NVCC_HOST_HEADER)]
+            res = subprocess.run([clang, "-fsyntax-only", *without, *common,
+                                  src], capture_output=True, text=True)
+            self.assertIn("no matching function for call to 'max'",
+                          res.stderr)
 
     def test_shim_in_torch_tidy_folder_is_git_ignored(self):
         with tempfile.TemporaryDirectory() as d:
@@ -67,7 +107,7 @@ class CudaFlagsTest(unittest.TestCase):
             shim = os.path.join(d, "proj", ".torch-tidy", "cuda-shim")
             cdb.cuda_flags_for(tk, shim)
             self.assertEqual(len(os.listdir(shim)),
-                             len(cdb.CUDA_SHIM_HEADERS))
+                             len(cdb.CUDA_SHIM_HEADERS) + 1)
             with open(os.path.join(d, "proj", ".torch-tidy",
                                    ".gitignore")) as f:
                 self.assertIn("*", f.read().split())

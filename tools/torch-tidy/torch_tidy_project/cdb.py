@@ -12,7 +12,7 @@ import tempfile
 from . import recorder, sycl, torchenv
 from .flags import kept_flags
 from .flags import not_passed as flags_not_passed
-from .common import SCRATCH, ProjectError, scratch_dir
+from .common import SCRATCH, ProjectError, read_text, scratch_dir
 from .torchenv import default_std
 
 SOURCE_EXTENSIONS = (".cpp", ".cc", ".cxx", ".cu") + sycl.SYCL_EXTENSIONS
@@ -47,6 +47,60 @@ def cuda_toolkit(explicit, torch):
             or "/usr/local/cuda")
 
 
+# nvcc's host min and max (CUDA's math_functions.hpp declares them __host__
+# __device__), which clang's CUDA mode declares for the device only: host
+# launch code's `max(bdimx, WARP_SIZE)` (torch-harmonics' attention kernels)
+# would not parse. Force-included into every .cu entry.
+NVCC_HOST_HEADER = "torch_tidy_nvcc_host.h"
+NVCC_HOST_TEXT = """\
+// Written by torch-tidy: nvcc's host overloads of min and max (CUDA's
+// math_functions.hpp), which clang's CUDA mode declares for the device only.
+#pragma once
+#if defined(__CUDA__) && !defined(__CUDA_ARCH__)
+#define TORCH_TIDY_MIN_MAX(A, B, R)                                         \\
+  static inline __host__ R min(A a, B b) {                                  \\
+    return (R)a < (R)b ? (R)a : (R)b;                                       \\
+  }                                                                         \\
+  static inline __host__ R max(A a, B b) { return (R)a > (R)b ? (R)a : (R)b; }
+TORCH_TIDY_MIN_MAX(int, int, int)
+TORCH_TIDY_MIN_MAX(unsigned int, unsigned int, unsigned int)
+TORCH_TIDY_MIN_MAX(int, unsigned int, unsigned int)
+TORCH_TIDY_MIN_MAX(unsigned int, int, unsigned int)
+TORCH_TIDY_MIN_MAX(long, long, long)
+TORCH_TIDY_MIN_MAX(unsigned long, unsigned long, unsigned long)
+TORCH_TIDY_MIN_MAX(long, unsigned long, unsigned long)
+TORCH_TIDY_MIN_MAX(unsigned long, long, unsigned long)
+TORCH_TIDY_MIN_MAX(long long, long long, long long)
+TORCH_TIDY_MIN_MAX(unsigned long long, unsigned long long, unsigned long long)
+TORCH_TIDY_MIN_MAX(long long, unsigned long long, unsigned long long)
+TORCH_TIDY_MIN_MAX(unsigned long long, long long, unsigned long long)
+TORCH_TIDY_MIN_MAX(float, float, float)
+TORCH_TIDY_MIN_MAX(double, double, double)
+TORCH_TIDY_MIN_MAX(float, double, double)
+TORCH_TIDY_MIN_MAX(double, float, double)
+#undef TORCH_TIDY_MIN_MAX
+#endif
+"""
+
+
+def nvcc_host_header(shim_dir):
+    """The force-included header of nvcc's host min/max, written to
+    shim_dir (its path)."""
+    _made(shim_dir)
+    path = os.path.join(shim_dir, NVCC_HOST_HEADER)
+    if read_text(path) != NVCC_HOST_TEXT:
+        with open(path, "w") as f:
+            f.write(NVCC_HOST_TEXT)
+    return path
+
+
+def _made(shim_dir):
+    parent = os.path.dirname(os.path.abspath(shim_dir))
+    if os.path.basename(parent) == SCRATCH:
+        scratch_dir(os.path.dirname(parent), os.path.basename(shim_dir))
+    os.makedirs(shim_dir, exist_ok=True)
+
+
 def cuda_shim(cuda_include, shim_dir):
     """An -isystem directory with empty stand-ins for the headers clang's CUDA
     wrapper includes but this toolkit lacks, or None when none is missing."""
@@ -54,10 +108,7 @@ def cuda_shim(cuda_include, shim_dir):
                if not os.path.exists(os.path.join(cuda_include, h))]
     if not missing:
         return None
-    parent = os.path.dirname(os.path.abspath(shim_dir))
-    if os.path.basename(parent) == SCRATCH:
-        scratch_dir(os.path.dirname(parent), os.path.basename(shim_dir))
-    os.makedirs(shim_dir, exist_ok=True)
+    _made(shim_dir)
     for h in missing:
         if os.path.exists(os.path.join(shim_dir, h)):
             continue
@@ -91,7 +142,7 @@ def cuda_host_flags(cuda, shim_dir):
     shim = cuda_shim(os.path.join(cuda, "include"), shim_dir)
     if shim:
         cu += ["-isystem", shim]
-    return cu
+    return cu + ["-include", nvcc_host_header(shim_dir)]
 
 
 def setup_entries(exts, base, cuda_flags, directory="."):
