@@ -181,6 +181,15 @@ class VerdictTest(unittest.TestCase):
         self.assertNotIn("my::d", last)
         self.assertIn("to bring them in: --env WITH_CUDA=1; a build that "
                       "compiles the file", last)
+        self.assertNotIn("counted on torch's registry", last)
+        # Counted on the sources because the package does not import: the
+        # registry's count, for the build as it is, is named too.
+        c2 = dict(c, counted_from="index",
+                  registry={"not_read": "No module named 'x'"})
+        self.assertIn("; or, for the build as it is, counted on torch's "
+                      "registry: the built package importable (--env "
+                      "PYTHONPATH=DIR)",
+                      report.verdict(FAIL_ON, Counter(), 0, c2, 0.9)[2])
         # Coverage alone gives 3 too; not asked for, it passes.
         self.assertEqual(report.verdict(FAIL_ON, Counter(), 0, c, 0.9)[0], 3)
         self.assertEqual(report.verdict({"warnings"}, Counter(), 0, c,
