@@ -272,6 +272,32 @@ class MainTest(unittest.TestCase):
         self.assertIn("has no torch-tidy checks", err)
 
 
+class TrimErrorNotesTest(unittest.TestCase):
+    def test_an_errors_notes_past_two_are_counted(self):
+        # An overload error lists every candidate (torch-harmonics: 640
+        # lines for 4 errors); a warning's notes are the check's, all kept.
+        def diag(level, text, line=1):
+            return [f"/p/a.cu:{line}:1: {level}: {text}", "  1 | code",
+                    "    | ^"]
+        lines = (diag("error", "no matching function for call to 'max' "
+                      "[clang-diagnostic-error]") +
+                 sum((diag("note", f"candidate {i}") for i in range(5)), []) +
+                 diag("warning", "in-place write [torch-x]", 9) +
+                 sum((diag("note", f"because {i}", 9) for i in range(4)), []))
+        out = cli.trim_error_notes(lines)
+        text = "\n".join(out)
+        for kept in ("candidate 0", "candidate 1", "because 0", "because 3",
+                     "in-place write"):
+            self.assertIn(kept, text)
+        for gone in ("candidate 2", "candidate 4"):
+            self.assertNotIn(gone, text)
+        self.assertEqual(out.count("  (3 more notes of this error)"), 1)
+        self.assertLess(out.index("  (3 more notes of this error)"),
+                        out.index("/p/a.cu:9:1: warning: in-place write "
+                                  "[torch-x]"))
+        self.assertEqual(len(out), len(lines) - 9 + 1)
+
+
 class MergeErrorTest(unittest.TestCase):
     def test_a_stopped_shard_is_named_and_the_outputs_say_so(self):
         with tempfile.TemporaryDirectory() as d:

@@ -645,6 +645,45 @@ def _prune(tidy, checks, project, files, index_json, env, skipped):
     return kept
 
 
+ERROR_NOTES_SHOWN = 2
+
+
+def trim_error_notes(lines, keep=ERROR_NOTES_SHOWN):
+    """A file's output as printed: after a compile error, its first `keep`
+    notes (with their source lines) and a count of the rest (an overload
+    error lists every candidate: 640 lines for 4 errors in
+    torch-harmonics). Warnings' notes are the checks' own, all kept; --json
+    keeps every note."""
+    out, notes, dropped, after_error, dropping = [], 0, 0, False, False
+
+    def flush():
+        nonlocal dropped
+        if dropped:
+            out.append(f"  ({dropped} more note{'s' if dropped != 1 else ''}"
+                       f" of this error)")
+        dropped = 0
+    for line in lines:
+        m = running.DIAGNOSTIC.match(line)
+        if not m:
+            if not dropping:
+                out.append(line)
+            continue
+        level = m.group(4)
+        if level == "note" and after_error:
+            notes += 1
+            dropping = notes > keep
+            if dropping:
+                dropped += 1
+                continue
+        else:
+            flush()
+            after_error = level in ("error", "fatal error")
+            notes, dropping = 0, False
+        out.append(line)
+    flush()
+    return out
+
+
 def _read(files, results, sarif, scratch, root, llvm_version):
     """torch-tidy's output per file printed and read: (Counter of findings
     per check, findings, {cause: files that did not parse}, {real path:
@@ -658,7 +697,7 @@ def _read(files, results, sarif, scratch, root, llvm_version):
                  if not re.search(r"warnings? generated", l)
                  and not l.startswith("Error while processing")]
         if any(running.DIAGNOSTIC.match(l) for l in shown):
-            print("\n".join(shown))
+            print("\n".join(trim_error_notes(shown)))
         fixes = running.fixes(sarif, r, scratch)
         for d in running.diagnostics(r.output):
             key = (d["check"], os.path.realpath(d["file"]), d["line"],
