@@ -135,6 +135,27 @@ class CacheTest(unittest.TestCase):
             self.assertEqual(c.lookup(self.src, key, self.entry,
                                       self.facts), (None, part))
 
+    def test_configurations_kept_side_by_side(self):
+        # A CPU run, a CUDA run (--env switches the command), the CPU run
+        # again: replayed (torch-harmonics' trial re-linted every file).
+        c = cache.Cache(self.root)
+        cpu, cuda = dict(self.key), dict(self.key, command="c -DCUDA")
+        self.store(c)
+        self.key = cuda
+        self.store(c)
+        for key in (cpu, cuda):
+            hit, why = cache.Cache(self.root).lookup(self.src, key,
+                                                     self.entry, self.facts)
+            self.assertEqual((hit["output"], why), ("out", None))
+        # The latest KEEP_COMMANDS are kept.
+        os.utime(c._entry_path(self.src, cpu["command"]), (1, 1))
+        for i in range(cache.KEEP_COMMANDS):
+            self.key = dict(cpu, command=f"c -DV{i}")
+            self.store(c)
+        self.assertEqual(len(c._entries_of(self.src)), cache.KEEP_COMMANDS)
+        self.assertEqual(c.lookup(self.src, cpu, self.entry, self.facts),
+                         (None, "command"))
+
     def test_an_unknown_read_is_not_kept(self):
         c = cache.Cache(self.root)
         self.assertFalse(self.store(c, reads="mystery x\n"))

@@ -35,10 +35,19 @@ from .common import log, read_text, scratch_dir
 
 FORMAT = "torch-tidy-project cache"
 # Bump when what a key holds or how an entry is written changes.
-VERSION = 1
+VERSION = 2
+# Compile commands (configurations) kept per file.
+KEEP_COMMANDS = 4
 # Include options whose folder is searched for headers, in search order.
 INCLUDE_OPTIONS = ("-iquote", "-I", "-isystem", "-idirafter")
 SYSTEM_DIRS = ["/usr/local/include", "/usr/include"]
+
+
+def _mtime(path):
+    try:
+        return os.path.getmtime(path)
+    except OSError:
+        return 0
 
 
 def _sha(data):
@@ -272,18 +281,30 @@ class Cache:
             self._exists[path] = os.path.lexists(path)
         return self._exists[path]
 
-    def _entry_path(self, file):
+    def _entry_path(self, file, command):
+        """A file's entry for one compile command: a file linted under
+        several configurations (a CPU and a CUDA build, switched by --env)
+        keeps one entry for each, the KEEP_COMMANDS latest."""
         return os.path.join(self.files,
-                            _text_sha(os.path.realpath(file))[:32] +
-                            ".json.gz")
+                            _text_sha(os.path.realpath(file))[:32] + "-" +
+                            _text_sha(command)[:16] + ".json.gz")
+
+    def _entries_of(self, file):
+        head = _text_sha(os.path.realpath(file))[:32] + "-"
+        try:
+            names = os.listdir(self.files)
+        except OSError:
+            return []
+        return [os.path.join(self.files, n) for n in names
+                if n.startswith(head) and n.endswith(".json.gz")]
 
     def lookup(self, file, key, entry, facts):
         """(stored result dict, None) when the file's result can be
         replayed; else (None, why it cannot: 'new', or the first part of its
         key that changed)."""
-        path = self._entry_path(file)
+        path = self._entry_path(file, key["command"])
         if not os.path.exists(path):
-            return None, "new"
+            return None, "command" if self._entries_of(file) else "new"
         try:
             with gzip.open(path, "rt", encoding="utf-8") as f:
                 doc = json.load(f)
@@ -352,11 +373,18 @@ class Cache:
         doc = {"version": VERSION, "key": key, "search_dirs":
                search_dirs(entry), "deps": pairs, "reads": reads,
                "result": result, "seconds": seconds}
-        path = self._entry_path(file)
+        path = self._entry_path(file, key["command"])
         tmp = path + ".tmp"
         with gzip.open(tmp, "wt", encoding="utf-8") as f:
             json.dump(doc, f)
         os.replace(tmp, path)
+        # The file's other configurations: the latest KEEP_COMMANDS kept.
+        others = sorted(self._entries_of(file), key=_mtime, reverse=True)
+        for old in others[KEEP_COMMANDS:]:
+            try:
+                os.remove(old)
+            except OSError:
+                pass
         return True
 
 
