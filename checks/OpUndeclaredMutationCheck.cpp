@@ -274,16 +274,23 @@ std::string consequenceText(const ConsequenceFacts &F) {
                          "): with the fake kernel registered for it, "
                          "inductor computes with the unwritten values") +
            (F.Autograd ? ", unless " + Dirty : std::string()) + Measured;
-  case Consequence::Unknown:
+  case Consequence::Unknown: {
+    bool KeyNotRead = F.Unnamed && F.Unnamed->Key == NotReadKey;
     return "what torch.compile does with its calls is not known here "
-           "(unknown: the project registers fakes this analysis could not "
-           "name, " +
-           (F.Unnamed ? whereOf(*F.Unnamed) : std::string("?")) +
-           "): if one of them is its fake, " +
+           "(unknown: " +
+           std::string(KeyNotRead
+                           ? "the project registers a kernel for it whose "
+                             "dispatch key this analysis could not read, "
+                           : "the project registers fakes this analysis "
+                             "could not name, ") +
+           (F.Unnamed ? whereOf(*F.Unnamed) : std::string("?")) + "): if " +
+           (KeyNotRead ? "it is" : "one of them is") + " its fake, " +
            (F.Void ? "aot_eager and inductor drop its calls" + Gone
                    : std::string("inductor computes with the unwritten "
                                  "values")) +
-           ", silently; if none is, Dynamo graph-breaks at them" + Measured;
+           ", silently; if " + (KeyNotRead ? "it is not" : "none is") +
+           ", Dynamo graph-breaks at them" + Measured;
+  }
   case Consequence::GraphBreak:
     return std::string("torch.compile graph-breaks at its calls (graph "
                        "break): no fake kernel is registered for it in the "

@@ -1100,4 +1100,9 @@ TEST(Consequence, ClassesFollowTheMeasuredRows) {
   // A fake nobody could name: unknown, unless a named fake decides.
   EXPECT_EQ(Of({"CPU", UnnamedFakeKey.str()}), "unknown");
   EXPECT_EQ(Of({"CPU", UnnamedFakeKey.str(), "Meta"}), "silent");
+  // A Python registration whose key was not read may be the fake; one
+  // whose key is computed from a known prefix (Autocast{...}) is not.
+  EXPECT_EQ(Of({"CPU", NotReadKey.str()}), "unknown");
+  EXPECT_EQ(Of({"CPU", NotReadKey.str(), "Fake"}), "silent");
+  EXPECT_EQ(Of({"CPU", "Autocast{device_type.upper()}"}), "graph-break");
 }

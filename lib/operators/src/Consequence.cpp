@@ -62,7 +62,8 @@ bool backendBesideCatchAll(llvm::ArrayRef<KernelSite> Sites) {
     if (isCatchAllKey(S.Key))
       CatchAll = true;
     else if (!isFakeKey(S.Key) && S.Key != DisallowInGraphKey &&
-             S.Key != UnnamedFakeKey && S.Key != OpaqueCallerKey)
+             S.Key != UnnamedFakeKey && S.Key != NotReadKey &&
+             S.Key != OpaqueCallerKey)
       Backend = true;
   }
   return CatchAll && Backend;
@@ -78,8 +79,11 @@ opaqueCallerSites(llvm::ArrayRef<KernelSite> Sites) {
 }
 
 const KernelSite *unnamedFakeSite(llvm::ArrayRef<KernelSite> Sites) {
+  // A fake whose operator the index could not name, or a Python
+  // registration of this operator whose dispatch key it could not read
+  // (`torch.library.impl("ns::op", key)`): either may be its fake.
   for (const KernelSite &S : Sites)
-    if (S.Key == UnnamedFakeKey)
+    if (S.Key == UnnamedFakeKey || S.Key == NotReadKey)
       return &S;
   return nullptr;
 }

@@ -21,6 +21,12 @@
 // RUN:   -checks='-*,torch-op-undeclared-mutation' \
 // RUN:   %S/Inputs/unnamed-project/csrc/ops.cpp -- -std=c++17 -isystem %mock_include \
 // RUN:   2>&1 | FileCheck %s --check-prefix=UNNAMED --implicit-check-not=warning:
+// A Python registration whose dispatch key is an expression may be the
+// fake: unknown, said so.
+// RUN: env TORCH_TIDY_PROJECT_ROOT=auto TORCH_TIDY_CACHE=%t/cache %clang_tidy --load=%torch_tidy_module \
+// RUN:   -checks='-*,torch-op-undeclared-mutation' \
+// RUN:   %S/Inputs/keyless-project/csrc/ops.cpp -- -std=c++17 -isystem %mock_include \
+// RUN:   2>&1 | FileCheck %s --check-prefix=KEYLESS --implicit-check-not=warning:
 // Consequence: silent keeps the unknown class (a fake it cannot name may be
 // the operator's) and drops the loud and traced ones.
 // RUN: env TORCH_TIDY_PROJECT_ROOT=auto TORCH_TIDY_CACHE=%t/cache %clang_tidy --load=%torch_tidy_module \
@@ -56,6 +62,8 @@
 // SILENT: warning: {{.*}} 'sp::gemm_nt'
 // SILENT: warning: {{.*}} 'sp::helper_loop'
 // SILENT: warning: {{.*}} 'sp::when_compiled'
+
+// KEYLESS: ops.cpp:6:57: warning: copy_ writes into argument 'd' of operator 'kl::opaque', which its schema does not declare mutable: what torch.compile does with its calls is not known here (unknown: the project registers a kernel for it whose dispatch key this analysis could not read, {{.*}}impls.py:4): if it is its fake, aot_eager and inductor drop its calls, silently; if it is not, Dynamo graph-breaks at them
 
 // UNNAMED: ops.cpp:6:57: warning: copy_ writes into argument 'd' of operator 'un::opaque', which its schema does not declare mutable: what torch.compile does with its calls is not known here (unknown: the project registers fakes this analysis could not name, {{.*}}fakes.py:4): if one of them is its fake, aot_eager and inductor drop its calls, silently; if none is, Dynamo graph-breaks at them
 

@@ -1,0 +1,1 @@
+# The project root for torch-tidy's index (lit: registration-shapes.cpp).
