@@ -421,32 +421,30 @@ def _note_copy(ctx, db, mirror):
     """Notes on the configure's copy of the tree: the files it made there
     (linted where they are), the tree's files it rewrote there (the
     database reads the tree's) and the files that could not be copied."""
-    where = rel(mirror.copy_top, ctx.project)
+    def listed(names):
+        return ", ".join(names[:5]) + (" ..." if len(names) > 5 else "")
+
+    def say(text):
+        db.notes.append(text)
+        log(text)
     made = sorted(rel(mirror.real(p), ctx.project) for p in mirror.made)
     if made:
-        db.notes.append(
-            f"CMake's configure ran on a copy of the tree ({where}) and made "
-            f"{len(made)} file{'s' if len(made) != 1 else ''} there ("
-            f"{', '.join(made[:5])}{' ...' if len(made) > 5 else ''}): the "
-            f"database reads them in the copy and the tree's own files in "
-            f"the tree, which is unchanged")
-        log(db.notes[-1])
-    if mirror.changed:
-        names = [rel(p, ctx.project) for p in mirror.changed]
-        db.notes.append(
-            f"CMake's configure rewrote {len(names)} of the tree's files in "
-            f"its copy ({', '.join(names[:5])}"
-            f"{' ...' if len(names) > 5 else ''}): the database reads the "
+        say(f"CMake's configure ran on a copy of the tree "
+            f"({rel(mirror.copy_top, ctx.project)}) and made {len(made)} "
+            f"file{'s' if len(made) != 1 else ''} there ({listed(made)}): "
+            f"the database reads them in the copy and the tree's own files "
+            f"in the tree, which is unchanged")
+    changed = [rel(p, ctx.project) for p in mirror.changed]
+    if changed:
+        say(f"CMake's configure rewrote {len(changed)} of the tree's files "
+            f"in its copy ({listed(changed)}): the database reads the "
             f"tree's own, as they are")
-        log(db.notes[-1])
-    if mirror.unread:
-        names = [rel(p, ctx.project) for p in mirror.unread]
-        db.notes.append(
-            f"{len(names)} file{'s' if len(names) != 1 else ''} of the tree "
-            f"could not be copied for CMake's configure ({', '.join(names[:5])}"
-            f"{' ...' if len(names) > 5 else ''}): the configure did not "
-            f"see {'them' if len(names) != 1 else 'it'}")
-        log(db.notes[-1])
+    unread = [rel(p, ctx.project) for p in mirror.unread]
+    if unread:
+        say(f"{len(unread)} file{'s' if len(unread) != 1 else ''} of the "
+            f"tree could not be copied for CMake's configure "
+            f"({listed(unread)}): the configure did not see "
+            f"{'them' if len(unread) != 1 else 'it'}")
 
 
 def _note_sandbox(ctx, db, rec):
