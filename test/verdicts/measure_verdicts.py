@@ -20,7 +20,10 @@ import torch  # noqa: E402
 import torch.utils.cpp_extension  # noqa: E402
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
+                                "tools", "ground-truth"))
 import cases  # noqa: E402
+import extension_build  # noqa: E402  (the twins' shared precompiled header)
 
 
 def quiet():
@@ -33,9 +36,7 @@ def load():
     build = os.path.join(BUILD, "torch-" + torch.__version__)
     os.makedirs(build, exist_ok=True)
     with contextlib.redirect_stdout(io.StringIO()):
-        torch.utils.cpp_extension.load(
-            name="tt_verdicts_ops", sources=[cases.SOURCE], build_directory=build,
-            is_python_module=False, verbose=False)
+        extension_build.load(torch, "tt_verdicts_ops", build, [cases.SOURCE])
 
 
 def register_fake(case):

@@ -9,6 +9,7 @@ import os
 import torch
 import torch.utils.cpp_extension
 
+import extension_build
 import forms
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -23,13 +24,7 @@ def load(cache_root):
     """
     build = os.path.join(cache_root, "ground-truth-build", "torch-" + torch.__version__)
     os.makedirs(build, exist_ok=True)
-    torch.utils.cpp_extension.load(
-        name="tt_gt_ops",
-        sources=[os.path.join(HERE, "tt_gt_ops.cpp")],
-        build_directory=build,
-        is_python_module=False,
-        verbose=False,
-    )
+    extension_build.load(torch, "tt_gt_ops", build, [os.path.join(HERE, "tt_gt_ops.cpp")])
     for form in forms.FORMS:
         _complete_cpu_op(form)
     errors = {}

@@ -21,7 +21,6 @@ docs/checks/torch-op-undeclared-mutation.md.
 """
 
 import argparse
-import hashlib
 import json
 import os
 import re
@@ -32,6 +31,7 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
+import extension_build  # noqa: E402
 import sampling  # noqa: E402
 ROOT = os.path.dirname(os.path.dirname(HERE))
 JSON_PATH = os.path.join(ROOT, "docs", "ground-truth-mutation.json")
@@ -334,24 +334,6 @@ def prepare_torch(tag):
     return torch
 
 
-def extension_build_dir(torch, name, texts):
-    """Where the C++ extension `name` built from texts is kept across runs:
-    under TORCH_TIDY_CACHE (~/.cache/torch-tidy), keyed by the torch version,
-    the name and the sources' text, so a run whose sources did not change
-    loads the library built before instead of compiling LibTorch's headers
-    again (most of a measurement's time on two cores), and a changed source
-    gets a directory of its own. What is measured (opcheck, the compiled
-    calls, inductor's own cache) is run afresh every time."""
-    digest = hashlib.sha256(f"{torch.__version__}\0{name}".encode())
-    for text in texts:
-        digest.update(b"\0" + text.encode())
-    root = os.environ.get("TORCH_TIDY_CACHE") or os.path.join(
-        os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "torch-tidy")
-    build = os.path.join(root, "extension-builds", f"{name}-{digest.hexdigest()[:16]}")
-    os.makedirs(build, exist_ok=True)
-    return build
-
-
 def measure_under_venvs(specs, script, what):
     """Runs `script --measure` under each LABEL=PYTHON of specs and collects
     the `ROW ...` lines it prints, split: returns ([(label, rows)] for the
@@ -403,42 +385,21 @@ def venv_script_verdict(problems, ran, what, summary):
     return 0
 
 
-def _write_if_changed(path, text):
-    """Writes text unless the file has it already (ninja goes by mtimes)."""
-    try:
-        with open(path) as f:
-            if f.read() == text:
-                return
-    except OSError:
-        pass
-    with open(path, "w") as f:
-        f.write(text)
-
-
 def load_operators(torch, name, sources):
-    """Builds (or loads the build kept from an earlier run, see
-    extension_build_dir) the C++ operators of sources, an extension with no
-    Python module."""
+    """Builds (or loads the build kept from an earlier run) the C++ operators
+    of the source files, an extension with no Python module
+    (extension_build)."""
     texts = []
     for path in sources:
         with open(path) as f:
             texts.append(f.read())
-    build = extension_build_dir(torch, name, texts)
-    copies = []
-    for i, (path, text) in enumerate(zip(sources, texts)):
-        copy = os.path.join(build, f"src{i}-{os.path.basename(path)}")
-        _write_if_changed(copy, text)
-        copies.append(copy)
-    torch.utils.cpp_extension.load(name=name, sources=copies, build_directory=build,
-                                   is_python_module=False, verbose=False)
+    extension_build.load_texts(torch, name, [(os.path.basename(p), t)
+                                             for p, t in zip(sources, texts)])
 
 
 def load_inline_operators(torch, name, text):
-    """load_operators for one source text (load_inline keeps its file's
-    mtime where the text did not change)."""
-    from torch.utils.cpp_extension import load_inline
-    load_inline(name, cpp_sources=[text], is_python_module=False,
-                build_directory=extension_build_dir(torch, name, [text]))
+    """load_operators for one source text, compiled as written."""
+    extension_build.load_texts(torch, name, [(f"{name}.cpp", text)])
 
 
 def opcheck_verdict(e):

@@ -14,7 +14,8 @@
 // whether the receiver's values changed. The receivers that need a copy for
 // another device (to(kCUDA), cpu() of a CUDA tensor, cuda()) need a GPU and
 // are not measured here.
-#include <torch/torch.h>
+#include <ATen/ATen.h>
+#include <torch/version.h>
 
 #include <functional>
 #include <iostream>

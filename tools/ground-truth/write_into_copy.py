@@ -40,17 +40,17 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import extension_build  # noqa: E402
 import undeclared_mutation as um  # noqa: E402  (shared helpers)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SOURCE = os.path.join(HERE, "write_into_copy.cpp")
-CACHE = os.path.join(os.path.expanduser("~"), ".cache", "torch-tidy",
-                     "write-into-copy")
+CACHE = os.path.join(extension_build.cache_root(), "write-into-copy")
 BACKENDS = ["aot_eager", "inductor"]
 
 KERNEL = r'''
 #include <torch/library.h>
-#include <torch/torch.h>
+#include <ATen/ATen.h>
 void contig_add(at::Tensor out) { out.contiguous().add_(1); }
 void contig_raw(at::Tensor out) {
   at::Tensor c = out.contiguous();

@@ -1,7 +1,7 @@
 // Runs each kernel of write_into_copy_fixes.cpp (fixed or not) on a
 // receiver that needs no copy and one that does, and prints per run:
 // kernel <TAB> receiver <TAB> reaches | lost | error.
-#include <torch/torch.h>
+#include <ATen/ATen.h>
 
 #include <functional>
 #include <iostream>

@@ -3,7 +3,7 @@
 // the check's --fix on this file, then builds it with its driver against
 // LibTorch and runs every kernel on a receiver that needs the copy and one
 // that does not). Each kernel adds 1 to every element of `out`.
-#include <torch/torch.h>
+#include <ATen/ATen.h>
 
 // write-back-copy: a local holds the copy.
 void wb_add(at::Tensor &out) {
