@@ -17,7 +17,6 @@ os.makedirs(BUILD, exist_ok=True)
 os.environ.setdefault("TORCHINDUCTOR_CACHE_DIR", os.path.join(BUILD, "inductor"))
 
 import torch  # noqa: E402
-import torch.utils.cpp_extension  # noqa: E402
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
