@@ -95,6 +95,22 @@ class FindCmakeTest(unittest.TestCase):
             path, version = cmake.find_cmake(None, python, ((99, 0, 0), "x"))
         self.assertEqual((path, version), (beside, (99, 1, 0)))
 
+    def test_cmake_beside_the_python_the_build_environment_came_from(self):
+        # The build runs in an isolated environment made from --python; a
+        # cmake pip put beside --python is found (deepmd-kit: the hint said
+        # so, and it was not).
+        with tempfile.TemporaryDirectory() as d:
+            isolated = write(os.path.join(d, "env", "bin", "python"),
+                             "#!/bin/sh\n", stat.S_IRWXU)
+            given = write(os.path.join(d, "venv", "bin", "python"),
+                          "#!/bin/sh\n", stat.S_IRWXU)
+            beside = write(os.path.join(d, "venv", "bin", "cmake"),
+                           "#!/bin/sh\necho 'cmake version 99.1.0'\n",
+                           stat.S_IRWXU)
+            path, version = cmake.find_cmake(None, [isolated, given],
+                                             ((99, 0, 0), "x"))
+        self.assertEqual((path, version), (beside, (99, 1, 0)))
+
 
 MISSING_CONFIG = """\
 -- The CXX compiler identification is GNU 12.2.0
@@ -435,7 +451,9 @@ class SourcesDatabaseTest(unittest.TestCase):
                 set(GEN_DIR ${CMAKE_CURRENT_SOURCE_DIR}/gen)
                 add_library(mylib a.cpp b.cc)
                 target_include_directories(mylib PRIVATE ${GEN_DIR})
-                target_compile_definitions(mylib PUBLIC WITH_B)
+                target_compile_definitions(mylib PUBLIC WITH_B # fix path
+                  PRIVATE "QUOTED#1") # add_definitions(-DCOMMENTED)
+                #[[ add_definitions(-DBRACKETED) ]]
                 """)
             write(os.path.join(source, "inc", "mylib.h"))
             write(os.path.join(source, "src", "gen", "g.h"))
@@ -462,6 +480,10 @@ class SourcesDatabaseTest(unittest.TestCase):
                        "-DTORCH_EXTENSION_NAME=mylib"):
             self.assertIn(define, args)
         self.assertNotIn("-DDEP", args)
+        # Comments define nothing (deepmd-kit's `PRIVATE "LMPPLUGIN" # fix
+        # header path` gave -Dfix -Dheader -Dpath, and no file parsed).
+        for word in ("fix", "path", "COMMENTED", "BRACKETED"):
+            self.assertFalse([a for a in args if word in a], word)
         self.assertFalse(any("CONFIG" in a for a in args))
         self.assertIn("2 files", said)
         self.assertIn("3 include directories", said)

@@ -477,6 +477,18 @@ class SwitchesTest(unittest.TestCase):
         self.assertEqual({p: [s.name for s in ss] for p, ss in found.items()},
                          {paths[0]: ["FORCE_CUDA"]})
 
+    def test_options_on_by_default_are_not_switches(self):
+        # deepmd-kit: DEEPMD_CUDA_PORTABLE_PTX is ON unless told otherwise;
+        # "-D DEEPMD_CUDA_PORTABLE_PTX=ON" brings nothing in.
+        switches = cov.cmake_switches({"DEEPMD_CUDA_PORTABLE_PTX": "ON",
+                                       "BYPASS_CUDA_CHECK": "TRUE",
+                                       "WITH_CUDA": "OFF"})
+        self.assertEqual([s.name for s in switches], ["WITH_CUDA"])
+        found = cov.switches_for(["/r/op/a.cu", "/r/op/b.cpp"], switches,
+                                 "/r")
+        self.assertEqual([s.hint() for s in found["/r/op/a.cu"]],
+                         ["-D WITH_CUDA=ON"])
+
     def test_generic_words_ignored(self):
         found = cov.switches_for(["/r/a/with_build.cpp", "/r/b/x.cpp"],
                                  [cov.Switch("WITH_BUILD", "env")], "/r")

@@ -180,6 +180,10 @@ import subprocess
 def build_wheel(wheel_directory, config_settings=None,
                 metadata_directory=None):
     from cmake import CMAKE_BIN_DIR
+    try:
+        import projpkg.settings  # the package's runtime settings, as
+    except ImportError:          # deepmd-kit's backend imports deepmd's
+        pass
     flavour = os.environ.get("TT_BACKEND_FLAVOUR", "plain")
     init = os.path.join(wheel_directory, "init.cmake")
     with open(init, "w") as f:
@@ -201,7 +205,8 @@ SETUP_SANDBOX = textwrap.dedent('''
     here = os.path.dirname(os.path.abspath(__file__))
     subprocess.run(["git", "submodule", "update", "--init"], cwd=here)
     subprocess.run(["git", "config", "torch-tidy.test", "wrote"], cwd=here)
-    described = subprocess.run(["git", "describe", "--always"], cwd=here,
+    described = subprocess.run(["git", "describe", "--always", "--dirty"],
+                               cwd=here,
                                capture_output=True, text=True).stdout.strip()
     print("DESCRIBED=" + described)
     os.makedirs(os.path.join(here, "pkg"), exist_ok=True)
@@ -292,6 +297,10 @@ class RecordSetupPyTest(unittest.TestCase):
                     ["-c", "user.name=t", "-c", "user.email=t@t", "commit",
                      "-qm", "x"]):
             subprocess.run(git + cmd, check=True, capture_output=True)
+        # A tracked file touched since the commit: `describe --dirty` would
+        # refresh the index's stat data (deepmd-kit's CMake runs it).
+        later = os.stat(setup_py).st_mtime + 10
+        os.utime(os.path.join(self.project, "csrc", "ops.cpp"), (later, later))
         before = tree_bytes(self.project)
         rec = recorder.record_setup_py(PYTHON, setup_py, recorder.environment([]),
                                        self.scratch)
@@ -299,6 +308,7 @@ class RecordSetupPyTest(unittest.TestCase):
         self.assertEqual(tree_bytes(self.project), before)
         self.assertIn("DESCRIBED=", rec.output)   # a read-only query answers
         self.assertNotIn("DESCRIBED=\n", rec.output)
+        self.assertNotIn("-dirty", rec.output)   # the same bytes: not dirty
         self.assertEqual(sorted(rec.git_refused),
                          ["git config torch-tidy.test wrote",
                           "git submodule update --init"])
@@ -514,8 +524,13 @@ class RecordBackendTest(unittest.TestCase):
             write(os.path.join(project, "_build", "mybackend.py"), BACKEND)
             write(os.path.join(project, "src", "CMakeLists.txt"),
                   "cmake_minimum_required(VERSION 3.18)\nproject(b CXX)\n")
+            write(os.path.join(project, "projpkg", "__init__.py"), "")
+            write(os.path.join(project, "projpkg", "settings.py"),
+                  "import os\n"
+                  "THREADS = int(os.environ.get('PROJPKG_THREADS', '1'))\n")
             before = listing(project)
             env = recorder.environment(["TT_BACKEND_FLAVOUR=fancy"])
+            env["PYTHONPATH"] = project
             rec = recorder.record_backend(
                 PYTHON, project, "mybackend", ["_build"], env, scratch,
                 {"build-dir": os.path.join(scratch, "build")},
@@ -525,6 +540,14 @@ class RecordBackendTest(unittest.TestCase):
             self.assertEqual(len(rec.cmake_calls), 1, rec.output)
             self.assertIn("TT_BACKEND_FLAVOUR", rec.variables)
             self.assertIn("TT_BACKEND_FLAVOUR", rec.variables_in_text)
+            # Read while the backend ran, by the package it imported: a
+            # runtime setting, never offered as a switch of the build.
+            self.assertIn("PROJPKG_THREADS", rec.variables)
+            self.assertEqual(rec.readers["PROJPKG_THREADS"],
+                             os.path.join(project, "projpkg", "settings.py"))
+            self.assertEqual(rec.switch_variables(), ["TT_BACKEND_FLAVOUR"])
+            self.assertFalse([v for v in rec.variables
+                              if v.startswith("TORCH_TIDY_")])
             p = recorder.parse_cmake_call(rec.cmake_calls[0])
             self.assertEqual(p["source"], os.path.join(project, "src"))
             self.assertEqual(p["defines"], {"FLAVOUR": "fancy"})

@@ -747,9 +747,9 @@ def _coverage(args, db, index_json, root, linted, causes, regex_skipped,
         switches += [cov.Switch(g.value, g.kind, files=g.sources)
                      for g in db.build.guards]
     elif db.build:
-        switches += [cov.Switch(v, "env") for v in db.build.all_variables()]
-    switches += [cov.Switch(k, "cmake", v)
-                 for k, v in db.cmake_options.items()]
+        switches += [cov.Switch(v, "env")
+                     for v in db.build.switch_variables()]
+    switches += cov.cmake_switches(db.cmake_options)
     database_files = {os.path.realpath(os.path.join(e["directory"],
                                                     e["file"]))
                       for e in db.entries}

@@ -103,17 +103,21 @@ def required_version(source, specifier=None):
 
 def find_cmake(explicit, python, requirement):
     """The cmake to configure with: --cmake, else the first of PATH's and
-    the project's Python environment's (PyPI's cmake) that is new enough.
-    ProjectError naming what would do where none is."""
+    the project's Python environments' (PyPI's cmake) that is new enough.
+    python: a Python or a list of them (the build's isolated environment and
+    the --python it was made from: a cmake pip put beside the latter is not
+    beside the former). ProjectError naming what would do where none is."""
     candidates = []
     if explicit:
         candidates = [explicit]
     else:
         candidates = [shutil.which("cmake")]
-        if python:
-            beside = os.path.join(os.path.dirname(
-                os.path.abspath(shutil.which(python) or python)), "cmake")
-            candidates.append(beside)
+        for p in ([python] if isinstance(python, str) else python or []):
+            if p:
+                beside = os.path.join(os.path.dirname(
+                    os.path.abspath(shutil.which(p) or p)), "cmake")
+                if beside not in candidates:
+                    candidates.append(beside)
     seen = []
     for c in candidates:
         if not c or not os.path.isfile(c) or not os.access(c, os.X_OK):
@@ -404,15 +408,30 @@ def _configure(cmake, source, build, plan, init_caches, env, shown,
     return ok, shown(log), rel(log_path, os.getcwd())
 
 
+_CMAKE_TOKENS = re.compile(r'"(?:\\.|[^"\\])*"'      # a quoted argument
+                           r'|#\[(=*)\[.*?\]\1\]'       # a bracket comment
+                           r'|#[^\n]*', re.S)             # a line comment
+
+
+def strip_comments(text):
+    """A CMakeLists.txt's text without its comments (`PRIVATE "X" # fix
+    header path` defines no `fix`), newlines kept; a `#` inside a quoted
+    argument stays."""
+    def keep(m):
+        t = m.group(0)
+        return t if t.startswith('"') else "\n" * t.count("\n")
+    return _CMAKE_TOKENS.sub(keep, text)
+
+
 def cmake_directories(source):
-    """{CMakeLists.txt path: its text} under source (other projects' code,
-    tests and builds left out)."""
+    """{CMakeLists.txt path: its text, comments left out} under source
+    (other projects' code, tests and builds left out)."""
     found = {}
     for root, dirs, files in os.walk(source):
         dirs[:] = sorted(d for d in dirs if not NOT_THE_PROJECTS.match(d))
         if "CMakeLists.txt" in files:
             path = os.path.join(root, "CMakeLists.txt")
-            found[path] = read_text(path)
+            found[path] = strip_comments(read_text(path))
     return found
 
 

@@ -73,6 +73,14 @@ class Switch:
         return f"-D {self.name}=ON"
 
 
+def cmake_switches(options):
+    """The Switches of a CMake project's option()s ({NAME: default}) that
+    can bring files in: an option that is ON unless told otherwise (deepmd's
+    DEEPMD_CUDA_PORTABLE_PTX) switches nothing on."""
+    return [Switch(k, "cmake", v) for k, v in options.items()
+            if v not in ("ON", "TRUE", "YES", "1")]
+
+
 def switches_for(paths, switches, root, everywhere=()):
     """{path: [Switch]} of paths whose names share a meaningful word with
     the path. A word every file of `everywhere` (the project's sources, the

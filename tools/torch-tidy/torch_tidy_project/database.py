@@ -174,7 +174,7 @@ def obtain(ctx):
             log(prep.note)
         if prep.python != (ctx.python or "python3"):
             ctx = argparse.Namespace(**vars(ctx))
-            ctx.python = prep.python
+            ctx.python_given, ctx.python = ctx.python, prep.python
     if doc is not None and pyproject.uses_scikit_build(doc):
         return _finish(ctx, _from_backend(ctx, db, doc))
     if has_setup:
@@ -201,7 +201,9 @@ def _need_torch(ctx):
 
 def _real_cmake(ctx, source, specifier=None):
     requirement = cmake.required_version(source, specifier)
-    return cmake.find_cmake(ctx.cmake, ctx.python, requirement)[0]
+    return cmake.find_cmake(
+        ctx.cmake, [ctx.python, getattr(ctx, "python_given", None)],
+        requirement)[0]
 
 
 def _from_backend(ctx, db, doc):

@@ -101,6 +101,7 @@ project, bindir, stub = request["project"], request["bin"], request["stub"]
 sys.dont_write_bytecode = True
 sys.path.insert(0, stub)
 variables = []
+readers = {}   # variable: the project file that read it first
 _Environ = type(os.environ)
 _getitem = _Environ.__getitem__
 _skip = (os.path.abspath(os.__file__),)
@@ -114,14 +115,21 @@ def _read_by_project():
             f = f.f_back
             continue
         if raw.startswith("<"):
-            return False
+            return None
         name = os.path.abspath(raw)
-        return (name.startswith(project + os.sep) and
-                os.sep + ".torch-tidy" + os.sep not in name)
-    return False
+        if name.startswith(project + os.sep) and \
+                os.sep + ".torch-tidy" + os.sep not in name:
+            return name
+        return None
+    return None
 def _getitem_recorded(self, key):
-    if isinstance(key, str) and key not in variables and _read_by_project():
-        variables.append(key)
+    # torch-tidy's own variables (the stand-ins') are not the project's.
+    if isinstance(key, str) and key not in variables and \
+            not key.startswith("TORCH_TIDY_"):
+        who = _read_by_project()
+        if who:
+            variables.append(key)
+            readers[key] = who
     return _getitem(self, key)
 _Environ.__getitem__ = _getitem_recorded
 _init = subprocess.Popen.__init__
@@ -131,7 +139,7 @@ def _popen(self, args, *a, **kw):
         args = [os.path.join(bindir, "cmake")] + list(args[1:])
     return _init(self, args, *a, **kw)
 subprocess.Popen.__init__ = _popen
-result = {"variables": variables, "error": None}
+result = {"variables": variables, "readers": readers, "error": None}
 def finish():
     # On a line of its own, whatever the build printed last.
     print("\n" + MARKER + json.dumps(result), flush=True)
@@ -263,6 +271,8 @@ class BuildRecord:
         self.cmake_calls = []
         self.variables = []           # read while it ran
         self.variables_in_text = []   # named in its text (env reads)
+        self.readers = {}             # variable: the file that read it
+        self.build_code = None        # a backend's own folders (backend-path)
         self.error = None             # why it stopped, when not at cmake
         self.imported = True          # a backend: whether it imported
         self.output = ""
@@ -313,6 +323,20 @@ class BuildRecord:
 
     def all_variables(self):
         seen = list(self.variables)
+        seen += [v for v in self.variables_in_text if v not in seen]
+        return seen
+
+    def switch_variables(self):
+        """The variables that may switch what is built. A backend's: those
+        its own code (backend-path) read or names; what the package it
+        imports reads at import (thread counts, devices) is the package's
+        runtime setting, never a switch of the build."""
+        if self.build_code is None:
+            return self.all_variables()
+        inside = tuple(os.path.join(os.path.realpath(d), "")
+                       for d in self.build_code)
+        seen = [v for v in self.variables
+                if os.path.realpath(self.readers.get(v, "")).startswith(inside)]
         seen += [v for v in self.variables_in_text if v not in seen]
         return seen
 
@@ -407,6 +431,7 @@ def _run(python, driver, request, env, scratch, real_cmake, what, log):
         rec.error = f"exited {code} before it finished"
     else:
         rec.variables = result.get("variables", [])
+        rec.readers = result.get("readers") or {}
         rec.error = result.get("error")
         rec.missing_imports = result.get("missing_imports") or []
         rec.extensions = result.get("extensions")
@@ -499,6 +524,7 @@ def record_backend(python, project, backend, backend_path, env, scratch,
     rec = _run(python, DRIVER_BACKEND, request, env, scratch, real_cmake,
                f"the build backend {backend}",
                os.path.join(scratch, "backend.log"))
+    rec.build_code = [os.path.join(project, d) for d in backend_path or []]
     for d in backend_path or []:
         for root, _, files in os.walk(os.path.join(project, d)):
             for f in files:

@@ -2,7 +2,8 @@
 (setup.py, a build backend, CMake's configure): read the tree and .git,
 never change them, never fetch. A `git` stand-in first on PATH answers the
 commands that only read (rev-parse, describe, status, config --get, ...)
-with the real git and refuses every other (submodule update, fetch,
+with the real git, on a copy of the index (a query may refresh it), and
+refuses every other (submodule update, fetch,
 checkout, config writes), and git's own network is switched off
 (GIT_ALLOW_PROTOCOL names no protocol). The Python the recorder runs writes
 below the project into a shadow folder instead (builtins.open, os.mkdir,
@@ -68,7 +69,26 @@ elif sub == "submodule":
 elif sub == "symbolic-ref":
     ok = len(words) <= 1
 if ok and real:
-    os.execv(real, [real] + args)
+    # A query may still rewrite the index (`describe --dirty` refreshes its
+    # stat data whatever GIT_OPTIONAL_LOCKS says): it gets a copy of it.
+    import shutil, subprocess
+    index = subprocess.run(
+        [real] + args[:i] + ["rev-parse", "--path-format=absolute",
+                             "--git-path", "index"],
+        stdin=subprocess.DEVNULL, capture_output=True, text=True).stdout.strip()
+    if not os.path.isfile(index):
+        os.execv(real, [real] + args)
+    copy = os.path.join(os.path.dirname(os.environ["TORCH_TIDY_GIT_RECORD"]),
+                        f"git-index-{os.getpid()}")
+    shutil.copyfile(index, copy)
+    try:
+        code = subprocess.run([real] + args,
+                              env=dict(os.environ, GIT_INDEX_FILE=copy)).returncode
+    finally:
+        for leftover in (copy, copy + ".lock"):
+            if os.path.exists(leftover):
+                os.remove(leftover)
+    sys.exit(code)
 with open(os.environ["TORCH_TIDY_GIT_RECORD"], "a") as f:
     f.write(json.dumps({"cwd": os.getcwd(), "args": args}) + "\n")
 sys.exit("torch-tidy: `git " + " ".join(args) + "` refused: the project's "
