@@ -11,8 +11,10 @@
 #include "torch_tidy/rewrite/CheckFixes.h"
 
 #include "clang/AST/ASTContext.h"
+#include "clang/AST/ParentMap.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
+#include "clang/Analysis/CFG.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/StringSet.h"
 
@@ -240,10 +242,57 @@ bool readsMetadataOnly(StringRef Name) {
 /// The first use of P's values in Body after Loc that is not a write-back
 /// into P (`P.copy_(...)`): a use that sees the values the write meant to
 /// leave there.
+/// Whether one statement of a function can run after another: its
+/// control-flow graph's blocks, one reachable from the other (a read in the
+/// other branch of the `if` around a write cannot, deepmd-kit's
+/// `if (double) f<double>(g); else f<float>(g);`). Where either is not in
+/// the graph (a lambda's body), or there is none, it may.
+class RunsAfter {
+public:
+  RunsAfter(const FunctionDecl *FD, ASTContext &Ctx) : PM(FD->getBody()) {
+    CFG::BuildOptions Options;
+    Options.setAllAlwaysAdd();
+    Graph = CFG::buildCFG(FD, FD->getBody(), &Ctx, Options);
+    if (Graph)
+      for (const CFGBlock *B : *Graph)
+        for (const CFGElement &E : *B)
+          if (std::optional<CFGStmt> S = E.getAs<CFGStmt>())
+            BlockOf.try_emplace(S->getStmt(), B);
+  }
+  bool mayRunAfter(const Stmt *To, const Stmt *From) const {
+    const CFGBlock *A = blockOf(From), *B = blockOf(To);
+    if (!A || !B || A == B)
+      return true;
+    llvm::SmallVector<const CFGBlock *, 16> Work = {A};
+    llvm::DenseSet<const CFGBlock *> Seen = {A};
+    while (!Work.empty())
+      for (const CFGBlock::AdjacentBlock &Next : Work.pop_back_val()->succs())
+        if (const CFGBlock *N = Next.getReachableBlock()) {
+          if (N == B)
+            return true;
+          if (Seen.insert(N).second)
+            Work.push_back(N);
+        }
+    return false;
+  }
+
+private:
+  const CFGBlock *blockOf(const Stmt *S) const {
+    for (; S; S = PM.getParent(S))
+      if (auto It = BlockOf.find(S); It != BlockOf.end())
+        return It->second;
+    return nullptr;
+  }
+  ParentMap PM;
+  std::unique_ptr<CFG> Graph;
+  llvm::DenseMap<const Stmt *, const CFGBlock *> BlockOf;
+};
+
 class ReadFinder : public RecursiveASTVisitor<ReadFinder> {
 public:
-  ReadFinder(const VarDecl *P, SourceLocation After, const SourceManager &SM)
-      : P(P), After(After), SM(SM) {}
+  ReadFinder(const VarDecl *P, SourceLocation After, const SourceManager &SM,
+             const Stmt *Write = nullptr, const RunsAfter *Order = nullptr)
+      : P(P), After(After), SM(SM), Write(Write), Order(Order) {}
   bool VisitCXXMemberCallExpr(CXXMemberCallExpr *Call) {
     if (const CXXMethodDecl *M = Call->getMethodDecl();
         M && M->getIdentifier() &&
@@ -259,7 +308,8 @@ public:
     if (Read || Ref->getDecl() != P || Skip.contains(Ref))
       return true;
     SourceLocation L = SM.getExpansionLoc(Ref->getBeginLoc());
-    if (SM.isBeforeInTranslationUnit(After, L))
+    if (SM.isBeforeInTranslationUnit(After, L) &&
+        (!Write || !Order || Order->mayRunAfter(Ref, Write)))
       Read = Ref;
     return true;
   }
@@ -270,6 +320,8 @@ private:
   const VarDecl *P;
   SourceLocation After;
   const SourceManager &SM;
+  const Stmt *Write;
+  const RunsAfter *Order;
   llvm::DenseSet<const DeclRefExpr *> Skip;
 };
 
@@ -385,8 +437,8 @@ void WriteIntoCopyCheck::check(const MatchFinder::MatchResult &Result) {
   Reported.clear();
 
   auto IntentOf = [&](const FunctionDecl *FD, unsigned P,
-                      const ArgumentMutationResult &R,
-                      SourceLocation LastWrite) -> std::optional<Intent> {
+                      const ArgumentMutationResult &R, SourceLocation LastWrite,
+                      const Stmt *LastStmt) -> std::optional<Intent> {
     const ParmVarDecl *Param = FD->getParamDecl(P);
     std::string Name = Param->getName().str();
     auto It = Kernels.find(FD);
@@ -416,7 +468,8 @@ void WriteIntoCopyCheck::check(const MatchFinder::MatchResult &Result) {
       if (Ret.ParamIndex == P && Ret.Direct)
         return Intent{"'" + Name + "' is returned", Ret.Return->getBeginLoc()};
     if (ReadAfterWrite && LastWrite.isValid()) {
-      ReadFinder F(Param, LastWrite, SM);
+      RunsAfter Order(FD, Ctx);
+      ReadFinder F(Param, LastWrite, SM, LastStmt, &Order);
       F.TraverseStmt(const_cast<Stmt *>(FD->getBody()));
       if (F.Read)
         return Intent{"'" + Name + "' is read after the write",
@@ -465,16 +518,16 @@ void WriteIntoCopyCheck::check(const MatchFinder::MatchResult &Result) {
                 SM.getExpansionLoc(B->getBeginLoc()));
           });
           const Stmt *First = Sites.front(), *Last = Sites.back();
-          SourceLocation LastInFD =
-              G == FD ? SM.getExpansionLoc(Last->getEndLoc())
-                      : SM.getExpansionLoc((Writes.back()->Via
-                                                ? Writes.back()->Via
-                                                : Writes.back()->Write)
-                                               ->getEndLoc());
+          const Stmt *LastStmt =
+              G == FD ? Last
+                      : (Writes.back()->Via
+                             ? static_cast<const Stmt *>(Writes.back()->Via)
+                             : Writes.back()->Write);
+          SourceLocation LastInFD = SM.getExpansionLoc(LastStmt->getEndLoc());
           unsigned P = Writes.front()->ParamIndex;
           if (P >= FD->getNumParams())
             continue;
-          std::optional<Intent> Why = IntentOf(FD, P, R, LastInFD);
+          std::optional<Intent> Why = IntentOf(FD, P, R, LastInFD, LastStmt);
           if (!Why)
             continue;
           // Guards that rule the copy out: in G on the receiver, and in

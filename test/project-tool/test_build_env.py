@@ -7,6 +7,7 @@ and pip (support.PYTHON), else each case says SKIPPED by name."""
 import argparse
 import io
 import os
+import shutil
 import subprocess
 import tempfile
 import unittest
@@ -115,6 +116,67 @@ class BuildEnvTest(unittest.TestCase):
         self.assertTrue(any("installed in .torch-tidy/build-env/" in n and
                             "earlier" in n for n in again.notes),
                         again.notes)
+
+    @needs_setuptools
+    def test_what_the_backend_asks_for_is_installed_too(self):
+        # pip asks a backend's get_requires_for_build_wheel what else its
+        # build needs (scikit-build-core: setuptools-scm, a newer cmake for
+        # deepmd-kit) and installs that before building; so does the run.
+        # torch, asked for there too, stays --python's.
+        cmake, cxx = shutil.which("cmake"), shutil.which("c++")
+        if not (cmake and cxx):
+            print("SKIPPED test_what_the_backend_asks_for_is_installed_too: "
+                  "no cmake or c++", flush=True)
+            self.skipTest("no cmake or c++")
+        write(os.path.join(self.project, "pyproject.toml"), """\
+            [build-system]
+            requires = ["setuptools"]
+            build-backend = "mybackend"
+            backend-path = ["_build"]
+
+            [tool.scikit-build]
+            cmake.source-dir = "native"
+            """)
+        write(os.path.join(self.project, "_build", "mybackend.py"), """\
+            import subprocess
+            def get_requires_for_build_wheel(config_settings=None):
+                return ["tt-build-helper", "torch>=1"]
+            def build_wheel(wheel_directory, config_settings=None,
+                            metadata_directory=None):
+                import tt_build_helper
+                mode = tt_build_helper.HELLO.replace("-", "_")
+                subprocess.check_call(["cmake", "-S", "native", "-B",
+                                       config_settings["build-dir"],
+                                       "-DMODE=" + mode])
+            """)
+        write(os.path.join(self.project, "native", "CMakeLists.txt"), """\
+            cmake_minimum_required(VERSION 3.18)
+            project(native CXX)
+            add_library(native STATIC k.cpp)
+            target_compile_definitions(native PRIVATE MODE_${MODE})
+            """)
+        write(os.path.join(self.project, "native", "k.cpp"))
+        for d, _, files in os.walk(self.project):   # written long before
+            for f in files:
+                os.utime(os.path.join(d, f), (1e9, 1e9))
+        with redirect_stdout(io.StringIO()):
+            db = database.obtain(context(
+                self.project, env=dict(os.environ, **self.env),
+                torch=self.torch, cmake=cmake))
+        self.assertEqual(db.how, "cmake", db.notes)
+        self.assertFalse([n for n in db.notes if "wrote into" in n])
+        self.assertEqual(len(db.entries), 1, db.notes)
+        self.assertIn("-DMODE_tt_build_helper", db.entries[0]["command"])
+        said = [n for n in db.notes if "get_requires_for_build_wheel" in n]
+        self.assertEqual(len(said), 1, db.notes)
+        self.assertIn("asks for tt-build-helper: the build requirements",
+                      said[0])
+        self.assertIn("installed in .torch-tidy/build-env/", said[0])
+        self.assertEqual(db.build.dynamic_requires,
+                         ["tt-build-helper", "torch>=1"])
+        self.assertNotEqual(subprocess.run(
+            [PYTHON, "-c", "import tt_build_helper"],
+            capture_output=True).returncode, 0)
 
     @needs_setuptools
     def test_a_requirement_that_cannot_be_installed_is_named(self):

@@ -562,6 +562,58 @@ class RecordBackendTest(unittest.TestCase):
                                                          "init.cmake")))
             self.assertEqual(listing(project), before)
 
+    @needs_setuptools
+    def test_what_the_backend_asks_for_and_lacks_stops_it(self):
+        # get_requires_for_build_wheel is asked first, as pip asks it; what
+        # the Python lacks is named, and the backend does not build without
+        # it. torch is never asked for: the build uses --python's.
+        with tempfile.TemporaryDirectory() as tmp:
+            d = os.path.realpath(tmp)
+            project = os.path.join(d, "proj")
+            write(os.path.join(project, "_build", "asking.py"), """\
+                def get_requires_for_build_wheel(config_settings=None):
+                    return ["tt-nowhere-xyz>=1", "torch>=99", "setuptools"]
+                def build_wheel(wheel_directory, config_settings=None,
+                                metadata_directory=None):
+                    raise SystemExit("built without what it asked for")
+                """)
+            rec = recorder.record_backend(
+                PYTHON, project, "asking", ["_build"],
+                recorder.environment([]), os.path.join(d, "scratch"))
+        self.assertTrue(rec.imported, rec.output)
+        self.assertEqual(rec.dynamic_requires,
+                         ["tt-nowhere-xyz>=1", "torch>=99", "setuptools"])
+        self.assertEqual(rec.dynamic_missing, ["tt-nowhere-xyz>=1"])
+        self.assertIn("get_requires_for_build_wheel asks for "
+                      "tt-nowhere-xyz>=1", rec.error)
+        self.assertNotIn("built without", rec.output)
+        self.assertEqual(rec.cmake_calls, [])
+
+    def test_the_backends_own_code(self):
+        # deepmd-kit: backend-path ["."] and backend backend.dp_backend:
+        # its own code is backend/, not the package deepmd/ beside it.
+        with tempfile.TemporaryDirectory() as tmp:
+            d = os.path.realpath(tmp)
+            write(os.path.join(d, "backend", "dp_backend.py"))
+            write(os.path.join(d, "deepmd", "env.py"))
+            write(os.path.join(d, "_b", "mine.py"))
+            self.assertEqual(recorder.backend_code(d, "backend.dp_backend",
+                                                   ["."]),
+                             [os.path.join(d, "backend")])
+            self.assertEqual(recorder.backend_code(d, "mine:Backend",
+                                                   ["_b"]),
+                             [os.path.join(d, "_b", "mine.py")])
+            self.assertEqual(recorder.backend_code(d, "gone", ["_b"]),
+                             [os.path.join(d, "_b")])
+            rec = recorder.BuildRecord("the build backend", "log")
+            rec.build_code = [os.path.join(d, "backend")]
+            rec.variables = ["DP_VARIANT", "DP_INTRA_OP_PARALLELISM_THREADS"]
+            rec.readers = {
+                "DP_VARIANT": os.path.join(d, "backend", "read_env.py"),
+                "DP_INTRA_OP_PARALLELISM_THREADS":
+                    os.path.join(d, "deepmd", "env.py")}
+            self.assertEqual(rec.switch_variables(), ["DP_VARIANT"])
+
     def record_missing_backend(self):
         with tempfile.TemporaryDirectory() as tmp:
             d = os.path.realpath(tmp)

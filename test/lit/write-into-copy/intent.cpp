@@ -95,3 +95,34 @@ void optional_out(std::optional<at::Tensor> &out_) {
   // CHECK-MESSAGES: :[[@LINE-3]]:3: note: no fix: the copy is not made of a named tensor a write-back could name
   // CHECK-MESSAGES-NOREAD: :[[@LINE-4]]:3: warning: write into 'out_.value().contiguous()' (zero_) is lost
 }
+
+// A read the write cannot reach is not after it: the other branch of the
+// `if` around the helper's call (deepmd-kit's border_op backward calls its
+// helper once per dtype, each on the same gradient) reads nothing once the
+// helper wrote into its copy, which it returns.
+template <typename T> at::Tensor scaled(const at::Tensor &g) {
+  auto c = g.contiguous();
+  c.mul_(2);
+  return c;
+}
+at::Tensor by_dtype(const at::Tensor &g) {
+  if (g.scalar_type() == at::kDouble)
+    return scaled<double>(g);
+  else
+    return scaled<float>(g);
+}
+
+// A read the write reaches is: after the `if` around the call.
+template <typename T> at::Tensor scaled_too(const at::Tensor &g) {
+  auto c = g.contiguous();
+  c.mul_(2);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: write into 'g.contiguous()' (mul_) is lost when 'g' is not contiguous: contiguous() then returns a new tensor, and 'g' of 'then_read' is left unchanged
+  // CHECK-MESSAGES: :[[@LINE+6]]:5: note: 'g' reaches the copy through this call
+  // CHECK-MESSAGES: :[[@LINE+6]]:10: note: 'g' is read after the write
+  return c;
+}
+at::Tensor then_read(const at::Tensor &g, bool twice) {
+  if (twice)
+    scaled_too<float>(g);
+  return g + 1;
+}

@@ -18,33 +18,39 @@ import subprocess
 
 from .common import log, rel, scratch_dir
 
-# Reads, in the build's Python, which requirements it does not satisfy.
-MISSING = r'''
-import json, sys
-try:
-    from packaging.requirements import Requirement
-except ImportError:
-    from pip._vendor.packaging.requirements import Requirement
-import importlib.metadata as md
-out = []
-for text in json.loads(sys.argv[1]):
+# Which requirements (strings) the Python it runs in does not satisfy (name,
+# version, markers): lacking(texts). Also run inside the recorder's driver,
+# for what a backend's get_requires_for_build_wheel asks for.
+LACKING = r'''
+def lacking(texts):
     try:
-        req = Requirement(text)
-    except Exception:
-        out.append(text)
-        continue
-    if req.marker is not None and not req.marker.evaluate():
-        continue
-    try:
-        version = md.version(req.name)
-    except md.PackageNotFoundError:
-        out.append(text)
-        continue
-    if req.specifier and not req.specifier.contains(version,
-                                                    prereleases=True):
-        out.append(text)
-print(json.dumps(out))
+        from packaging.requirements import Requirement
+    except ImportError:
+        from pip._vendor.packaging.requirements import Requirement
+    import importlib.metadata as md
+    out = []
+    for text in texts:
+        try:
+            req = Requirement(text)
+        except Exception:
+            out.append(text)
+            continue
+        if req.marker is not None and not req.marker.evaluate():
+            continue
+        try:
+            version = md.version(req.name)
+        except md.PackageNotFoundError:
+            out.append(text)
+            continue
+        if req.specifier and not req.specifier.contains(version,
+                                                        prereleases=True):
+            out.append(text)
+    return out
 '''
+
+# Reads, in the build's Python, which requirements it does not satisfy.
+MISSING = "import json, sys\n" + LACKING + \
+    "print(json.dumps(lacking(json.loads(sys.argv[1]))))\n"
 
 # The site folders of the build's Python, for the new environment's .pth.
 SITES = r'''
@@ -110,12 +116,14 @@ def missing(python, reqs, env=None):
         return None
 
 
-def prepare(python, doc, root, env=None, timeout=900):
+def prepare(python, doc, root, env=None, timeout=900, extra=()):
     """A Prepared for running the project's build with python: python
     itself where it has every build requirement (or none are declared);
     else an environment under root/.torch-tidy/build-env/ with the missing
-    ones installed beside python's packages."""
-    reqs = requirements(doc)
+    ones installed beside python's packages. extra: requirements the
+    backend's get_requires_for_build_wheel added (pip installs those too)."""
+    reqs = requirements(doc) + [r for r in extra
+                                if r not in requirements(doc)]
     if not reqs:
         return Prepared(python)
     env = dict(os.environ, **(env or {}))

@@ -215,7 +215,13 @@ def _from_backend(ctx, db, doc):
         raise ProjectError(f"pyproject.toml's cmake.source-dir "
                            f"'{settings['source_dir']}' has no "
                            f"CMakeLists.txt")
-    real = _real_cmake(ctx, source, settings["version"])
+    try:
+        real, too_old = _real_cmake(ctx, source, settings["version"]), None
+    except ProjectError as e:
+        # pip asks the backend first: scikit-build-core's
+        # get_requires_for_build_wheel asks for a newer cmake than PATH's,
+        # which is then installed beside the build's Python.
+        real, too_old = None, e
     name, path = pyproject.backend(doc)
     log(f"no compile_commands.json; pyproject.toml's backend {name} drives "
         f"CMake (source {rel(source, ctx.project)}): running it with "
@@ -224,7 +230,32 @@ def _from_backend(ctx, db, doc):
     started = time.time()
     rec = recorder.record_backend(
         ctx.python or "python3", ctx.project, name, path, ctx.env, scratch,
-        {"build-dir": os.path.join(scratch, "build")}, real)
+        {"build-dir": os.path.join(scratch, "build")},
+        real or ctx.cmake or shutil.which("cmake"))
+    if rec.dynamic_missing and getattr(ctx, "build_isolation", True):
+        # What its get_requires_for_build_wheel asks for, installed as pip
+        # would before building; then the backend runs again.
+        given = getattr(ctx, "python_given", None) or ctx.python or "python3"
+        prep = build_env.prepare(given, doc, ctx.root, ctx.env,
+                                 extra=rec.dynamic_missing)
+        asked = (f"the build backend {name}'s get_requires_for_build_wheel "
+                 f"asks for {', '.join(rec.dynamic_missing)}")
+        if prep.install_failed or prep.python == given:
+            db.notes.append(f"{asked}; {prep.note}" if prep.note else asked)
+        else:
+            db.notes.append(f"{asked}: {prep.note}")
+            db.requirements = prep
+            ctx = argparse.Namespace(**vars(ctx))
+            ctx.python_given, ctx.python = given, prep.python
+            if too_old is not None:
+                real = _real_cmake(ctx, source, settings["version"])
+                too_old = None
+            rec = recorder.record_backend(
+                ctx.python, ctx.project, name, path, ctx.env, scratch,
+                {"build-dir": os.path.join(scratch, "build")}, real)
+        log(db.notes[-1])
+    if too_old is not None:
+        raise too_old
     db.build = rec
     _note_writes(ctx, db, f"the build backend {name}", started)
     _note_sandbox(ctx, db, rec)

@@ -15,7 +15,7 @@ import shutil
 import subprocess
 import sys
 
-from . import guards, sandbox
+from . import build_env, guards, sandbox
 from .common import last_lines, read_text
 
 MARKER = "TORCH_TIDY_RECORD_JSON="
@@ -95,7 +95,7 @@ sys.exit("torch-tidy: CMake configure recorded; nothing is configured or "
 # cmake is started, and the environment variables the project's own code
 # reads (frames in the project's folder, outside .torch-tidy).
 DRIVER_COMMON = r'''
-import json, os, runpy, subprocess, sys, traceback
+import json, os, re, runpy, subprocess, sys, traceback
 MARKER, request = sys.argv[1], json.loads(sys.argv[2])
 project, bindir, stub = request["project"], request["bin"], request["stub"]
 sys.dont_write_bytecode = True
@@ -236,7 +236,7 @@ finish()
 
 DRIVER_BACKEND = DRIVER_COMMON + sandbox.DRIVER_SANDBOX + r'''
 result["sandbox_writes"] = sandbox_writes
-''' + r'''
+''' + build_env.LACKING + r'''
 os.chdir(project)
 for d in reversed(request["backend_path"]):
     sys.path.insert(0, os.path.join(project, d))
@@ -248,9 +248,24 @@ try:
     for part in filter(None, attr.split(".")):
         backend = getattr(backend, part)
     result["imported"] = True
-    os.makedirs(request["wheel_dir"], exist_ok=True)
-    backend.build_wheel(request["wheel_dir"], request["config_settings"])
-    result["error"] = "the build backend built a wheel without calling cmake"
+    # pip asks the backend what else its build needs before building
+    # (scikit-build-core: cmake, ninja, its dynamic-metadata plugins).
+    hook = getattr(backend, "get_requires_for_build_wheel", None)
+    asked = [str(r) for r in (hook(request["config_settings"]) or [])] \
+        if hook is not None else []
+    result["dynamic_requires"] = asked
+    # torch is --python's own (build_env.OWN): never asked for again.
+    result["dynamic_missing"] = lacking(
+        [r for r in asked if not re.match(r"\s*torch\s*(?:[^\w.-]|$)", r)])
+    if result["dynamic_missing"]:
+        result["error"] = ("its get_requires_for_build_wheel asks for " +
+                           ", ".join(result["dynamic_missing"]) +
+                           ", which this Python lacks")
+    else:
+        os.makedirs(request["wheel_dir"], exist_ok=True)
+        backend.build_wheel(request["wheel_dir"], request["config_settings"])
+        result["error"] = \
+            "the build backend built a wheel without calling cmake"
 except BaseException as e:
     traceback.print_exc()
     result["error"] = result.get("error") or \
@@ -273,6 +288,8 @@ class BuildRecord:
         self.variables_in_text = []   # named in its text (env reads)
         self.readers = {}             # variable: the file that read it
         self.build_code = None        # a backend's own folders (backend-path)
+        self.dynamic_requires = []    # a backend's get_requires_for_build_wheel
+        self.dynamic_missing = []     # of those, what its Python lacks
         self.error = None             # why it stopped, when not at cmake
         self.imported = True          # a backend: whether it imported
         self.output = ""
@@ -333,8 +350,9 @@ class BuildRecord:
         runtime setting, never a switch of the build."""
         if self.build_code is None:
             return self.all_variables()
-        inside = tuple(os.path.join(os.path.realpath(d), "")
-                       for d in self.build_code)
+        inside = tuple(os.path.realpath(c) + ("" if c.endswith(".py")
+                                               else os.sep)
+                       for c in self.build_code)
         seen = [v for v in self.variables
                 if os.path.realpath(self.readers.get(v, "")).startswith(inside)]
         seen += [v for v in self.variables_in_text if v not in seen]
@@ -432,6 +450,8 @@ def _run(python, driver, request, env, scratch, real_cmake, what, log):
     else:
         rec.variables = result.get("variables", [])
         rec.readers = result.get("readers") or {}
+        rec.dynamic_requires = result.get("dynamic_requires") or []
+        rec.dynamic_missing = result.get("dynamic_missing") or []
         rec.error = result.get("error")
         rec.missing_imports = result.get("missing_imports") or []
         rec.extensions = result.get("extensions")
@@ -524,9 +544,11 @@ def record_backend(python, project, backend, backend_path, env, scratch,
     rec = _run(python, DRIVER_BACKEND, request, env, scratch, real_cmake,
                f"the build backend {backend}",
                os.path.join(scratch, "backend.log"))
-    rec.build_code = [os.path.join(project, d) for d in backend_path or []]
-    for d in backend_path or []:
-        for root, _, files in os.walk(os.path.join(project, d)):
+    rec.build_code = backend_code(project, backend, backend_path)
+    for code in rec.build_code:
+        for root, _, files in (os.walk(code) if os.path.isdir(code) else
+                               [(os.path.dirname(code), [],
+                                 [os.path.basename(code)])]):
             for f in files:
                 if f.endswith(".py"):
                     for v in variables_in_text(read_text(
@@ -534,6 +556,25 @@ def record_backend(python, project, backend, backend_path, env, scratch,
                         if v not in rec.variables_in_text:
                             rec.variables_in_text.append(v)
     return rec
+
+
+def backend_code(project, backend, backend_path):
+    """The backend's own code in the project: in each backend-path folder,
+    the package or module its name starts with (deepmd-kit's backend-path
+    is the project itself, its backend `backend.dp_backend`: the folder
+    backend/, not the package deepmd/ it imports), else the folder."""
+    top = backend.partition(":")[0].split(".")[0]
+    found = []
+    for d in backend_path or []:
+        folder = os.path.join(project, d)
+        for code in (os.path.join(folder, top),
+                     os.path.join(folder, top + ".py")):
+            if top and os.path.exists(code):
+                found.append(os.path.normpath(code))
+                break
+        else:
+            found.append(os.path.normpath(folder))
+    return found
 
 
 def parse_cmake_call(call):
