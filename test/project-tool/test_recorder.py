@@ -589,6 +589,28 @@ class RecordBackendTest(unittest.TestCase):
         self.assertNotIn("built without", rec.output)
         self.assertEqual(rec.cmake_calls, [])
 
+    @needs_setuptools
+    def test_a_hook_that_fails_leaves_the_build_as_it_was(self):
+        # A get_requires_for_build_wheel that raises: the backend still
+        # builds, as it did before the question was asked.
+        with tempfile.TemporaryDirectory() as tmp:
+            d = os.path.realpath(tmp)
+            project = os.path.join(d, "proj")
+            write(os.path.join(project, "_build", "failing.py"), """\
+                def get_requires_for_build_wheel(config_settings=None):
+                    raise RuntimeError("no metadata here")
+                def build_wheel(wheel_directory, config_settings=None,
+                                metadata_directory=None):
+                    raise SystemExit("BUILD_WHEEL_RAN")
+                """)
+            rec = recorder.record_backend(
+                PYTHON, project, "failing", ["_build"],
+                recorder.environment([]), os.path.join(d, "scratch"))
+        self.assertTrue(rec.imported, rec.output)
+        self.assertEqual(rec.dynamic_missing, [])
+        self.assertIn("no metadata here", rec.output)
+        self.assertIn("BUILD_WHEEL_RAN", rec.error or rec.output)
+
     def test_the_backends_own_code(self):
         # deepmd-kit: backend-path ["."] and backend backend.dp_backend:
         # its own code is backend/, not the package deepmd/ beside it.

@@ -255,6 +255,8 @@ def _from_backend(ctx, db, doc):
                 {"build-dir": os.path.join(scratch, "build")}, real)
         log(db.notes[-1])
     if too_old is not None:
+        if rec.dynamic_missing:   # what was asked, and why it did not help
+            raise ProjectError(f"{too_old}; {db.notes[-1]}")
         raise too_old
     db.build = rec
     _note_writes(ctx, db, f"the build backend {name}", started)

@@ -250,13 +250,20 @@ try:
     result["imported"] = True
     # pip asks the backend what else its build needs before building
     # (scikit-build-core: cmake, ninja, its dynamic-metadata plugins).
+    # Where the hook or the reading of its answer fails, the build goes on
+    # as it did before pip's question was asked.
     hook = getattr(backend, "get_requires_for_build_wheel", None)
-    asked = [str(r) for r in (hook(request["config_settings"]) or [])] \
-        if hook is not None else []
+    try:
+        asked = [str(r) for r in (hook(request["config_settings"]) or [])] \
+            if hook is not None else []
+        # torch is --python's own (build_env.OWN): never asked for again.
+        missing = lacking([r for r in asked
+                           if not re.match(r"\s*torch\s*(?:[^\w.-]|$)", r)])
+    except Exception:
+        traceback.print_exc()
+        asked, missing = [], []
     result["dynamic_requires"] = asked
-    # torch is --python's own (build_env.OWN): never asked for again.
-    result["dynamic_missing"] = lacking(
-        [r for r in asked if not re.match(r"\s*torch\s*(?:[^\w.-]|$)", r)])
+    result["dynamic_missing"] = missing
     if result["dynamic_missing"]:
         result["error"] = ("its get_requires_for_build_wheel asks for " +
                            ", ".join(result["dynamic_missing"]) +
