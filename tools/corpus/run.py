@@ -56,8 +56,10 @@ import json
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
+import threading
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -370,18 +372,41 @@ def file_flags(path, root, index, base_flags, cuda_flags):
 
 # --- running ---------------------------------------------------------------
 
+# The clang-tidy runs in flight: stopped with the runner (SIGTERM), which
+# otherwise left them running, each holding a core.
+_LIVE = set()
+_LIVE_LOCK = threading.Lock()
+
+
+def _stop(signum, frame):
+    with _LIVE_LOCK:
+        live = list(_LIVE)
+    for p in live:
+        try:
+            p.kill()
+        except OSError:
+            pass
+    os._exit(128 + signum)
+
+
 def run(cmd, timeout, project=None):
     """project: the root the operator index reads (ProjectRoot), or off."""
     env = dict(os.environ, TORCH_TIDY_PROJECT_ROOT=project or "none")
     start = time.perf_counter()
+    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                         text=True, errors="replace", env=env)
+    with _LIVE_LOCK:
+        _LIVE.add(p)
     try:
-        res = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                             text=True, errors="replace", timeout=timeout, env=env)
-        out, code, timed_out = res.stdout, res.returncode, False
-    except subprocess.TimeoutExpired as e:
-        out = (e.stdout or b"").decode(errors="replace") if isinstance(e.stdout, bytes) \
-            else (e.stdout or "")
+        out, _ = p.communicate(timeout=timeout)
+        code, timed_out = p.returncode, False
+    except subprocess.TimeoutExpired:
+        p.kill()
+        out, _ = p.communicate()
         code, timed_out = None, True
+    finally:
+        with _LIVE_LOCK:
+            _LIVE.discard(p)
     return out, code, timed_out, time.perf_counter() - start
 
 
@@ -716,6 +741,7 @@ def summarize(entries, labels, out_dir, checks=CHECKS, configs=tuple(CONFIGS)):
 
 
 def main():
+    signal.signal(signal.SIGTERM, _stop)
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--build", default=os.path.join(ROOT, "build"))
     ap.add_argument("--out", default="")
