@@ -562,24 +562,29 @@ class RecordBackendTest(unittest.TestCase):
                                                          "init.cmake")))
             self.assertEqual(listing(project), before)
 
+    def record_inline_backend(self, text):
+        """The record of an in-tree backend `inline` (backend-path _build)
+        whose module is text."""
+        with tempfile.TemporaryDirectory() as tmp:
+            d = os.path.realpath(tmp)
+            project = os.path.join(d, "proj")
+            write(os.path.join(project, "_build", "inline.py"), text)
+            return recorder.record_backend(
+                PYTHON, project, "inline", ["_build"],
+                recorder.environment([]), os.path.join(d, "scratch"))
+
     @needs_setuptools
     def test_what_the_backend_asks_for_and_lacks_stops_it(self):
         # get_requires_for_build_wheel is asked first, as pip asks it; what
         # the Python lacks is named, and the backend does not build without
         # it. torch is never asked for: the build uses --python's.
-        with tempfile.TemporaryDirectory() as tmp:
-            d = os.path.realpath(tmp)
-            project = os.path.join(d, "proj")
-            write(os.path.join(project, "_build", "asking.py"), """\
-                def get_requires_for_build_wheel(config_settings=None):
-                    return ["tt-nowhere-xyz>=1", "torch>=99", "setuptools"]
-                def build_wheel(wheel_directory, config_settings=None,
-                                metadata_directory=None):
-                    raise SystemExit("built without what it asked for")
-                """)
-            rec = recorder.record_backend(
-                PYTHON, project, "asking", ["_build"],
-                recorder.environment([]), os.path.join(d, "scratch"))
+        rec = self.record_inline_backend("""\
+            def get_requires_for_build_wheel(config_settings=None):
+                return ["tt-nowhere-xyz>=1", "torch>=99", "setuptools"]
+            def build_wheel(wheel_directory, config_settings=None,
+                            metadata_directory=None):
+                raise SystemExit("built without what it asked for")
+            """)
         self.assertTrue(rec.imported, rec.output)
         self.assertEqual(rec.dynamic_requires,
                          ["tt-nowhere-xyz>=1", "torch>=99", "setuptools"])
@@ -593,19 +598,13 @@ class RecordBackendTest(unittest.TestCase):
     def test_a_hook_that_fails_leaves_the_build_as_it_was(self):
         # A get_requires_for_build_wheel that raises: the backend still
         # builds, as it did before the question was asked.
-        with tempfile.TemporaryDirectory() as tmp:
-            d = os.path.realpath(tmp)
-            project = os.path.join(d, "proj")
-            write(os.path.join(project, "_build", "failing.py"), """\
-                def get_requires_for_build_wheel(config_settings=None):
-                    raise RuntimeError("no metadata here")
-                def build_wheel(wheel_directory, config_settings=None,
-                                metadata_directory=None):
-                    raise SystemExit("BUILD_WHEEL_RAN")
-                """)
-            rec = recorder.record_backend(
-                PYTHON, project, "failing", ["_build"],
-                recorder.environment([]), os.path.join(d, "scratch"))
+        rec = self.record_inline_backend("""\
+            def get_requires_for_build_wheel(config_settings=None):
+                raise RuntimeError("no metadata here")
+            def build_wheel(wheel_directory, config_settings=None,
+                            metadata_directory=None):
+                raise SystemExit("BUILD_WHEEL_RAN")
+            """)
         self.assertTrue(rec.imported, rec.output)
         self.assertEqual(rec.dynamic_missing, [])
         self.assertIn("no metadata here", rec.output)
