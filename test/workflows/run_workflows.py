@@ -1004,7 +1004,7 @@ def case_skbuild(c):
                    "../skbuild-first.json"], cwd=d)
     s = load_json(os.path.join(c.out, "skbuild-first.json"))
     db = s.get("database", {})
-    check(rc == 1 and "backend skbx_backend drives CMake" in out and
+    check(rc == 3 and "backend skbx_backend drives CMake" in out and
           "-DSKBX_FLAVOUR=workflow -DSKBX_WITH_CPU=ON -DSKBX_WITH_CUDA=ON"
           in out and db.get("how") == "cmake" and
           db.get("cmake_source") == "source" and
@@ -1040,6 +1040,28 @@ def case_skbuild(c):
           f"skbx/fakes.py at the root named in a note ({found})")
     validate(c, os.path.join(c.out, "skbuild-first.json"),
              "the scikit-build-core run's --json")
+    # Issue 58 (7): the extra operator's file is built where the backend
+    # passes SKBX_WITH_EXTRA, which it does where SKBX_KERNELS is "extra";
+    # the advice is that, not the option that shares its words.
+    cov = s.get("coverage", {})
+    twice = cov.get("by_operator", {}).get("skbx::twice", {})
+    advice = [k.get("bring_in", "") for k in twice.get("kernels", [])]
+    want = ("source/extra_kernels.cc: --env SKBX_KERNELS=extra (the build "
+            "passes -DSKBX_WITH_EXTRA, if() at source/CMakeLists.txt:")
+    check(len(advice) == 1 and advice[0].startswith(want) and
+          "SKBX_EXTRA_CHECKS" not in out,
+          f"the unseen kernel's advice is the backend's variable for the "
+          f"if() around its file ({advice})")
+    rc3, out3 = run([project, "--python", py, "-j", "2", "--env",
+                     "SKBX_KERNELS=extra", "--json", "../skbuild-extra.json"],
+                    cwd=d)
+    s3 = load_json(os.path.join(c.out, "skbuild-extra.json"))
+    cov3 = s3.get("coverage", {})
+    check(rc3 == 1 and s3.get("files_linted") == 4 and
+          cov3.get("kernels", {}).get("analysed") ==
+          cov3.get("kernels", {}).get("total") == 4,
+          f"the advice followed brings the kernel in: 4 of 4 kernels (exit "
+          f"{rc3}, {cov3.get('kernels')}): {out3.strip()[-400:]}")
 
     rc2, out2 = run([project, "--python", py, "-j", "2", "--json",
                      "../skbuild-second.json"], cwd=d)

@@ -10,6 +10,7 @@ import time
 from collections import Counter
 
 from . import cache as file_cache
+from . import cmake_guards
 from . import coverage as cov
 from . import (database, index, pruning, pyproject, recorder, registry,
                report, running, sarif, shards, torchenv)
@@ -749,10 +750,16 @@ def _coverage(args, db, index_json, root, linted, causes, regex_skipped,
     elif db.build:
         switches += [cov.Switch(v, "env")
                      for v in db.build.switch_variables()]
-    switches += cov.cmake_switches(db.cmake_options)
     database_files = {os.path.realpath(os.path.join(e["directory"],
                                                     e["file"]))
                       for e in db.entries}
+    if db.cmake_source:
+        # The CMake build's own if() branches around its sources.
+        switches += cmake_guards.switches(
+            cmake_guards.read(db.cmake_source), database_files,
+            db.build.cmake_by_env if db.build else {}, root)
+    else:
+        switches += cov.cmake_switches(db.cmake_options)
     c = cov.measure(index_json, root, database_files, linted, set(causes),
                     switches, causes, regex_skipped, included)
     if reg is not None:

@@ -60,11 +60,13 @@ class Switch:
     the real paths of the sources it brings in, where the build names them
     (matched by path); None: matched by the words of the names."""
 
-    def __init__(self, name, kind, default=None, files=None):
+    def __init__(self, name, kind, default=None, files=None, text=None):
         self.name, self.kind, self.default = name, kind, default
-        self.files = files
+        self.files, self.text = files, text
 
     def hint(self):
+        if self.text:
+            return self.text
         if self.kind == "env":
             return f"--env {self.name}=1"
         if self.kind == "torch":
@@ -91,6 +93,14 @@ def switches_for(paths, switches, root, everywhere=()):
     common = set.intersection(*every) if every else set()
     found = {}
     for p in paths:
+        # Where the build names the file, its own guards are the advice: a
+        # switch that only shares a word with it is not.
+        named = [s for s in switches if s.files is not None and
+                 os.path.realpath(p) in s.files and
+                 (s.kind != "env" or not _words(s.name) & VALUE_WORDS)]
+        if named:
+            found[p] = named
+            continue
         for s in switches:
             # A variable that holds a value (TORCH_CUDA_ARCH_LIST, a path)
             # has no "=1" that switches anything on.

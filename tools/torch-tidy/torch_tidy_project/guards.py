@@ -278,13 +278,9 @@ def _sources(stmts, directory, names=None, functions=None, assigned=None):
     return found or None
 
 
-def read(text, directory):
-    """[Guard] of a setup.py's text; [] where it does not parse."""
-    try:
-        tree = ast.parse(text)
-    except (SyntaxError, ValueError):
-        return []
-    helpers = env_helpers(tree)
+def _env_names(tree, helpers):
+    """({name: [variables]}, {names}): the names assigned from environment
+    reads, and those holding torch's version."""
     env_of = {}      # a name assigned from environment reads -> variables
     version_names = set()   # names holding torch's version
     # Names assigned from names that are (BUILD_CUDA = X_BUILD_CUDA or ...,
@@ -306,6 +302,23 @@ def read(text, directory):
                         known += [r for r in reads if r not in known]
                         if "torch" in value and "version" in value.lower():
                             version_names.add(x.id)
+    return env_of, version_names
+
+
+def _test_reads(test, helpers, env_of):
+    return env_reads(test, helpers) + [
+        v for x in ast.walk(test) if isinstance(x, ast.Name)
+        for v in env_of.get(x.id, [])]
+
+
+def read(text, directory):
+    """[Guard] of a setup.py's text; [] where it does not parse."""
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError):
+        return []
+    helpers = env_helpers(tree)
+    env_of, version_names = _env_names(tree, helpers)
     guards = []
     names = _path_names(tree, directory)
     functions = {f.name: f for f in tree.body
@@ -315,9 +328,7 @@ def read(text, directory):
     def visit(stmts, above):
         for s in stmts:
             if isinstance(s, ast.If):
-                reads = env_reads(s.test, helpers) + [
-                    v for x in ast.walk(s.test) if isinstance(x, ast.Name)
-                    for v in env_of.get(x.id, [])]
+                reads = _test_reads(s.test, helpers, env_of)
                 gates = torch_gates(s.test, version_names)
                 for branch, holds in ((s.body, True), (s.orelse, False)):
                     own = [(reads if holds else [],
@@ -355,3 +366,78 @@ def read(text, directory):
             merged[key].sources = None if g.sources is None else \
                 merged[key].sources | g.sources
     return list(merged.values())
+
+
+_DEFINE = re.compile(r"^-D([A-Za-z_]\w*)(?::\w+)?=(.*)$")
+OFF = ("", "0", "OFF", "FALSE", "NO", "N", "NOTFOUND", "IGNORE")
+
+
+def _env_value(test, variable, helpers, env_of):
+    """The value of variable that makes test hold where the test compares it
+    with a string (`os.environ.get("V") == "cuda"`, `variant == "cuda"`),
+    else "1" (a plain truth test)."""
+    for n in ast.walk(test):
+        if isinstance(n, ast.Compare) and len(n.ops) == 1 and \
+                isinstance(n.ops[0], ast.Eq):
+            for side, other in ((n.left, n.comparators[0]),
+                                (n.comparators[0], n.left)):
+                value = _const_str(other)
+                if value and variable in _test_reads(side, helpers, env_of):
+                    return value
+    return "1"
+
+
+def cmake_defines_by_env(text):
+    """{CMAKE_VARIABLE: (ENV_VARIABLE, value)} of a build script (a
+    backend's module, a setup.py) that passes CMake `-DX=ON` inside an `if`
+    on an environment variable: deepmd-kit's backend appends
+    "-DUSE_CUDA_TOOLKIT:BOOL=TRUE" where DP_VARIANT is "cuda"; a
+    scikit-build-core backend sets `settings["cmake.define.X"] = "ON"`. Only
+    defines that switch something on (not OFF, 0, FALSE or empty); {} where
+    the text does not parse."""
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError):
+        return {}
+    helpers = env_helpers(tree)
+    env_of, _ = _env_names(tree, helpers)
+    found = {}
+
+    def visit(stmts, above):
+        for s in stmts:
+            if isinstance(s, ast.If):
+                reads = _test_reads(s.test, helpers, env_of)
+                here = above + [(v, _env_value(s.test, v, helpers, env_of))
+                                for v in reads[:1]]
+                visit(s.body, here)
+                visit(s.orelse, above)
+                continue
+            inner = [getattr(s, f) for f in ("body", "orelse", "finalbody")
+                     if isinstance(getattr(s, f, None), list)]
+            if inner:
+                for block in inner:
+                    visit(block, above)
+                continue
+            if not above:
+                continue
+            for n in ast.walk(s):
+                value = _const_str(n)
+                if value is None and isinstance(n, ast.JoinedStr) and \
+                        n.values:
+                    value = _const_str(n.values[0])
+                m = _DEFINE.match(value or "")
+                if m and m.group(2).upper() not in OFF and \
+                        "{" not in m.group(2):
+                    found.setdefault(m.group(1), above[-1])
+                # scikit-build-core's config setting:
+                # settings["cmake.define.X"] = "ON".
+                if isinstance(n, ast.Assign) and len(n.targets) == 1 and \
+                        isinstance(n.targets[0], ast.Subscript):
+                    key = _const_str(n.targets[0].slice) or ""
+                    value = _const_str(n.value)
+                    if key.startswith("cmake.define.") and value and \
+                            value.upper() not in OFF:
+                        found.setdefault(key[len("cmake.define."):],
+                                         above[-1])
+    visit(tree.body, [])
+    return found

@@ -304,6 +304,9 @@ class BuildRecord:
         self.shadow = None            # where they are
         self.git_refused = []         # git commands it ran, refused
         self.guards = None            # setup.py: what switches extensions
+        # {CMAKE_VARIABLE: (ENV, value)}: a -D its code passes where an
+        # environment variable has that value (guards.cmake_defines_by_env)
+        self.cmake_by_env = {}
         self.missing_imports = []     # its top-level imports not found
 
     def failed(self):
@@ -536,7 +539,9 @@ def record_setup_py(python, setup_py, env, scratch, real_cmake=None):
     rec = _run(python, DRIVER_SETUP, request, env, scratch, real_cmake,
                "setup.py", os.path.join(scratch, "setup-py.log"))
     rec.variables_in_text = variables_in_text(read_text(setup_py))
-    rec.guards = guards.read(read_text(setup_py), os.path.dirname(setup_py))
+    text = read_text(setup_py)
+    rec.guards = guards.read(text, os.path.dirname(setup_py))
+    rec.cmake_by_env = guards.cmake_defines_by_env(text)
     return rec
 
 
@@ -558,10 +563,12 @@ def record_backend(python, project, backend, backend_path, env, scratch,
                                  [os.path.basename(code)])]):
             for f in files:
                 if f.endswith(".py"):
-                    for v in variables_in_text(read_text(
-                            os.path.join(root, f))):
+                    text = read_text(os.path.join(root, f))
+                    for v in variables_in_text(text):
                         if v not in rec.variables_in_text:
                             rec.variables_in_text.append(v)
+                    for k, v in guards.cmake_defines_by_env(text).items():
+                        rec.cmake_by_env.setdefault(k, v)
     return rec
 
 

@@ -15,6 +15,9 @@ def _with_kernels(config_settings):
     has_cuda = shutil.which("nvcc") or os.path.exists(
         os.path.join(cuda, "bin", "nvcc"))
     settings["cmake.define.SKBX_WITH_CUDA"] = "ON" if has_cuda else "OFF"
+    # The extra kernels are the user's choice, as deepmd-kit's DP_VARIANT.
+    if os.environ.get("SKBX_KERNELS", "") == "extra":
+        settings["cmake.define.SKBX_WITH_EXTRA"] = "ON"
     return settings
 
 
