@@ -101,6 +101,41 @@ class CudaFlagsTest(unittest.TestCase):
             self.assertIn("no matching function for call to 'max'",
                           res.stderr)
 
+    # deepmd-kit's dpa1 kernels load with __ldcs(const float4 *), which
+    # clang 19's CUDA headers lack (nvcc and clang 22 have it): declared in
+    # the force-included header, they parse with either clang.
+    def test_cache_hint_loads_parse_as_with_nvcc(self):
+        toolkit = "/usr/local/cuda"
+        clangs = [c for c in (shutil.which("clang++-19"),
+                              "/usr/lib/llvm-22/bin/clang++") if c and
+                  os.access(c, os.X_OK)]
+        if not clangs or not os.path.isfile(os.path.join(
+                toolkit, "include", "cuda.h")):
+            print("SKIPPED test_cache_hint_loads_parse_as_with_nvcc: no "
+                  "clang++-19 or CUDA toolkit", flush=True)
+            self.skipTest("no clang++-19 or CUDA toolkit")
+        with tempfile.TemporaryDirectory() as d:
+            src = write(os.path.join(d, "k.cu"), """\
+                #include <cuda_runtime.h>
+                __global__ void k(const float *p, float *q, int *r) {
+                  const float4 v = __ldcs(reinterpret_cast<const float4 *>(p));
+                  q[0] = v.x + __ldcg(p + 1) + __ldca(p + 2);
+                  __stcs(r, __ldcs(r + 1));
+                }
+                """)
+            common, cu = cdb.cuda_flags_for(toolkit, os.path.join(d, "shim"))
+            for clang in clangs:
+                res = subprocess.run([clang, "-fsyntax-only", *cu, *common,
+                                      src], capture_output=True, text=True)
+                self.assertEqual(res.returncode, 0, f"{clang}: {res.stderr}")
+            without = [a for a in cu if a != "-include" and
+                       not a.endswith(cdb.NVCC_HOST_HEADER)]
+            res = subprocess.run([clangs[0], "-fsyntax-only", *without,
+                                  *common, src], capture_output=True,
+                                 text=True)
+            self.assertIn("error: use of undeclared identifier '__ldcs'",
+                          res.stderr)
+
     def test_shim_in_torch_tidy_folder_is_git_ignored(self):
         with tempfile.TemporaryDirectory() as d:
             tk = fake_toolkit(d)

@@ -35,6 +35,9 @@ TOP = textwrap.dedent('''
     if(WIN32)
       add_library(win MODULE win/only.cpp)
     endif()
+    if(NOT Torch_VERSION VERSION_LESS "2.11")
+      add_library(new MODULE new/ops.cpp)
+    endif()
 ''')
 OPS = textwrap.dedent('''
     file(GLOB OP_SRC comm.cc)
@@ -80,7 +83,7 @@ BACKEND = textwrap.dedent('''
 ''')
 SOURCES = ("op/pt/comm.cc", "op/pt/dpa1.cu", "op/pt/dpa1_c8.cu",
            "op/pt/dpa1_c16.cu", "op/pt/sycl_ops.cpp", "op/pt/fallback.cpp",
-           "op/pt/notests.cpp", "win/only.cpp")
+           "op/pt/notests.cpp", "win/only.cpp", "new/ops.cpp")
 
 
 def project(d):
@@ -177,6 +180,10 @@ class SwitchesTest(unittest.TestCase):
             self.assertEqual(advice["win/only.cpp"],
                              ["built where WIN32 holds (if() at "
                               "CMakeLists.txt:14)"])
+            # A torch version gate, named as setup.py's are.
+            self.assertEqual(advice["new/ops.cpp"], [
+                "built where torch >= 2.11 (--python with a torch that new) "
+                "holds (if() at CMakeLists.txt:17)"])
             # The option that only adds a define (and sets a property of a
             # source) is advised for none of them, nor for a file whose name
             # shares its words but that the build does not name.

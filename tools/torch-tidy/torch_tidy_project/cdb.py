@@ -50,7 +50,8 @@ def cuda_toolkit(explicit, torch):
 # nvcc's host min and max (CUDA's math_functions.hpp declares them __host__
 # __device__), which clang's CUDA mode declares for the device only: host
 # launch code's `max(bdimx, WARP_SIZE)` (torch-harmonics' attention kernels)
-# would not parse. Force-included into every .cu entry.
+# would not parse; and the cache-hint loads and stores clang 19 lacks.
+# Force-included into every .cu entry.
 NVCC_HOST_HEADER = "torch_tidy_nvcc_host.h"
 NVCC_HOST_TEXT = """\
 // Written by torch-tidy: nvcc's host overloads of min and max (CUDA's
@@ -79,6 +80,54 @@ TORCH_TIDY_MIN_MAX(double, double, double)
 TORCH_TIDY_MIN_MAX(float, double, double)
 TORCH_TIDY_MIN_MAX(double, float, double)
 #undef TORCH_TIDY_MIN_MAX
+#endif
+// The cache-hint loads and stores (__ldcs, __stcg, ...), which nvcc has
+// and clang's CUDA headers lack (19 all of them, 22 all but __ldcg, __ldcs,
+// __ldcv and __stwt): declared, for the host side's reading of device code
+// (deepmd-kit's dpa1 kernels call __ldcs(const float4 *)). Where clang
+// defines one, this is a redeclaration.
+#if defined(__CUDA__)
+#define TORCH_TIDY_CACHE_HINTS(T)                                           \
+  __device__ T __ldcg(const T *);                                           \
+  __device__ T __ldca(const T *);                                           \
+  __device__ T __ldcs(const T *);                                           \
+  __device__ T __ldlu(const T *);                                           \
+  __device__ T __ldcv(const T *);                                           \
+  __device__ void __stwb(T *, T);                                           \
+  __device__ void __stcg(T *, T);                                           \
+  __device__ void __stcs(T *, T);                                           \
+  __device__ void __stwt(T *, T);
+TORCH_TIDY_CACHE_HINTS(char)
+TORCH_TIDY_CACHE_HINTS(signed char)
+TORCH_TIDY_CACHE_HINTS(short)
+TORCH_TIDY_CACHE_HINTS(int)
+TORCH_TIDY_CACHE_HINTS(long)
+TORCH_TIDY_CACHE_HINTS(long long)
+TORCH_TIDY_CACHE_HINTS(unsigned char)
+TORCH_TIDY_CACHE_HINTS(unsigned short)
+TORCH_TIDY_CACHE_HINTS(unsigned int)
+TORCH_TIDY_CACHE_HINTS(unsigned long)
+TORCH_TIDY_CACHE_HINTS(unsigned long long)
+TORCH_TIDY_CACHE_HINTS(float)
+TORCH_TIDY_CACHE_HINTS(double)
+TORCH_TIDY_CACHE_HINTS(char2)
+TORCH_TIDY_CACHE_HINTS(char4)
+TORCH_TIDY_CACHE_HINTS(short2)
+TORCH_TIDY_CACHE_HINTS(short4)
+TORCH_TIDY_CACHE_HINTS(int2)
+TORCH_TIDY_CACHE_HINTS(int4)
+TORCH_TIDY_CACHE_HINTS(longlong2)
+TORCH_TIDY_CACHE_HINTS(uchar2)
+TORCH_TIDY_CACHE_HINTS(uchar4)
+TORCH_TIDY_CACHE_HINTS(ushort2)
+TORCH_TIDY_CACHE_HINTS(ushort4)
+TORCH_TIDY_CACHE_HINTS(uint2)
+TORCH_TIDY_CACHE_HINTS(uint4)
+TORCH_TIDY_CACHE_HINTS(ulonglong2)
+TORCH_TIDY_CACHE_HINTS(float2)
+TORCH_TIDY_CACHE_HINTS(float4)
+TORCH_TIDY_CACHE_HINTS(double2)
+#undef TORCH_TIDY_CACHE_HINTS
 #endif
 """
 

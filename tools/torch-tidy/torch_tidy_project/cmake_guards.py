@@ -229,7 +229,15 @@ def requirements(args, reading):
         env = re.match(r'^"?\$ENV\{(\w+)\}"?$', a)
         if nxt and nxt.upper() in BINARY and i + 2 < len(args):
             other = args[i + 2].strip('"')
-            if nxt.upper() in ("STREQUAL", "EQUAL") and not negated and \
+            op = nxt.upper()
+            if "torch" in name.lower() and (
+                    op in ("VERSION_GREATER_EQUAL", "VERSION_GREATER") and
+                    not negated or op == "VERSION_LESS" and negated) and \
+                    re.match(r"^\d+(\.\d+)*$", other):
+                # A torch version gate, as setup.py's are named.
+                needs.append(f"torch >= {other} (--python with a torch "
+                             f"that new)")
+            elif op in ("STREQUAL", "EQUAL") and not negated and \
                     "$" not in other:
                 target = ("env", env.group(1)) if env else name
                 settings.append((target, other))
