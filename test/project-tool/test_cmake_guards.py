@@ -35,6 +35,9 @@ TOP = textwrap.dedent('''
     if(WIN32)
       add_library(win MODULE win/only.cpp)
     endif()
+    if(BUILD_CPP_IF)  # the backend passes it where a version is given
+      add_library(cpp MODULE cpp/api.cpp)
+    endif()
     if(NOT Torch_VERSION VERSION_LESS "2.11")
       add_library(new MODULE new/ops.cpp)
     endif()
@@ -79,11 +82,14 @@ BACKEND = textwrap.dedent('''
             cmake_args.append("-DENABLE_PYTORCH=OFF")
         if os.environ.get("DP_TESTS"):
             cmake_args.append("-DWITH_TESTS=0")
+        if os.environ.get("DP_LAMMPS_VERSION", "") != "":
+            cmake_args.append("-DBUILD_CPP_IF=TRUE")
         return cmake_args
 ''')
 SOURCES = ("op/pt/comm.cc", "op/pt/dpa1.cu", "op/pt/dpa1_c8.cu",
            "op/pt/dpa1_c16.cu", "op/pt/sycl_ops.cpp", "op/pt/fallback.cpp",
-           "op/pt/notests.cpp", "win/only.cpp", "new/ops.cpp")
+           "op/pt/notests.cpp", "win/only.cpp", "new/ops.cpp",
+           "cpp/api.cpp")
 
 
 def project(d):
@@ -124,11 +130,35 @@ class ReadTest(unittest.TestCase):
             self.assertEqual(reading.options["HIGH_LMAX"], "OFF")
 
 
+    def test_sources_named_in_a_variable_take_the_conditions_of_its_use(self):
+        with tempfile.TemporaryDirectory() as d:
+            write(os.path.join(d, "CMakeLists.txt"), '''
+                set(CUDA_SOURCES k.cu)
+                set(CUDA_SOURCES ${CUDA_SOURCES} l.cu)
+                file(GLOB CPU_SOURCES *.cpp)
+                add_library(ops SHARED ${CPU_SOURCES})
+                if(WITH_CUDA)
+                  target_sources(ops PRIVATE ${CUDA_SOURCES})
+                endif()
+            ''')
+            for f in ("k.cu", "l.cu", "a.cpp"):
+                write(os.path.join(d, f))
+            root = os.path.realpath(d)
+            found = {}
+            for chain, files in cmake_guards.read(root).records:
+                for f in files:
+                    found.setdefault(os.path.relpath(f, root), set()).add(
+                        " ".join(" ".join(level.args) for level in chain))
+            self.assertEqual(found, {"k.cu": {"WITH_CUDA"},
+                                     "l.cu": {"WITH_CUDA"}, "a.cpp": {""}})
+
+
 class BackendDefinesTest(unittest.TestCase):
     def test_defines_under_environment_conditions(self):
         self.assertEqual(guards.cmake_defines_by_env(BACKEND), {
             "USE_CUDA_TOOLKIT": ("DP_VARIANT", "cuda"),
-            "ENABLE_PYTORCH": ("DP_ENABLE_PYTORCH", "1")})
+            "ENABLE_PYTORCH": ("DP_ENABLE_PYTORCH", "1"),
+            "BUILD_CPP_IF": ("DP_LAMMPS_VERSION", "1")})
         # A scikit-build-core backend's config setting.
         self.assertEqual(guards.cmake_defines_by_env(textwrap.dedent('''
             import os
@@ -183,7 +213,10 @@ class SwitchesTest(unittest.TestCase):
             # A torch version gate, named as setup.py's are.
             self.assertEqual(advice["new/ops.cpp"], [
                 "built where torch >= 2.11 (--python with a torch that new) "
-                "holds (if() at CMakeLists.txt:17)"])
+                "holds (if() at CMakeLists.txt:20)"])
+            # A variable that holds a value: no "--env DP_LAMMPS_VERSION=1".
+            self.assertEqual(advice["cpp/api.cpp"], [
+                "-D BUILD_CPP_IF=ON (if() at CMakeLists.txt:17)"])
             # The option that only adds a define (and sets a property of a
             # source) is advised for none of them, nor for a file whose name
             # shares its words but that the build does not name.

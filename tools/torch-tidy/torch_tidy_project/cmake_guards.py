@@ -120,6 +120,10 @@ def read(source):
                                 if a.upper() in CONSTANTS), "OFF")
                 reading.options.setdefault(args[0], default)
     seen = set()
+    # Sources named into a variable (set, list(APPEND), file(GLOB)): {name:
+    # [(levels, files)]}; a command that uses ${name} adds them under the
+    # conditions of both.
+    named_in, used = {}, set()
 
     def walk(path, above):
         if path in seen or path not in parsed:
@@ -155,13 +159,45 @@ def read(source):
             if name in NOT_ADDING:
                 continue
             files = _sources(name, args, here, source, variables)
+            into = _variable_named(name, args)
+            if into:
+                if name != "list" and f"${{{into}}}" not in " ".join(args):
+                    named_in[into] = []   # set anew, not appended to
+                if files:
+                    named_in.setdefault(into, []).append((levels, files))
+                continue
+            for a in args:
+                for var in re.findall(r"\$\{(\w+)\}", a):
+                    for lv, fs in named_in.get(var, []):
+                        used.add(id(fs))
+                        reading.records.append((levels + tuple(
+                            x for x in lv if x not in levels), fs))
             if files:
                 reading.records.append((levels, files))
     top = os.path.join(source, "CMakeLists.txt")
     walk(top, ())
     for path in sorted(parsed):
         walk(path, ())
+    # Named into a variable this reading did not see used: under the
+    # conditions where they were named.
+    for entries in named_in.values():
+        reading.records += [(lv, fs) for lv, fs in entries
+                            if id(fs) not in used]
     return reading
+
+
+def _variable_named(name, args):
+    """The variable a set(), list(APPEND ...) or file(GLOB ...) names its
+    sources into, or None."""
+    if name == "set" and args and "CACHE" not in args:
+        return args[0]
+    if name == "list" and len(args) > 1 and args[0].upper() in (
+            "APPEND", "PREPEND", "INSERT"):
+        return args[1]
+    if name == "file" and len(args) > 1 and args[0].upper() in (
+            "GLOB", "GLOB_RECURSE"):
+        return args[1]
+    return None
 
 
 def _sources(name, args, here, source, variables):
@@ -261,6 +297,13 @@ def requirements(args, reading):
     return settings, needs
 
 
+def _holds_value(env, value):
+    """Whether the backend's variable holds a value (DP_LAMMPS_VERSION, a
+    path) that any non-empty string satisfies: "=1" is no advice there."""
+    return value == "1" and bool(set(re.split(r"[^a-z0-9]+", env.lower())) &
+                                 VALUE_WORDS)
+
+
 def _truthy(value):
     return value.upper() not in ("OFF", "FALSE", "NO", "N", "0", "",
                                  "IGNORE", "NOTFOUND")
@@ -293,7 +336,8 @@ def _describe(levels, reading, by_env, root):
         for target, value in settings:
             if isinstance(target, tuple):
                 part = f"--env {target[1]}={'1' if value == 'ON' else value}"
-            elif target in by_env and _truthy(value):
+            elif target in by_env and _truthy(value) and not _holds_value(
+                    *by_env[target]):
                 env, env_value = by_env[target]
                 if chosen.setdefault(env, env_value) != env_value:
                     possible = False   # one variable, two values
