@@ -241,9 +241,9 @@ class SwitchesTest(unittest.TestCase):
                           advice["op/pt/dpa1.cu"][0])
             # An else() branch is named, never guessed.
             self.assertEqual(advice["op/pt/fallback.cpp"], [
-                "--env DP_ENABLE_PYTORCH=1, where the else() branch at "
-                "op/pt/CMakeLists.txt:10 holds too (the build passes "
-                "-DENABLE_PYTORCH, if() at op/pt/CMakeLists.txt:10)"])
+                "--env DP_ENABLE_PYTORCH=1 (the build passes "
+                "-DENABLE_PYTORCH, in the else() branch at "
+                "op/pt/CMakeLists.txt:10)"])
 
     def test_one_variable_never_two_values(self):
         with tempfile.TemporaryDirectory() as d:
@@ -255,22 +255,46 @@ class SwitchesTest(unittest.TestCase):
                 endif()
             '''))
             write(os.path.join(d, "rocm.cpp"))
+            # FBGEMM's shape: a default the user may override, compared
+            # with a variable that names its value.
+            write(os.path.join(d, "gen", "CMakeLists.txt"), '''
+                set(TARGET_GENAI "genai")
+                if(NOT DEFINED BUILD_TARGET)
+                  set(BUILD_TARGET "default")
+                endif()
+                if(BUILD_TARGET STREQUAL TARGET_GENAI)
+                  add_library(g MODULE genai.cu)
+                endif()
+            ''')
+            write(os.path.join(d, "gen", "genai.cu"))
             write(os.path.join(d, "sub", "CMakeLists.txt"), '''
                 if(NOT DEFINED SKIP_IT)
                   add_library(s MODULE s.cpp)
+                else()
+                  add_library(t MODULE t.cpp)
                 endif()
             ''')
             write(os.path.join(d, "sub", "s.cpp"))
+            write(os.path.join(d, "sub", "t.cpp"))
             root = os.path.realpath(d)
+            reading = cmake_guards.read(root)
+            # Without the backend's variables: the alternative that asks
+            # for less, not "-D USE_CUDA_TOOLKIT=ON -D USE_ROCM_TOOLKIT=ON".
+            self.assertEqual(
+                [s.hint() for s in cmake_guards.switches(reading, set(), {},
+                                                         root)][0],
+                "-D USE_ROCM_TOOLKIT=ON (if() at CMakeLists.txt:3)")
             switches = cmake_guards.switches(
-                cmake_guards.read(root), set(),
+                reading, set(),
                 {"USE_CUDA_TOOLKIT": ("V", "cuda"),
                  "USE_ROCM_TOOLKIT": ("V", "rocm")}, root)
             self.assertEqual([s.hint() for s in switches], [
                 "--env V=rocm (the build passes -DUSE_ROCM_TOOLKIT, "
                 "if() at CMakeLists.txt:3)",
+                "-D BUILD_TARGET=genai (if() at gen/CMakeLists.txt:6)",
                 # A condition this reading cannot turn into a switch.
-                "built where the condition at sub/CMakeLists.txt:2 holds"])
+                "built where the condition at sub/CMakeLists.txt:2 holds",
+                "built in the else() branch at sub/CMakeLists.txt:4"])
 
 
 if __name__ == "__main__":

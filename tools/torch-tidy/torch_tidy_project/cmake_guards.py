@@ -95,11 +95,12 @@ class Reading:
     records: [(levels, {real source paths})], one per command that names
     sources (levels: a tuple of Level, () where unconditional). computed:
     {variable: (path, line)} the project's CMake sets itself. options:
-    {variable: default} of its option()s. lists: how many files were
-    read."""
+    {variable: default} of its option()s. values: {variable: literal} of
+    its one-value set()s. lists: how many files were read."""
 
     def __init__(self):
         self.records, self.computed, self.options = [], {}, {}
+        self.values = {}   # set(NAME literal): what a comparison names
         self.lists = 0
 
 
@@ -110,10 +111,25 @@ def read(source):
     reading.lists = len(lists)
     parsed = {p: commands(t) for p, t in lists.items()}
     for path, cmds in parsed.items():
+        conditions = []
         for name, args, line in cmds:
+            if name == "if":
+                conditions.append([a.upper() for a in args])
+            elif name == "endif" and conditions:
+                conditions.pop()
+            elif name in ("elseif", "else") and conditions:
+                conditions[-1] = None
             if not args:
                 continue
+            if name == "set" and len(args) == 2 and "$" not in args[1]:
+                reading.values.setdefault(args[0], args[1].strip('"'))
             if name == "set" and "CACHE" not in args[1:]:
+                # `if(NOT DEFINED X) set(X default)`: a default the user
+                # may override, not a value the project computes.
+                if conditions and conditions[-1] in (
+                        ["NOT", "DEFINED", args[0].upper()],
+                        ["NOT", args[0].upper()]):
+                    continue
                 reading.computed.setdefault(args[0], (path, line))
             elif name in ("option", "cmake_dependent_option"):
                 default = next((a.upper() for a in args[2:]
@@ -275,6 +291,9 @@ def requirements(args, reading):
                              f"that new)")
             elif op in ("STREQUAL", "EQUAL") and not negated and \
                     "$" not in other:
+                # An unquoted name is CMake's variable: its value.
+                if not args[i + 2].startswith('"'):
+                    other = reading.values.get(other, other)
                 target = ("env", env.group(1)) if env else name
                 settings.append((target, other))
             else:
@@ -329,6 +348,11 @@ def _describe(levels, reading, by_env, root):
             for s, n in combos:
                 grown.append((s + asked[0], n + asked[1]))
         combos = grown[:4]
+    # Where one alternative asks for less (`if(CUDA OR ROCM)` around
+    # `if(ROCM)`: ROCM alone), the one that asks for more is not advice.
+    asked = [set(map(str, s)) | set(n) for s, n in combos]
+    combos = [c for c, a in zip(combos, asked)
+              if not any(b < a for b in asked)]
     hints = []
     for settings, needs in combos:
         parts, also, chosen, possible = [], list(needs), {}, True
@@ -350,7 +374,8 @@ def _describe(levels, reading, by_env, root):
             elif target in reading.computed and target not in \
                     reading.options:
                 path, line = reading.computed[target]
-                part, need = None, (f"{target} (set by the project's CMake, "
+                said = target if value == "ON" else f"{target} = {value}"
+                part, need = None, (f"{said} (set by the project's CMake, "
                                     f"{rel(path, root)}:{line})")
             elif value == "ON" and set(re.split(r"[^a-z0-9]+",
                                                 target.lower())) & VALUE_WORDS:
@@ -368,15 +393,25 @@ def _describe(levels, reading, by_env, root):
             continue
         if not parts and not also:
             return []   # holds as the build is: not what leaves it out
-        where = f"{rel(levels[-1].path, root)}:{levels[-1].line}"
+        last = levels[-1]
+        where = f"{rel(last.path, root)}:{last.line}"
+        branch = f"the else() branch at {where}"
+        if last.args is None:
+            # The branch is named where it is written, not again at the end.
+            also.remove(branch)
+        hold = "hold" if len(also) > 1 else "holds"
+        at = f"if() at {where}" if last.args is not None else \
+            f"in {branch}"
         if parts:
             text = " ".join(parts)
             if also:
-                text += f", where {' and '.join(also)} holds too"
+                text += f", where {' and '.join(also)} {hold} too"
             said = [f"the build passes {' '.join(passes)}"] if passes else []
-            text += f" ({', '.join(said + [f'if() at {where}'])})"
+            text += f" ({', '.join(said + [at])})"
+        elif also:
+            text = f"built where {' and '.join(also)} {hold} ({at})"
         else:
-            text = f"built where {' and '.join(also)} holds (if() at {where})"
+            text = f"built {at}"
         if text not in hints:
             hints.append(text)
     return hints or None
