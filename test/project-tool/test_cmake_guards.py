@@ -153,6 +153,21 @@ class ReadTest(unittest.TestCase):
                                      "l.cu": {"WITH_CUDA"}, "a.cpp": {""}})
 
 
+class RequirementsTest(unittest.TestCase):
+    def test_negations_are_kept_in_what_is_named(self):
+        reading = cmake_guards.Reading()
+        reading.options = {"FAST": "ON"}
+        ask = cmake_guards.requirements
+        self.assertEqual(ask(["NOT", "EXISTS", "p"], reading),
+                         ([], ["NOT EXISTS p"]))
+        self.assertEqual(ask(["NOT", "V", "MATCHES", "x"], reading),
+                         ([], ["NOT V MATCHES x"]))
+        # An option ON unless told otherwise, asked OFF; one OFF already.
+        self.assertEqual(ask(["NOT", "FAST", "AND", "NOT", "SLOW"], reading),
+                         ([("FAST", "OFF")], []))
+        self.assertIsNone(ask(["NOT", "DEFINED", "X"], reading))
+
+
 class BackendDefinesTest(unittest.TestCase):
     def test_defines_under_environment_conditions(self):
         self.assertEqual(guards.cmake_defines_by_env(BACKEND), {

@@ -266,7 +266,8 @@ def requirements(args, reading):
             continue
         negated = i > 0 and args[i - 1].upper() == "NOT"
         if up in UNARY:
-            needs.append(f"{a} {nxt}" if nxt else a)
+            needs.append(("NOT " if negated else "") +
+                         (f"{a} {nxt}" if nxt else a))
             i += 2
             continue
         if up == "DEFINED" and nxt:
@@ -297,7 +298,8 @@ def requirements(args, reading):
                 target = ("env", env.group(1)) if env else name
                 settings.append((target, other))
             else:
-                needs.append(" ".join(args[i:i + 3]))
+                needs.append(("NOT " if negated else "") +
+                             " ".join(args[i:i + 3]))
             i += 3
             continue
         if not re.match(r"^[A-Za-z_]\w*$", name) and not env:
