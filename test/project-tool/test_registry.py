@@ -334,7 +334,10 @@ class RealRegistryTest(unittest.TestCase):
                   "@torch.library.impl('regpkg::twice', 'CPU')\n"
                   "def _(x):\n    return x * 2\n"
                   "@torch.library.register_fake('regpkg::twice')\n"
-                  "def _(x):\n    return torch.empty_like(x)\n")
+                  "def _(x):\n    return torch.empty_like(x)\n"
+                  # A fallthrough passes the call on: no kernel.
+                  "lib.impl('twice', torch.library.fallthrough_kernel, "
+                  "'Autograd')\n")
             env = dict(os.environ, PYTHONPATH=d)
             reg, why = registry.read(python, ["regpkg", "nosuchpkg"],
                                      {"regpkg"}, env)

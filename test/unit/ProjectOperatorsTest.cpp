@@ -174,6 +174,23 @@ TORCH_LIBRARY_IMPL_EXPAND(TORCH_EXTENSION_NAME, Meta, m) { m.impl("f", &f); }
   EXPECT_EQ(F.MacroCalls[0].Line, 18u);
 }
 
+// deepmd-kit's edge_force_virial.cu: a fallthrough for Autograd is no
+// kernel (torch's registry marks it so; the compiler's harvest has none).
+TEST(ScanKernels, FallthroughIsNoKernel) {
+  const char *Text = R"cpp(#include <torch/library.h>
+TORCH_LIBRARY_IMPL(ns, Autograd, m) {
+  m.impl("a", torch::CppFunction::makeFallthrough());
+  m.impl("b",
+         torch::CppFunction::makeFallthrough());
+  m.impl("c", &c_autograd);
+}
+)cpp";
+  FileOperatorFacts F = scanOperatorFile("/p/ops.cu", Text);
+  EXPECT_EQ(kernelsOf(F.Kernels), (std::vector<std::string>{
+                                      "ns::c|Autograd|TORCH_LIBRARY_IMPL|6",
+                                  }));
+}
+
 TEST(ExpandMacro, StringifiesPastesAndTakesTheRest) {
   RegisteringMacro M{
       "DEFINE_OP",

@@ -406,6 +406,12 @@ void scanCxx(StringRef Path, StringRef Text, FileOperatorFacts &Out) {
     if (Name.empty() || Templated(Written))
       return;
     size_t Args = firstComma(T, At + 2, Close);
+    // torch::CppFunction::makeFallthrough(): the call passes on to the next
+    // dispatch key; there is no kernel there to analyse (torch's registry
+    // marks it "fallthrough", the compiler's harvest has none).
+    for (size_t J = Args + 1; J < Close && J < T.size(); ++J)
+      if (T[J].isIdent("makeFallthrough"))
+        return;
     (To ? *To : Out.Kernels)
         .push_back({Ns.empty() ? BlockNs.str() : Ns, Name,
                     KernelSite{std::move(Key), std::move(How), Path.str(),

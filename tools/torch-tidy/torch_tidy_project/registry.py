@@ -92,7 +92,8 @@ for op in ops:
             entry["defined_at"] = l[len("debug: registered at "):]
         else:
             m = line.match(l)
-            if m:
+            # A fallthrough passes the call on: no kernel to analyse.
+            if m and "fallthrough" not in (m.group(5) or "").split():
                 entry["kernels"].append({
                     "key": m.group(1), "file": m.group(2),
                     "line": int(m.group(3) or 0), "by": m.group(4),
