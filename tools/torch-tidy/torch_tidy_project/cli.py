@@ -758,8 +758,6 @@ def _coverage(args, db, index_json, root, linted, causes, regex_skipped,
         switches += cmake_guards.switches(
             cmake_guards.read(db.cmake_source), database_files,
             db.build.cmake_by_env if db.build else {}, root)
-    else:
-        switches += cov.cmake_switches(db.cmake_options)
     c = cov.measure(index_json, root, database_files, linted, set(causes),
                     switches, causes, regex_skipped, included)
     if reg is not None:

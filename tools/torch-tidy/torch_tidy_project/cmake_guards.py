@@ -16,9 +16,8 @@ import re
 
 from .cmake import _substitute, cmake_directories
 from .common import rel
-from .coverage import VALUE_WORDS, Switch
-
-SOURCE_SUFFIXES = (".c", ".cc", ".cpp", ".cxx", ".cu", ".sycl")
+from .coverage import SOURCES as SOURCE_SUFFIXES
+from .coverage import VALUE_WORDS, Switch, _words
 # Commands whose arguments name sources without adding them to a build.
 NOT_ADDING = {"set_source_files_properties", "set_property", "message",
               "install", "source_group", "get_filename_component",
@@ -321,8 +320,7 @@ def requirements(args, reading):
 def _holds_value(env, value):
     """Whether the backend's variable holds a value (DP_LAMMPS_VERSION, a
     path) that any non-empty string satisfies: "=1" is no advice there."""
-    return value == "1" and bool(set(re.split(r"[^a-z0-9]+", env.lower())) &
-                                 VALUE_WORDS)
+    return value == "1" and bool(_words(env) & VALUE_WORDS)
 
 
 def _truthy(value):
@@ -379,8 +377,7 @@ def _describe(levels, reading, by_env, root):
                 said = target if value == "ON" else f"{target} = {value}"
                 part, need = None, (f"{said} (set by the project's CMake, "
                                     f"{rel(path, root)}:{line})")
-            elif value == "ON" and set(re.split(r"[^a-z0-9]+",
-                                                target.lower())) & VALUE_WORDS:
+            elif value == "ON" and _words(target) & VALUE_WORDS:
                 # A variable that holds a value (LAMMPS_VERSION, a path):
                 # set to something, not switched on.
                 part, need = None, f"{target} (a value)"

@@ -107,9 +107,7 @@ def switches_for(paths, switches, root, everywhere=()):
             if s.kind != "torch" and _words(s.name) & VALUE_WORDS:
                 continue
             if s.files is not None:
-                if os.path.realpath(p) in s.files:
-                    found.setdefault(p, []).append(s)
-                continue
+                continue   # not this file's: it is matched by path above
             if s.kind == "torch":
                 continue
             mine = _words(s.name) - GENERIC - common

@@ -538,8 +538,8 @@ def record_setup_py(python, setup_py, env, scratch, real_cmake=None):
                "build_lib": os.path.join(scratch, "build-lib")}
     rec = _run(python, DRIVER_SETUP, request, env, scratch, real_cmake,
                "setup.py", os.path.join(scratch, "setup-py.log"))
-    rec.variables_in_text = variables_in_text(read_text(setup_py))
     text = read_text(setup_py)
+    rec.variables_in_text = variables_in_text(text)
     rec.guards = guards.read(text, os.path.dirname(setup_py))
     rec.cmake_by_env = guards.cmake_defines_by_env(text)
     return rec
