@@ -68,8 +68,14 @@ void OpUndeclaredMutationCheck::check(const MatchFinder::MatchResult &Result) {
     reportFromIndex(Model, *Result.Context);
 }
 
-bool OpUndeclaredMutationCheck::reports(const KernelRegistration &K) const {
-  return CompositeKernels || K.DispatchKey != "CompositeImplicitAutograd";
+bool OpUndeclaredMutationCheck::reports(const KernelRegistration &K,
+                                        Consequence Class) const {
+  // A catch-all kernel through memory (loud) is reported by default: its
+  // write is invisible to opcheck's test_schema (rows catchall_raw*) and
+  // compiling fails on it; one written with ATen ops (traced) keeps its
+  // writes under torch.compile.
+  return CompositeKernels || K.DispatchKey != "CompositeImplicitAutograd" ||
+         Class == Consequence::Loud;
 }
 
 namespace {
@@ -599,7 +605,7 @@ void OpUndeclaredMutationCheck::checkOperator(
   // arguments (a launcher handed `y` and `s`).
   std::set<std::pair<const Expr *, unsigned>> SeenSites;
   for (const KernelRegistration &K : Op.Kernels) {
-    if (!K.Kernel || !reports(K))
+    if (!K.Kernel || !reports(K, Class))
       continue;
     const ArgumentMutationResult &R = Analysis.analyse(K.Kernel);
     for (const ArgumentWrite &W : R.Writes) {
@@ -647,7 +653,7 @@ void OpUndeclaredMutationCheck::checkOperator(
     // but they name the argument to declare.
     std::string CatchAllWrites;
     for (const KernelRegistration &K : Op.Kernels) {
-      if (!K.Kernel || !userDefinition(K.Kernel) || reports(K))
+      if (!K.Kernel || !userDefinition(K.Kernel) || reports(K, Class))
         continue;
       for (const ArgumentWrite &W : Analysis.analyse(K.Kernel).Writes)
         if (std::optional<unsigned> I = Op.schemaArgumentOf(K, W.ParamIndex);
@@ -688,24 +694,38 @@ void OpUndeclaredMutationCheck::checkOperator(
           "makes opcheck's test_schema pass (measured), but what "
           "torch.compile does with a declared metadata mutation of an "
           "operator's input is not measured, so no fix is offered");
+    // A catch-all kernel through memory fails to compile whatever its schema
+    // declares: the remedy is a declaration and a device registration.
+    bool LoudCatchAll =
+        Class == Consequence::Loud && isCatchAllKey(First.K->DispatchKey);
+    if (LoudCatchAll && Plan.hasFix())
+      Plan = FixPlan::noFix("its catch-all kernel writes '" + A.Name +
+                            "' through memory; the fix declares it and "
+                            "registers the kernel for its device, a change "
+                            "of registration torch-tidy does not rewrite");
     const Expr *Site = siteOf(*First.W);
     SourceLocation At = written(Site->getBeginLoc());
     // The schema is usually on another line: its fix goes on the note there.
     bool FixHere = fixOnLineOf(Plan, At);
     bool FixNoted = FixHere || !Plan.hasFix();
     {
-      auto D = diag(At, "%0 writes into argument '%1' of operator '%2', "
-                        "which its schema does not declare mutable: "
-                        "%3%select{|; torch.library.opcheck fails "
-                        "test_schema}4; declare it '%5'")
-               << First.W->Form << A.Name << Op.qualifiedName()
-               << consequenceText(ConsequenceFacts{
-                      Class, ReturnsNothing && !DeclaresMutation,
-                      /*Effects=*/false, Rets.count(ArgIndex) > 0}
-                                      .withSites(Sites)
-                                      .declaresOther(DeclaresMutation))
-               << static_cast<unsigned>(opcheckFails(Class))
-               << declaredMutable(A, Letter) << written(Site->getSourceRange());
+      auto D =
+          diag(At, "%0 writes into argument '%1' of operator '%2', "
+                   "which its schema does not declare mutable: "
+                   "%3%select{|; torch.library.opcheck fails "
+                   "test_schema}4; declare it '%5'%select{| and "
+                   "register the kernel for its device instead of as a "
+                   "catch-all (then opcheck passes and the writes are "
+                   "kept, measured)}6")
+          << First.W->Form << A.Name << Op.qualifiedName()
+          << consequenceText(
+                 ConsequenceFacts{Class, ReturnsNothing && !DeclaresMutation,
+                                  /*Effects=*/false, Rets.count(ArgIndex) > 0}
+                     .withSites(Sites)
+                     .declaresOther(DeclaresMutation))
+          << static_cast<unsigned>(opcheckFails(Class))
+          << declaredMutable(A, Letter) << static_cast<unsigned>(LoudCatchAll)
+          << written(Site->getSourceRange());
       if (FixHere)
         addFix(D, Plan);
     }
@@ -744,7 +764,7 @@ void OpUndeclaredMutationCheck::checkOperator(
       if (!FixNoted)
         addFix(N, Plan);
       FixNoted = true;
-    } else if (!Op.SchemaFile.empty())
+    } else if (!Op.SchemaFile.empty() && !Op.SchemaInferred)
       diag(First.K->where(),
            "the schema of '%0' is declared in %1:%2, with '%3' %select{without "
            "an alias annotation|without '!' in its alias annotation}4",

@@ -3,6 +3,7 @@
 #include "torch_tidy/operators/OperatorModel.h"
 #include "torch_tidy/libtorch/LibTorchApi.h"
 #include "torch_tidy/libtorch/UserCode.h"
+#include "torch_tidy/operators/Consequence.h"
 #include "torch_tidy/operators/ProjectOperators.h"
 
 #include "llvm/Support/FileSystem.h"
@@ -63,8 +64,10 @@ public:
 /// Finds the kernels a def/impl argument names.
 class KernelVisitor : public RecursiveASTVisitor<KernelVisitor> {
 public:
-  bool shouldVisitLambdaBody() const { return false; }
-  bool VisitLambdaExpr(LambdaExpr *L) {
+  // The lambda is the kernel; nothing inside it (its captures' initialisers
+  // and its body name functions it calls, not kernels: a lambda kernel
+  // calling ::memset was taken for two kernels, and got no schema).
+  bool TraverseLambdaExpr(LambdaExpr *L) {
     Kernels.push_back(L->getCallOperator());
     return true;
   }
@@ -473,6 +476,28 @@ void OperatorModel::useProject(const ProjectOperators &Project,
       Op.SchemaLine = D->Line;
       break;
     }
+    if (!Op.Schema)
+      inferFromDefElsewhere(Op);
+  }
+}
+
+void OperatorModel::inferFromDefElsewhere(RegisteredOperator &Op) {
+  // `m.def("name", &fn)` in another file, fn defined here and no schema
+  // string for the operator anywhere: LibTorch infers the schema from fn's
+  // C++ signature, as for a def in this file.
+  for (const KernelRegistration &K : Op.Kernels) {
+    if (K.Site || !K.Kernel || !isCatchAllKey(K.DispatchKey) ||
+        K.RegisteredBy != "m.def")
+      continue;
+    OperatorSchema NameOnly;
+    NameOnly.Name = Op.Name;
+    NameOnly.Overload = Op.Overload;
+    NameOnly.NameOnly = true;
+    Op.Schema = inferSchema(NameOnly, K.Kernel);
+    Op.SchemaInferred = true;
+    Op.SchemaFile = K.RegisteredIn;
+    Op.SchemaLine = K.RegisteredLine;
+    return;
   }
 }
 
@@ -540,6 +565,7 @@ void OperatorModel::addKernelsRegisteredElsewhere(
       R.TakesDispatchKeySet = takesDispatchKeySet(FD);
       R.RegisteredIn = K.Site.File;
       R.RegisteredLine = K.Site.Line;
+      R.RegisteredBy = K.Site.How;
       Op.Kernels.push_back(std::move(R));
     }
   }

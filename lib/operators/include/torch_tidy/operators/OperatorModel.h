@@ -51,6 +51,8 @@ struct KernelRegistration {
   /// project (a .cu kernel registered from a .cpp; Site is null): where.
   std::string RegisteredIn;
   unsigned RegisteredLine = 0;
+  /// How it is registered there ("m.def", "TORCH_LIBRARY_IMPL", ...).
+  std::string RegisteredBy;
 
   /// Where a note about the registration goes: the def or impl call, else
   /// (registered in another file) the kernel.
@@ -145,6 +147,9 @@ private:
     std::optional<std::string> Key; ///< TORCH_LIBRARY_IMPL's dispatch key
   };
   void resolveHelpers();
+  /// For an operator Op defined in another file by `m.def(name, fn)` with
+  /// fn defined here: the schema LibTorch infers from fn.
+  static void inferFromDefElsewhere(RegisteredOperator &Op);
   void addKernelsRegisteredElsewhere(const ProjectOperators &Project,
                                      llvm::StringRef Main);
   void addCall(const clang::CXXMemberCallExpr *Call, const LibraryInfo *Lib);
