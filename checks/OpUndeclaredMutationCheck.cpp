@@ -110,12 +110,18 @@ std::string kernelName(const FunctionDecl *Kernel) {
 /// returning the input itself needs the written form (`-> Tensor(a!)`,
 /// PyTorch's in-place convention).
 bool returnDeclared(const OperatorSchema &S, const SchemaArgument &A,
-                    bool Direct) {
-  if (S.Returns.size() != 1 || S.VarRets)
-    return true; // no return or a tuple: not judged
-  if (!S.Returns[0].Alias || !A.Alias)
+                    bool Direct, int Element) {
+  if (S.VarRets)
+    return true;
+  // One tensor returned: judged against a single return. An element of a
+  // tuple built in the return: against that return of the schema.
+  if (Element < 0 ? S.Returns.size() != 1
+                  : static_cast<size_t>(Element) >= S.Returns.size())
+    return true; // no return, or a tuple variable: not judged
+  const SchemaArgument &Ret = S.Returns[Element < 0 ? 0 : Element];
+  if (!Ret.Alias || !A.Alias)
     return false;
-  const AliasAnnotation &R = *S.Returns[0].Alias;
+  const AliasAnnotation &R = *Ret.Alias;
   bool Shared = llvm::any_of(A.Alias->Sets, [&](const std::string &Set) {
     return llvm::is_contained(R.Sets, Set);
   });
@@ -622,7 +628,7 @@ void OpUndeclaredMutationCheck::checkOperator(
     for (const ArgumentReturn &Ret : R.Returns) {
       std::optional<unsigned> I = Op.schemaArgumentOf(K, Ret.ParamIndex);
       if (I && S.Arguments[*I].isTensor() &&
-          !returnDeclared(S, S.Arguments[*I], Ret.Direct))
+          !returnDeclared(S, S.Arguments[*I], Ret.Direct, Ret.Element))
         Rets[*I].push_back({&Ret, &K});
     }
   }
@@ -786,7 +792,7 @@ void OpUndeclaredMutationCheck::checkOperator(
   for (const auto &[ArgIndex, List] : Rets) {
     const SchemaArgument &A = S.Arguments[ArgIndex];
     for (const Returned &R : List) {
-      const Expr *Value = R.R->Return->getRetValue();
+      const Expr *Value = R.R->Value;
       // An Autograd kernel may mark the argument dirty, which needs the
       // argument itself returned: a copy here would break the uncompiled
       // call (measured on the pyg-lib twins) until that kernel changes.
@@ -796,21 +802,36 @@ void OpUndeclaredMutationCheck::checkOperator(
                          "' has an Autograd kernel, which may mark '" + A.Name +
                          "' dirty and then needs it returned; return a "
                          "copy here once that kernel no longer does")
-                   : planReturnClone(R.R->Return, Ctx);
+                   : planReturnClone(Value, Ctx);
       // One kernel may serve several operators: one fix per return.
-      bool FixHere = Plan.hasFix() && FixedReturns.insert(R.R->Return).second;
+      bool FixHere = Plan.hasFix() && FixedReturns.insert(Value).second;
       {
+        // Where the value passes a method that returns its receiver or a
+        // copy, it aliases the argument only where no copy is made.
+        std::string Where;
+        if (const ground_truth::CopyingMethod *M =
+                R.R->Copy ? copyingMethodOf(R.R->Copy) : nullptr)
+          Where = (" wherever " + M->Method +
+                   "() returns its receiver (it "
+                   "copies only where the receiver " +
+                   M->When + ")")
+                      .str();
+        bool Tuple = R.R->Element >= 0;
+        const SchemaArgument *Ret =
+            S.Returns.empty() ? nullptr : &S.Returns[Tuple ? R.R->Element : 0];
         auto D = diag(Value->getBeginLoc(),
                       "the kernel returns %select{a view of |}0argument "
-                      "'%1' of operator '%2'%select{, which the schema does "
-                      "not declare as aliasing its output|, which a kernel "
-                      "below autograd may only do for a written alias "
-                      "('-> Tensor(a!)')}3: torch.library.opcheck fails "
-                      "test_schema; return a copy")
+                      "'%1' of operator '%2'%select{| as element %5 of its "
+                      "result}4%6%select{, which the schema does "
+                      "not declare as aliasing %select{its|that}4 output|, "
+                      "which a kernel below autograd may only do for a "
+                      "written alias ('-> Tensor(a!)')}3: "
+                      "torch.library.opcheck fails test_schema; return a "
+                      "copy")
                  << static_cast<unsigned>(R.R->Direct) << A.Name
                  << Op.qualifiedName()
-                 << static_cast<unsigned>(A.Alias && S.Returns.size() == 1 &&
-                                          S.Returns[0].Alias)
+                 << static_cast<unsigned>(A.Alias && Ret && Ret->Alias)
+                 << static_cast<unsigned>(Tuple) << R.R->Element << Where
                  << written(Value->getSourceRange());
         if (FixHere)
           addFix(D, Plan);

@@ -4,8 +4,12 @@
 A kernel that returns an argument it received (or a view of it) fails
 opcheck's test_schema unless the schema says the output aliases it. The
 check's fix returns a copy (rule return-clone). The fix that keeps the alias
-instead declares it ('Tensor(a) m -> Tensor(a)') and returns a view. This
-builds one CPU operator per form, with a fake kernel of the same shape, and
+instead declares it ('Tensor(a) m -> Tensor(a)') and returns a view. The
+undeclared aliases the check reports beyond `return m;` are measured too:
+an element of a tuple the return builds (std::make_tuple(m, ...), a braced
+return of a view) and contiguous() of a contiguous argument, which returns
+its receiver; with the fix's copies of each. This builds one CPU operator
+per form, with a fake kernel of the same shape, and
 measures, under each torch:
   - opcheck with its whole default suite (test_schema,
     test_autograd_registration, test_faketensor, test_aot_dispatch_dynamic):
@@ -15,14 +19,19 @@ measures, under each torch:
     "different", or "error".
 
   alias_returns.py --python LABEL=PYTHON [--python ...]
+                   [--libtorch113-include DIR ...]
       measures and checks that every alias-keeping form fails as EXPECTED
       says, that the copy passes everything, and that the check's note
       (ALIAS_NOTE in checks/OpUndeclaredMutationCheck.cpp) names the opcheck
-      test and the backends measured here. Exit 0 when all hold, 1
-      otherwise, 77 when no torch could run (SKIP said by name).
+      test and the backends measured here. With --libtorch113-include,
+      the forms (the fixes' among them) are compiled against that LibTorch
+      1.13 too (g++ -fsyntax-only; SKIPPED said by name where its
+      <torch/library.h> is not there). Exit 0 when all hold, 1 otherwise,
+      77 when no torch could run (SKIP said by name).
 """
 import os
 import re
+import subprocess
 import sys
 import tempfile
 
@@ -51,7 +60,26 @@ FORMS = {
              "torch.empty_like(m)"),
     "write_copy": ("(Tensor(a!) m, Tensor v) -> Tensor",
                    "m.mul_(2);\n  return m.clone();", "torch.empty_like(m)"),
+    # An argument returned as an element of a tuple the return builds
+    # (std::make_tuple, a braced return), and the fix's copy of it.
+    "tuple_self": ("(Tensor m, Tensor v) -> (Tensor, Tensor)",
+                   "return std::make_tuple(m, v * 2);",
+                   "(torch.empty_like(m), torch.empty_like(v))"),
+    "tuple_view": ("(Tensor m, Tensor v) -> (Tensor, Tensor)",
+                   "return {m.narrow(0, 1, 2), v * 2};",
+                   "(m.new_empty(2, 3), torch.empty_like(v))"),
+    "tuple_copy": ("(Tensor m, Tensor v) -> (Tensor, Tensor)",
+                   "return std::make_tuple(m.clone(), v * 2);",
+                   "(torch.empty_like(m), torch.empty_like(v))"),
+    # A method that returns its receiver where it makes no copy (m is
+    # contiguous here), and the fix's copy of its result.
+    "contiguous_self": ("(Tensor m, Tensor v) -> Tensor", "return m.contiguous();",
+                        "torch.empty_like(m)"),
+    "contiguous_copy": ("(Tensor m, Tensor v) -> Tensor",
+                        "return m.contiguous().clone();", "torch.empty_like(m)"),
 }
+# Forms whose kernel returns a tuple of two tensors.
+TUPLES = {"tuple_self", "tuple_view", "tuple_copy"}
 # What was measured on torch 2.8.0 and 2.15.0: opcheck's verdict, and the
 # backends under which torch.compile fails (with and without grad).
 EXPECTED = {
@@ -61,13 +89,22 @@ EXPECTED = {
     "write_alias": ("test_aot_dispatch_dynamic", {"aot_eager", "inductor"}),
     "copy": ("pass", set()),
     "write_copy": ("pass", set()),
+    # The undeclared aliases the check reports (a tuple's element, a
+    # contiguous() that returns its receiver): opcheck's test_schema fails,
+    # compiled values equal eager's; the fix's copies pass everything.
+    "tuple_self": ("test_schema", set()),
+    "tuple_view": ("test_schema", set()),
+    "contiguous_self": ("test_schema", set()),
+    "tuple_copy": ("pass", set()),
+    "contiguous_copy": ("pass", set()),
 }
 
 
 def generate():
-    lines = ["#include <ATen/ATen.h>", "#include <torch/library.h>", ""]
+    lines = ["#include <ATen/ATen.h>", "#include <torch/library.h>", "#include <tuple>", ""]
     for name, (_, body, _) in FORMS.items():
-        lines.append(f"at::Tensor k_{name}(const at::Tensor &m, const at::Tensor &v) {{\n"
+        ret = "std::tuple<at::Tensor, at::Tensor>" if name in TUPLES else "at::Tensor"
+        lines.append(f"{ret} k_{name}(const at::Tensor &m, const at::Tensor &v) {{\n"
                      f"  {body}\n}}")
     lines.append("TORCH_LIBRARY(tt_ar, m) {")
     lines += [f'  m.def("{name}{schema}");' for name, (schema, _, _) in FORMS.items()]
@@ -100,9 +137,11 @@ def measure():
             verdict = found.group(1) if found else "error"
         print(f"ROW {version} {name} opcheck {verdict}", flush=True)
 
-        def program(x, v):
+        def program(x, v, op=op, tuple_=name in TUPLES):
             m = x * 1
             r = op(m, v)
+            if tuple_:
+                return (m * 2).sum(), r[0] * 3, r[1] * 3
             return (m * 2).sum(), r * 3
 
         for grad in (False, True):
@@ -131,11 +170,45 @@ def note_text():
     return "".join(re.findall(r'"([^"]*)"', found.group(1)))
 
 
+def take_libtorch113(argv):
+    """Removes --libtorch113-include DIR pairs from argv; returns the DIRs."""
+    dirs = []
+    while "--libtorch113-include" in argv:
+        i = argv.index("--libtorch113-include")
+        dirs.append(argv[i + 1])
+        del argv[i:i + 2]
+    return dirs
+
+
+def compile_113(dirs):
+    """The problems of compiling the forms against LibTorch 1.13's headers;
+    none (and a SKIPPED line) where they are not there."""
+    if not any(os.path.exists(os.path.join(d, "torch", "library.h"))
+               for d in dirs + ["/usr/include"]):
+        print(f"SKIPPED libtorch-1.13 compile of the forms: <torch/library.h> not in {dirs}")
+        return []
+    with tempfile.TemporaryDirectory(prefix="tt-ar-113-") as tmp:
+        path = os.path.join(tmp, "forms.cpp")
+        with open(path, "w") as f:
+            f.write(generate())
+        cmd = ["g++", "-std=c++17", "-fsyntax-only", "-D_GLIBCXX_USE_CXX11_ABI=1"]
+        for d in dirs:
+            cmd += ["-isystem", d]
+        res = subprocess.run(cmd + [path], stdout=subprocess.PIPE,
+                             stderr=subprocess.STDOUT, text=True)
+    if res.returncode != 0:
+        return ["the forms do not compile against LibTorch 1.13: "
+                + res.stdout[-2000:]]
+    print(f"libtorch 1.13: the {len(FORMS)} forms (the fixes' among them) compile")
+    return []
+
+
 def main():
+    libtorch113 = take_libtorch113(sys.argv)
     args = um.venv_script_args(__doc__, measure)
     if args is None:
         return 0
-    problems = []
+    problems = compile_113(libtorch113) if libtorch113 else []
     note = note_text()
     if note is None:
         problems.append("ALIAS_NOTE is not found in " + CHECK_SOURCE)
@@ -154,7 +227,7 @@ def main():
     for label, rows in measured:
         got = {(r[2], r[3]): r[4] for r in rows}
         for name, (verdict, failing) in EXPECTED.items():
-            print(f"torch {rows[0][1]} {name:13} opcheck {got.get((name, 'opcheck'))}; "
+            print(f"torch {rows[0][1]} {name:15} opcheck {got.get((name, 'opcheck'))}; "
                   + ", ".join(f"{c} {got.get((name, c))}"
                               for c in BACKENDS + [b + "_grad" for b in BACKENDS]))
             if got.get((name, "opcheck")) != verdict:

@@ -33,6 +33,24 @@ bool isAliasReturningMethod(StringRef Name) {
   return Names.contains(Name);
 }
 
+/// A to(...) call told to copy (`m.to(at::kFloat, false, /*copy=*/true)`):
+/// its result is never the receiver.
+bool alwaysCopies(const CXXMemberCallExpr *Call) {
+  const CXXMethodDecl *M = Call->getMethodDecl();
+  if (nameOf(M) != "to")
+    return false;
+  for (unsigned I = 0; I < Call->getNumArgs() && I < M->getNumParams(); ++I) {
+    const ParmVarDecl *P = M->getParamDecl(I);
+    if (!P->getIdentifier() || P->getName() != "copy" ||
+        isa<CXXDefaultArgExpr>(Call->getArg(I)))
+      continue;
+    const auto *B =
+        dyn_cast<CXXBoolLiteralExpr>(Call->getArg(I)->IgnoreParenImpCasts());
+    return B && B->getValue();
+  }
+  return false;
+}
+
 /// Methods that hand out the tensor's memory for raw writes.
 bool isRawPointerMethod(StringRef Name) {
   return Name == "data_ptr" || Name == "mutable_data_ptr" || Name == "data";
@@ -687,14 +705,81 @@ public:
   }
 
   bool VisitReturnStmt(ReturnStmt *R) {
-    if (LambdaDepth == 0 && R->getRetValue() &&
-        libtorch::isTensorType(R->getRetValue()->getType()))
-      if (std::optional<unsigned> P = aliasedParam(R->getRetValue()))
-        Out.Returns.push_back({*P, R, isDirect(R->getRetValue())});
+    const Expr *Value = R->getRetValue();
+    if (LambdaDepth != 0 || !Value)
+      return true;
+    if (libtorch::isTensorType(Value->getType())) {
+      returned(R, Value, -1);
+      return true;
+    }
+    // A tuple of tensors: each element that is an argument or a view of it.
+    std::vector<const Expr *> Elements = tupleElements(Value);
+    for (unsigned I = 0; I < Elements.size(); ++I)
+      if (libtorch::isTensorType(Elements[I]->getType()))
+        returned(R, Elements[I], static_cast<int>(I));
     return true;
   }
 
 private:
+  /// Records Value, returned by R (as element Element of a tuple, or the
+  /// whole return where Element is -1), if it is a parameter or a view of
+  /// one.
+  void returned(const ReturnStmt *R, const Expr *Value, int Element) {
+    std::optional<unsigned> P = aliasedParam(Value);
+    if (!P)
+      return;
+    const CXXMemberCallExpr *Copy = LastCopy;
+    Out.Returns.push_back({*P, R, isDirect(Value)});
+    Out.Returns.back().Element = Element;
+    Out.Returns.back().Value = Value;
+    Out.Returns.back().Copy = Copy;
+  }
+
+  /// The elements of a tuple a return builds in place: std::make_tuple(a,
+  /// b), std::tie / std::forward_as_tuple / std::make_pair(a, b),
+  /// std::tuple<...>(a, b), a braced {a, b}. None for anything else (a
+  /// tuple variable, a call of the project's own).
+  static std::vector<const Expr *> tupleElements(const Expr *E) {
+    std::vector<const Expr *> Out;
+    for (int Depth = 0; E && Depth < 8; ++Depth) {
+      E = E->IgnoreImplicit();
+      if (const auto *F = dyn_cast<CXXFunctionalCastExpr>(E)) {
+        E = F->getSubExpr();
+        continue;
+      }
+      if (const auto *Init = dyn_cast<InitListExpr>(E)) {
+        Out.assign(Init->inits().begin(), Init->inits().end());
+        break;
+      }
+      const auto *RD = E->getType()->getAsCXXRecordDecl();
+      bool Tuple = RD && RD->getIdentifier() && RD->isInStdNamespace() &&
+                   (RD->getName() == "tuple" || RD->getName() == "pair");
+      if (!Tuple)
+        break;
+      if (const auto *Call = dyn_cast<CallExpr>(E)) {
+        const FunctionDecl *Callee = Call->getDirectCallee();
+        StringRef Name =
+            Callee && Callee->getIdentifier() ? Callee->getName() : StringRef();
+        if (Callee && Callee->isInStdNamespace() &&
+            (Name == "make_tuple" || Name == "tie" ||
+             Name == "forward_as_tuple" || Name == "make_pair"))
+          Out.assign(Call->arg_begin(), Call->arg_end());
+        break;
+      }
+      if (const auto *C = dyn_cast<CXXConstructExpr>(E)) {
+        // A copy or move of a tuple built in place: that tuple's elements.
+        if (C->getNumArgs() == 1 &&
+            C->getArg(0)->getType()->getAsCXXRecordDecl() == RD) {
+          E = C->getArg(0);
+          continue;
+        }
+        Out.assign(C->arg_begin(), C->arg_end());
+      }
+      break;
+    }
+    return Out;
+  }
+
   void bind(const VarDecl *V, const Expr *Value) {
     std::optional<unsigned> P = aliasedParam(Value);
     const CXXMemberCallExpr *Copy = LastCopy;
@@ -825,6 +910,8 @@ private:
                 listParam(Call->getImplicitObjectArgument()))
           return P;
       if (!libtorch::torchCallee(Call) || libtorch::isCopyingIndexCall(Call))
+        return std::nullopt;
+      if (alwaysCopies(Call))
         return std::nullopt;
       if (libtorch::isViewProducingCall(Call) || isAliasReturningMethod(Name) ||
           libtorch::isInPlaceValueMethod(Call)) {

@@ -265,8 +265,7 @@ SchemaAnnotationPlanner::plan(const SchemaArgument &A, const ASTContext &Ctx) {
 
 // ---- return-clone --------------------------------------------------------
 
-FixPlan planReturnClone(const ReturnStmt *Return, const ASTContext &Ctx) {
-  const Expr *Value = Return->getRetValue();
+FixPlan planReturnClone(const Expr *Value, const ASTContext &Ctx) {
   SourceRange Range = Value->getSourceRange();
   bool Fixable = Range.isValid() && !Range.getBegin().isMacroID() &&
                  !Range.getEnd().isMacroID();

@@ -81,6 +81,16 @@ struct ArgumentReturn {
   /// The parameter's own tensor (the same handle: `return m;`, a local copy
   /// of the handle, `return m.mul_(2);`), not a view of it.
   bool Direct = false;
+  /// Which element of a tuple the return builds in place
+  /// (`std::make_tuple(w, s)`, `{w.view(-1), s}`) this is; -1 for a return
+  /// of one tensor.
+  int Element = -1;
+  /// The returned expression (the element, for a tuple).
+  const clang::Expr *Value = nullptr;
+  /// A method on the way that returns its receiver or a copy
+  /// (`m.contiguous()`, `m.to(at::kFloat)`): the return aliases the
+  /// argument only where it makes no copy. Null when none is.
+  const clang::CXXMemberCallExpr *Copy = nullptr;
 };
 
 struct ArgumentMutationResult {

@@ -71,9 +71,10 @@ private:
 };
 
 /// return-clone: `return m;` -> `return m.clone();` (parenthesised where
-/// the returned expression needs it).
-FixPlan planReturnClone(const clang::ReturnStmt *Return,
-                        const clang::ASTContext &Ctx);
+/// the returned expression needs it). Value is the returned expression, or
+/// the element of a tuple the return builds (`std::make_tuple(w, s)` ->
+/// `std::make_tuple(w.clone(), s)`).
+FixPlan planReturnClone(const clang::Expr *Value, const clang::ASTContext &Ctx);
 
 namespace ground_truth {
 struct CopyingMethod;
