@@ -358,6 +358,45 @@ bool mayBeSilent(Consequence C) {
 
 /// Where opcheck's test_schema was measured failing: kernels below
 /// autograd (a catch-all kernel decomposes, and passes).
+/// What torch.compile does with a metadata write of an argument (the fake
+/// decides) and with a write through a method that returns its receiver
+/// where it makes no copy, with a fake registered (tools/ground-truth/
+/// write_conditions.py measures each clause).
+constexpr llvm::StringLiteral METADATA_CONSEQUENCE =
+    "what torch.compile does depends on the fake (silent): inductor raises "
+    "where the fake returns the unwritten shape, and computes with the "
+    "unwritten metadata, silently, where it returns the written one; "
+    "aot_eager gave eager's values with both (measured on %0, with "
+    "unsqueeze_, t_ and resize_, the caller reading the argument after the "
+    "call)";
+constexpr llvm::StringLiteral CONDITIONAL_CONSEQUENCE =
+    "where no copy is made, inductor computes with the unwritten values "
+    "(silent); aot_eager gave eager's values (measured on %0 with a fake, "
+    "through to(dtype) and contiguous(), the kernel's result read)";
+
+/// The consequence a write's message states: Text (the class's), or, with a
+/// fake registered (silent), the measured one of a metadata write or of a
+/// write through a method that returns its receiver.
+std::string conditionalConsequence(const ArgumentWrite &W, Consequence Class,
+                                   std::string Text) {
+  if (Class != Consequence::Silent)
+    return Text;
+  auto Format = [](StringRef Pattern, StringRef A, StringRef B) {
+    std::string Out = Pattern.str();
+    for (auto [Key, Value] : {std::pair<StringRef, StringRef>{"%0", A},
+                              std::pair<StringRef, StringRef>{"%1", B}})
+      for (size_t I = Out.find(Key.str()); I != std::string::npos;
+           I = Out.find(Key.str(), I + Value.size()))
+        Out.replace(I, Key.size(), Value.str());
+    return Out;
+  };
+  if (W.Metadata)
+    return Format(METADATA_CONSEQUENCE, ground_truth::BothVersions, "");
+  if (W.Copy && copyingMethodOf(W.Copy))
+    return Format(CONDITIONAL_CONSEQUENCE, ground_truth::BothVersions, "");
+  return Text;
+}
+
 bool opcheckFails(Consequence C) {
   return C == Consequence::Silent || C == Consequence::GraphBreak ||
          C == Consequence::Unknown;
@@ -684,6 +723,36 @@ void OpUndeclaredMutationCheck::checkOperator(
   if (Writes.empty() && (!Aliasing || Rets.empty()))
     return;
 
+  // The fix that stops an argument's writes, where every one is incidental:
+  // a metadata write on the kernel's by-value handle, or an in-place op on
+  // a conversion's result whose value is used. None for an argument the
+  // kernel returns (its caller reads it back) or a write in a helper.
+  auto StopWriting = [&](const std::vector<Found> &List, bool Returned,
+                         ASTContext &Ctx) {
+    if (Returned)
+      return FixPlan::noFix("the kernel returns it");
+    FixPlan All;
+    for (const Found &F : List) {
+      const ArgumentWrite &W = *F.W;
+      if (W.Via || W.Unseen || W.WriteFunction != F.K->Kernel)
+        return FixPlan::noFix("the write is in a function it calls");
+      FixPlan One = W.Metadata
+                        ? planMetadataOutOfPlace(W.Write, F.K->Kernel, Ctx)
+                    : W.Copy ? planCopyWriteOutOfPlace(W.Write, Ctx)
+                             : FixPlan::noFix("the write is the kernel's "
+                                              "own");
+      if (!One.hasFix())
+        return One;
+      if (All.hasFix() && All.Rule != One.Rule)
+        return FixPlan::noFix("its writes take different fixes");
+      if (!All.hasFix())
+        All = std::move(One);
+      else
+        All.Edits.insert(All.Edits.end(), One.Edits.begin(), One.Edits.end());
+    }
+    return All;
+  };
+
   SchemaAnnotationPlanner Annotations(Op);
   for (auto &[ArgIndex, List] : Writes) {
     std::stable_sort(
@@ -694,12 +763,39 @@ void OpUndeclaredMutationCheck::checkOperator(
     const SchemaArgument &A = S.Arguments[ArgIndex];
     const Found &First = List.front();
     auto [Plan, Letter] = Annotations.plan(A, Ctx);
-    if (First.W->Metadata)
+    // Where the write is incidental (a reshape for the kernel's own use, an
+    // in-place op on a conversion's result), the remedy is to stop it.
+    FixPlan Stop = StopWriting(List, Rets.count(ArgIndex) > 0, Ctx);
+    std::string Remedy = "declare it '" + declaredMutable(A, Letter) + "'";
+    if (Stop.hasFix()) {
+      Plan = std::move(Stop);
+      Remedy = Plan.Rule->Id == StringRef("metadata-out-of-place")
+                   ? "stop writing it: rebind the kernel's own handle to "
+                     "the out-of-place form (the caller's tensor keeps its "
+                     "shape)"
+                   : "stop writing it: the out-of-place form gives the same "
+                     "value";
+    } else if (First.W->Metadata) {
       Plan = FixPlan::noFix(
           "a write of the argument's metadata: declaring it 'Tensor(a!)' "
           "makes opcheck's test_schema pass (measured), but what "
           "torch.compile does with a declared metadata mutation of an "
-          "operator's input is not measured, so no fix is offered");
+          "operator's input is not measured; stopping the write: " +
+          Stop.NoFixReason);
+      Remedy =
+          "stop writing it, or declare it '" + declaredMutable(A, Letter) + "'";
+    }
+    // A write through a method that returns its receiver where it makes no
+    // copy reaches the argument only there.
+    std::string Where;
+    if (const ground_truth::CopyingMethod *M =
+            !First.W->Metadata && First.W->Copy ? copyingMethodOf(First.W->Copy)
+                                                : nullptr)
+      Where = (" wherever " + M->Method +
+               "() returns its receiver (it copies "
+               "only where the receiver " +
+               M->When + ")")
+                  .str();
     // A catch-all kernel through memory fails to compile whatever its schema
     // declares: the remedy is a declaration and a device registration.
     bool LoudCatchAll =
@@ -715,23 +811,24 @@ void OpUndeclaredMutationCheck::checkOperator(
     bool FixHere = fixOnLineOf(Plan, At);
     bool FixNoted = FixHere || !Plan.hasFix();
     {
-      auto D =
-          diag(At, "%0 writes into argument '%1' of operator '%2', "
-                   "which its schema does not declare mutable: "
-                   "%3%select{|; torch.library.opcheck fails "
-                   "test_schema}4; declare it '%5'%select{| and "
-                   "register the kernel for its device instead of as a "
-                   "catch-all (then opcheck passes and the writes are "
-                   "kept, measured)}6")
-          << First.W->Form << A.Name << Op.qualifiedName()
-          << consequenceText(
-                 ConsequenceFacts{Class, ReturnsNothing && !DeclaresMutation,
-                                  /*Effects=*/false, Rets.count(ArgIndex) > 0}
-                     .withSites(Sites)
-                     .declaresOther(DeclaresMutation))
-          << static_cast<unsigned>(opcheckFails(Class))
-          << declaredMutable(A, Letter) << static_cast<unsigned>(LoudCatchAll)
-          << written(Site->getSourceRange());
+      auto D = diag(At, "%0 writes into argument '%1' of operator '%2'%7, "
+                        "which its schema does not declare mutable: "
+                        "%3%select{|; torch.library.opcheck fails "
+                        "test_schema}4; %5%select{| and "
+                        "register the kernel for its device instead of as a "
+                        "catch-all (then opcheck passes and the writes are "
+                        "kept, measured)}6")
+               << First.W->Form << A.Name << Op.qualifiedName()
+               << conditionalConsequence(
+                      *First.W, Class,
+                      consequenceText(ConsequenceFacts{
+                          Class, ReturnsNothing && !DeclaresMutation,
+                          /*Effects=*/false, Rets.count(ArgIndex) > 0}
+                                          .withSites(Sites)
+                                          .declaresOther(DeclaresMutation)))
+               << static_cast<unsigned>(opcheckFails(Class)) << Remedy
+               << static_cast<unsigned>(LoudCatchAll) << Where
+               << written(Site->getSourceRange());
       if (FixHere)
         addFix(D, Plan);
     }

@@ -180,26 +180,27 @@ def take_libtorch113(argv):
     return dirs
 
 
-def compile_113(dirs):
-    """The problems of compiling the forms against LibTorch 1.13's headers;
-    none (and a SKIPPED line) where they are not there."""
+def compile_113(dirs, text=None, what="the forms"):
+    """The problems of compiling `text` (the forms by default) against
+    LibTorch 1.13's headers; none (and a SKIPPED line) where they are not
+    there."""
     if not any(os.path.exists(os.path.join(d, "torch", "library.h"))
                for d in dirs + ["/usr/include"]):
-        print(f"SKIPPED libtorch-1.13 compile of the forms: <torch/library.h> not in {dirs}")
+        print(f"SKIPPED libtorch-1.13 compile of {what}: <torch/library.h> not in {dirs}")
         return []
     with tempfile.TemporaryDirectory(prefix="tt-ar-113-") as tmp:
         path = os.path.join(tmp, "forms.cpp")
         with open(path, "w") as f:
-            f.write(generate())
+            f.write(generate() if text is None else text)
         cmd = ["g++", "-std=c++17", "-fsyntax-only", "-D_GLIBCXX_USE_CXX11_ABI=1"]
         for d in dirs:
             cmd += ["-isystem", d]
         res = subprocess.run(cmd + [path], stdout=subprocess.PIPE,
                              stderr=subprocess.STDOUT, text=True)
     if res.returncode != 0:
-        return ["the forms do not compile against LibTorch 1.13: "
+        return [f"{what} do not compile against LibTorch 1.13: "
                 + res.stdout[-2000:]]
-    print(f"libtorch 1.13: the {len(FORMS)} forms (the fixes' among them) compile")
+    print(f"libtorch 1.13: {what} compile")
     return []
 
 
@@ -208,7 +209,9 @@ def main():
     args = um.venv_script_args(__doc__, measure)
     if args is None:
         return 0
-    problems = compile_113(libtorch113) if libtorch113 else []
+    problems = (compile_113(libtorch113, None,
+                            f"the {len(FORMS)} forms (the fixes' among them)")
+                if libtorch113 else [])
     note = note_text()
     if note is None:
         problems.append("ALIAS_NOTE is not found in " + CHECK_SOURCE)

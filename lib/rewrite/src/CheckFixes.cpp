@@ -1,6 +1,7 @@
 //===- CheckFixes.cpp - The fixes of the checks beside the flagship -------===//
 
 #include "torch_tidy/rewrite/CheckFixes.h"
+#include "torch_tidy/analysis/ArgumentMutation.h"
 #include "torch_tidy/analysis/FullStatement.h"
 #include "torch_tidy/analysis/GroundTruth.h"
 #include "torch_tidy/analysis/SourceText.h"
@@ -9,10 +10,13 @@
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ParentMap.h"
+#include "clang/AST/ParentMapContext.h"
+#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/Stmt.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/Path.h"
 
@@ -282,6 +286,188 @@ FixPlan planReturnClone(const Expr *Value, const ASTContext &Ctx) {
     return FixPlan::fix("return-clone", {FixEdit::insert(After, ".clone()")});
   return FixPlan::fix("return-clone", {FixEdit::insert(Range.getBegin(), "("),
                                        FixEdit::insert(After, ").clone()")});
+}
+
+// ---- metadata-out-of-place, copy-write-out-of-place ---------------------
+
+namespace {
+/// The expression's parent, past implicit nodes (ExprWithCleanups, casts).
+const Stmt *parentPastImplicit(const Expr *E, ASTContext &Ctx) {
+  DynTypedNodeList Parents = Ctx.getParents(*E);
+  while (Parents.size() == 1) {
+    const Stmt *P = Parents[0].get<Stmt>();
+    if (!P)
+      return nullptr;
+    if (!isa<ExprWithCleanups, ImplicitCastExpr, MaterializeTemporaryExpr,
+             CXXBindTemporaryExpr>(P))
+      return P;
+    Parents = Ctx.getParents(*P);
+  }
+  return nullptr;
+}
+
+/// Whether E is a statement of its own (its value unused): in a block, or
+/// the body of an if, a loop or a case.
+bool isStatement(const Expr *E, ASTContext &Ctx) {
+  const Stmt *P = parentPastImplicit(E, Ctx);
+  if (!P)
+    return false;
+  if (isa<CompoundStmt, CaseStmt, DefaultStmt, LabelStmt>(P))
+    return true;
+  auto Is = [&](const Stmt *Body) {
+    const auto *B = dyn_cast_or_null<Expr>(Body);
+    return B && B->IgnoreImplicit() == E;
+  };
+  if (const auto *If = dyn_cast<IfStmt>(P))
+    return Is(If->getThen()) || Is(If->getElse());
+  if (const auto *W = dyn_cast<WhileStmt>(P))
+    return Is(W->getBody());
+  if (const auto *F = dyn_cast<ForStmt>(P))
+    return Is(F->getBody());
+  if (const auto *D = dyn_cast<DoStmt>(P))
+    return Is(D->getBody());
+  return false;
+}
+
+/// The edit that drops the trailing '_' of Call's method name
+/// (`unsqueeze_` -> `unsqueeze`), if its name is spelled in the file.
+std::optional<FixEdit> dropUnderscore(const CXXMemberCallExpr *Call,
+                                      const ASTContext &Ctx) {
+  const auto *ME = dyn_cast<MemberExpr>(Call->getCallee()->IgnoreParens());
+  const CXXMethodDecl *M = Call->getMethodDecl();
+  if (!ME || !M || !M->getIdentifier() || !M->getName().ends_with("_"))
+    return std::nullopt;
+  SourceLocation Name = ME->getMemberLoc();
+  if (Name.isMacroID())
+    return std::nullopt;
+  unsigned Len = M->getName().size();
+  SourceLocation Last = Name.getLocWithOffset(Len - 1);
+  const SourceManager &SM = Ctx.getSourceManager();
+  if (*SM.getCharacterData(Last) != '_')
+    return std::nullopt;
+  return FixEdit::replace(
+      CharSourceRange::getCharRange(Last, Last.getLocWithOffset(1)), "");
+}
+} // namespace
+
+FixPlan planMetadataOutOfPlace(const Expr *Write, const FunctionDecl *Kernel,
+                               ASTContext &Ctx) {
+  static const llvm::StringSet<> Methods = {
+      "unsqueeze_", "squeeze_",  "t_",         "transpose_",
+      "swapdims_",  "swapaxes_", "as_strided_"};
+  const auto *Call = dyn_cast<CXXMemberCallExpr>(Write);
+  const CXXMethodDecl *M = Call ? Call->getMethodDecl() : nullptr;
+  if (!M || !M->getIdentifier() || !Methods.contains(M->getName()))
+    return FixPlan::noFix(
+        "'" +
+        (M && M->getIdentifier() ? M->getName().str() : std::string("it")) +
+        "' has no out-of-place form to rebind to");
+  // The receiver: the kernel's by-value parameter, or a local handle.
+  const auto *Ref = dyn_cast<DeclRefExpr>(
+      Call->getImplicitObjectArgument()->IgnoreParenImpCasts());
+  const auto *V = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+  QualType T = V ? V->getType() : QualType();
+  if (!V || T->isReferenceType() || T.isConstQualified() ||
+      !libtorch::isTensorType(T) || !V->getParentFunctionOrMethod() ||
+      V->getParentFunctionOrMethod() != Kernel)
+    return FixPlan::noFix(
+        "the kernel takes it by reference: stopping the write needs a local "
+        "('auto s = m.unsqueeze(1);') and its uses renamed, which torch-tidy "
+        "does not rewrite yet");
+  if (!isStatement(Call, Ctx))
+    return FixPlan::noFix("the write's value is used where it is");
+  // The handles bound to the same tensor as V (`auto s = scales;` binds s
+  // and scales) see the new metadata in the kernel as written; rebinding V
+  // leaves them alone. So none of them may be read after the write.
+  class Bindings : public RecursiveASTVisitor<Bindings> {
+  public:
+    bool VisitVarDecl(VarDecl *D) {
+      if (const VarDecl *From = handle(D->getInit()))
+        Edges.push_back({D, From});
+      return true;
+    }
+    bool VisitBinaryOperator(BinaryOperator *B) {
+      bind(B->isAssignmentOp() ? B->getLHS() : nullptr, B->getRHS());
+      return true;
+    }
+    bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *C) {
+      if (C->getOperator() == OO_Equal && C->getNumArgs() == 2)
+        bind(C->getArg(0), C->getArg(1));
+      return true;
+    }
+    bool VisitDeclRefExpr(DeclRefExpr *R) {
+      if (const auto *D = dyn_cast<VarDecl>(R->getDecl()))
+        Refs.push_back({D, R->getBeginLoc()});
+      return true;
+    }
+    static const VarDecl *handle(const Expr *E) {
+      if (!E)
+        return nullptr;
+      E = E->IgnoreImplicit();
+      if (const auto *C = dyn_cast<CXXConstructExpr>(E);
+          C && C->getNumArgs() == 1)
+        E = C->getArg(0)->IgnoreImplicit();
+      const auto *R = dyn_cast<DeclRefExpr>(E);
+      return R ? dyn_cast<VarDecl>(R->getDecl()) : nullptr;
+    }
+    void bind(const Expr *L, const Expr *R) {
+      const VarDecl *A = handle(L), *B = handle(R);
+      if (A && B)
+        Edges.push_back({A, B});
+    }
+    std::vector<std::pair<const VarDecl *, const VarDecl *>> Edges;
+    std::vector<std::pair<const VarDecl *, SourceLocation>> Refs;
+  } B;
+  B.TraverseStmt(Kernel->getBody());
+  llvm::SmallPtrSet<const VarDecl *, 8> Group = {V};
+  for (bool Grew = true; Grew;) {
+    Grew = false;
+    for (auto [A, From] : B.Edges)
+      if (Group.contains(A) != Group.contains(From)) {
+        Group.insert(A);
+        Group.insert(From);
+        Grew = true;
+      }
+  }
+  const SourceManager &SM = Ctx.getSourceManager();
+  for (auto [D, Loc] : B.Refs)
+    if (D != V && Group.contains(D) &&
+        SM.isBeforeInTranslationUnit(Call->getEndLoc(), Loc))
+      return FixPlan::noFix("'" + D->getName().str() +
+                            "', bound to the same tensor, is read after the "
+                            "write and would keep the old metadata");
+  std::optional<FixEdit> Drop = dropUnderscore(Call, Ctx);
+  if (!Drop || Call->getBeginLoc().isMacroID())
+    return FixPlan::noFix("the call comes from a macro expansion");
+  return FixPlan::fix(
+      "metadata-out-of-place",
+      {FixEdit::insert(Call->getBeginLoc(), V->getName().str() + " = "),
+       *Drop});
+}
+
+FixPlan planCopyWriteOutOfPlace(const Expr *Write, ASTContext &Ctx) {
+  static const llvm::StringSet<> Methods = {
+      "add_",       "sub_",       "mul_",    "div_",        "clamp_",
+      "clamp_min_", "clamp_max_", "neg_",    "abs_",        "exp_",
+      "log_",       "sqrt_",      "rsqrt_",  "pow_",        "relu_",
+      "sigmoid_",   "tanh_",      "square_", "reciprocal_", "masked_fill_"};
+  const auto *Call = dyn_cast<CXXMemberCallExpr>(Write);
+  const CXXMethodDecl *M = Call ? Call->getMethodDecl() : nullptr;
+  if (!M || !M->getIdentifier() || !Methods.contains(M->getName()))
+    return FixPlan::noFix("the write has no out-of-place form here");
+  const auto *Receiver = dyn_cast<CXXMemberCallExpr>(
+      Call->getImplicitObjectArgument()->IgnoreImplicit());
+  if (!Receiver || !copyingMethodOf(Receiver))
+    return FixPlan::noFix("the write is not on the result of a conversion");
+  // `m.to(at::kFloat).mul_(s);` alone writes for the write's sake: the
+  // declaration is the remedy there.
+  if (isStatement(Call, Ctx))
+    return FixPlan::noFix("the write's value is not used: the write is "
+                          "what the statement does");
+  std::optional<FixEdit> Drop = dropUnderscore(Call, Ctx);
+  if (!Drop)
+    return FixPlan::noFix("the call comes from a macro expansion");
+  return FixPlan::fix("copy-write-out-of-place", {*Drop});
 }
 
 // ---- write-back-copy, check-no-copy ---------------------------------------

@@ -76,6 +76,23 @@ private:
 /// `std::make_tuple(w.clone(), s)`).
 FixPlan planReturnClone(const clang::Expr *Value, const clang::ASTContext &Ctx);
 
+/// metadata-out-of-place: `m.unsqueeze_(0);` on a kernel's by-value handle
+/// (a by-value parameter, or a local `auto s = scales;`) of an argument its
+/// schema does not declare mutable -> `m = m.unsqueeze(0);` (the kernel's
+/// handle takes the new shape; the caller's tensor keeps its own). Only
+/// where no other handle bound to the same tensor is read after the write
+/// (it would keep the old metadata, where the write gave it the new).
+FixPlan planMetadataOutOfPlace(const clang::Expr *Write,
+                               const clang::FunctionDecl *Kernel,
+                               clang::ASTContext &Ctx);
+
+/// copy-write-out-of-place: an in-place method on a conversion's result
+/// whose value is used (`at::linear(x.to(at::kFloat).mul_(s), w)`) ->
+/// the out-of-place method (`.mul(s)`): the same value, and no write into
+/// the argument where the conversion made no copy.
+FixPlan planCopyWriteOutOfPlace(const clang::Expr *Write,
+                                clang::ASTContext &Ctx);
+
 namespace ground_truth {
 struct CopyingMethod;
 }

@@ -1,0 +1,100 @@
+// Writes the kernel makes for its own use, into an argument its schema does
+// not declare mutable: a reshape of its own handle (`m.unsqueeze_(1)`, the
+// new shape read after) and an in-place op on a conversion's result
+// (`m.to(at::kFloat).mul_(s)`, which writes `m` wherever to() makes no
+// copy). The remedy is to stop writing: the fix rebinds the kernel's
+// by-value handle to the out-of-place form (rule metadata-out-of-place), or
+// uses the out-of-place op (copy-write-out-of-place). The consequence stated
+// is the one measured for each with a fake registered
+// (tools/ground-truth/write_conditions.py, ctest write-conditions, which
+// builds this check's fixes and runs opcheck and torch.compile on them).
+// RUN: %check_torch_tidy %s torch-op-undeclared-mutation %t
+#include <torch/torch.h>
+
+at::Tensor scale_rows(at::Tensor x, at::Tensor scales) {
+  scales.unsqueeze_(1);
+  return x * scales;
+}
+// CHECK-MESSAGES: :[[@LINE-3]]:3: warning: unsqueeze_ (a write of its sizes, strides or storage) writes into argument 'scales' of operator 'sw::scale_rows', which its schema does not declare mutable: what torch.compile does depends on the fake (silent): inductor raises where the fake returns the unwritten shape, and computes with the unwritten metadata, silently, where it returns the written one; aot_eager gave eager's values with both (measured on torch 2.8.0 and 2.15.0, with unsqueeze_, t_ and resize_, the caller reading the argument after the call); torch.library.opcheck fails test_schema; stop writing it: rebind the kernel's own handle to the out-of-place form (the caller's tensor keeps its shape) [torch-op-undeclared-mutation]
+// CHECK-MESSAGES: :[[@LINE-4]]:3: note: rule: metadata-out-of-place
+// CHECK-FIXES: scales = scales.unsqueeze(1);
+
+at::Tensor linear_f32(at::Tensor input, at::Tensor input_scales,
+                      at::Tensor weight) {
+  return at::matmul(input.to(at::kFloat).mul_(input_scales), weight);
+}
+// CHECK-MESSAGES: :[[@LINE-2]]:21: warning: mul_ writes into argument 'input' of operator 'sw::linear_f32' wherever to() returns its receiver (it copies only where the receiver has another dtype), which its schema does not declare mutable: where no copy is made, inductor computes with the unwritten values (silent); aot_eager gave eager's values (measured on torch 2.8.0 and 2.15.0 with a fake, through to(dtype) and contiguous(), the kernel's result read); torch.library.opcheck fails test_schema; stop writing it: the out-of-place form gives the same value
+// CHECK-MESSAGES: :[[@LINE-3]]:21: note: rule: copy-write-out-of-place
+// CHECK-FIXES: return at::matmul(input.to(at::kFloat).mul(input_scales), weight);
+
+// A local handle of a const reference (torchao's prepack kernels): the
+// local is rebound; where the parameter is read after the write in its new
+// shape, rebinding would change what the kernel computes: no fix.
+at::Tensor prepack(const at::Tensor &weight, const at::Tensor &scales) {
+  auto new_scales = scales;
+  if (new_scales.dim() == 1)
+    new_scales.unsqueeze_(1);
+  new_scales = new_scales.to(at::kFloat);
+  return weight * new_scales;
+}
+// CHECK-MESSAGES: :[[@LINE-4]]:5: warning: unsqueeze_ (a write of its sizes, strides or storage) writes into argument 'scales' of operator 'sw::prepack', {{.*}}; stop writing it: rebind the kernel's own handle
+// CHECK-MESSAGES: :[[@LINE-5]]:5: note: rule: metadata-out-of-place
+// CHECK-FIXES: new_scales = new_scales.unsqueeze(1);
+
+at::Tensor prepack_reads(const at::Tensor &weight, const at::Tensor &scales) {
+  auto new_scales = scales;
+  if (new_scales.dim() == 1)
+    new_scales.unsqueeze_(1);
+  int64_t g = scales.size(1);
+  return weight * new_scales * g;
+}
+// CHECK-MESSAGES: :[[@LINE-4]]:5: warning: unsqueeze_ (a write of its sizes, strides or storage) writes into argument 'scales' of operator 'sw::prepack_reads', {{.*}}; stop writing it, or declare it 'Tensor(a!) scales'
+// CHECK-MESSAGES: :[[@LINE-5]]:5: note: no fix: {{.*}}; stopping the write: 'scales', bound to the same tensor, is read after the write and would keep the old metadata
+
+// Negatives of the stop-writing fix: a const reference (a local and its
+// uses would be needed), a write whose value is not used (the write is what
+// the statement does), and an argument the kernel returns.
+at::Tensor by_reference(const at::Tensor &x, const at::Tensor &s) {
+  s.unsqueeze_(1);
+  return x * s;
+}
+// CHECK-MESSAGES: :[[@LINE-3]]:3: warning: unsqueeze_ (a write of its sizes, strides or storage) writes into argument 's' of operator 'sw::by_reference', {{.*}}; stop writing it, or declare it 'Tensor(a!) s'
+// CHECK-MESSAGES: :[[@LINE-4]]:3: note: no fix: a write of the argument's metadata: {{.*}}; stopping the write: the kernel takes it by reference: stopping the write needs a local ('auto s = m.unsqueeze(1);') and its uses renamed, which torch-tidy does not rewrite yet
+
+at::Tensor statement(at::Tensor x, at::Tensor out) {
+  out.contiguous().mul_(2);
+  return x + 1;
+}
+// CHECK-MESSAGES: :[[@LINE-3]]:3: warning: mul_ writes into argument 'out' of operator 'sw::statement' wherever contiguous() returns its receiver {{.*}}; declare it 'Tensor(a!) out'
+
+TORCH_LIBRARY(sw, m) {
+  m.def("scale_rows(Tensor x, Tensor scales) -> Tensor");
+  m.def("linear_f32(Tensor input, Tensor input_scales, Tensor weight) -> Tensor");
+  m.def("by_reference(Tensor x, Tensor s) -> Tensor");
+  m.def("statement(Tensor x, Tensor out) -> Tensor");
+  m.def("prepack(Tensor weight, Tensor scales) -> Tensor");
+  m.def("prepack_reads(Tensor weight, Tensor scales) -> Tensor");
+}
+// CHECK-FIXES: m.def("statement(Tensor x, Tensor(a!) out) -> Tensor");
+
+TORCH_LIBRARY_IMPL(sw, CPU, m) {
+  m.impl("scale_rows", &scale_rows);
+  m.impl("linear_f32", &linear_f32);
+  m.impl("by_reference", &by_reference);
+  m.impl("statement", &statement);
+  m.impl("prepack", &prepack);
+  m.impl("prepack_reads", &prepack_reads);
+}
+
+at::Tensor meta_any(at::Tensor x, at::Tensor s) { return at::empty_like(x); }
+TORCH_LIBRARY_IMPL(sw, Meta, m) {
+  m.impl("scale_rows", &meta_any);
+  m.impl("by_reference", &meta_any);
+  m.impl("statement", &meta_any);
+  m.impl("prepack", &meta_any);
+  m.impl("prepack_reads", &meta_any);
+}
+at::Tensor meta3(at::Tensor x, at::Tensor s, at::Tensor w) {
+  return at::empty_like(x);
+}
+TORCH_LIBRARY_IMPL(sw, Meta, m) { m.impl("linear_f32", &meta3); }
