@@ -896,7 +896,18 @@ void OpUndeclaredMutationCheck::checkOperator(
                          "' has an Autograd kernel, which may mark '" + A.Name +
                          "' dirty and then needs it returned; return a "
                          "copy here once that kernel no longer does")
-                   : planReturnClone(Value, Ctx);
+          // A fake for a tuple of the arguments typically returns them too
+          // (sglang's rotary_embedding_cpu: `(query, key)`): a copy in the
+          // kernel alone leaves the two disagreeing on aliasing, so the fix
+          // is a reader's, in both places.
+          : R.R->Element >= 0
+              ? FixPlan::noFix(
+                    "an element of a returned tuple: copy it ('" + A.Name +
+                    ".clone()'; opcheck passes and compiled values equal "
+                    "eager's, measured) and make the operator's fake return "
+                    "a new tensor there too, which torch-tidy does not "
+                    "rewrite, so it leaves both to you")
+              : planReturnClone(Value, Ctx);
       // One kernel may serve several operators: one fix per return.
       bool FixHere = Plan.hasFix() && FixedReturns.insert(Value).second;
       {

@@ -4,9 +4,11 @@
 // through a method that returns its receiver where it makes no copy
 // (contiguous(), to(dtype)): the warning says that condition. opcheck
 // fails test_schema on each (tools/ground-truth/alias_returns.py, forms
-// tuple_self, tuple_view, contiguous_self); the fix returns a copy of the
-// element or of the result (forms tuple_copy, contiguous_copy pass opcheck
-// and compile to eager's values).
+// tuple_self, tuple_view, contiguous_self). The fix returns a copy of the
+// result (form contiguous_copy passes opcheck and compiles to eager's
+// values); a tuple's element gets none, its note saying to copy it and to
+// make the fake return a new tensor too (form tuple_copy, with such a fake):
+// a copy in the kernel alone leaves an aliasing fake behind.
 // RUN: %check_torch_tidy %s torch-op-undeclared-mutation %t
 #include <torch/torch.h>
 #include <tuple>
@@ -19,15 +21,16 @@ std::tuple<at::Tensor, at::Tensor> quantize(const at::Tensor &weight,
   return std::make_tuple(weight.clone(), scales * 2);
 }
 // CHECK-MESSAGES: :[[@LINE-3]]:28: warning: the kernel returns argument 'weight' of operator 'ar::quantize' as element 0 of its result, which the schema does not declare as aliasing that output: torch.library.opcheck fails test_schema; return a copy [torch-op-undeclared-mutation]
-// CHECK-MESSAGES: :[[@LINE-4]]:36: warning: the kernel returns argument 'scales' of operator 'ar::quantize' as element 1 of its result, which
-// CHECK-FIXES: return std::make_tuple(weight.clone(), scales.clone());
+// CHECK-MESSAGES: :[[@LINE-4]]:28: note: no fix: an element of a returned tuple: copy it ('weight.clone()'; opcheck passes and compiled values equal eager's, measured) and make the operator's fake return a new tensor there too, which torch-tidy does not rewrite, so it leaves both to you
+// CHECK-MESSAGES: :[[@LINE-5]]:36: warning: the kernel returns argument 'scales' of operator 'ar::quantize' as element 1 of its result, which
+// CHECK-FIXES: return std::make_tuple(weight, scales);
 
 std::tuple<at::Tensor, at::Tensor> braced(const at::Tensor &w,
                                           const at::Tensor &s) {
   return {w.view({-1}), s * 2};
 }
 // CHECK-MESSAGES: :[[@LINE-2]]:11: warning: the kernel returns a view of argument 'w' of operator 'ar::braced' as element 0 of its result, which
-// CHECK-FIXES: return {w.view({-1}).clone(), s * 2};
+// CHECK-FIXES: return {w.view({-1}), s * 2};
 
 std::tuple<at::Tensor, at::Tensor> constructed(const at::Tensor &w,
                                                const at::Tensor &s) {
