@@ -394,6 +394,20 @@ std::string conditionalConsequence(const ArgumentWrite &W, Consequence Class,
   return Text;
 }
 
+/// " wherever M() returns its receiver (it copies only where the receiver
+/// ...)": the condition under which a write or return through Copy, a
+/// method that returns its receiver or a copy, reaches the argument; empty
+/// where Copy is null or not a measured copying method.
+std::string copyCondition(const CXXMemberCallExpr *Copy) {
+  const ground_truth::CopyingMethod *M = Copy ? copyingMethodOf(Copy) : nullptr;
+  if (!M)
+    return "";
+  return (" wherever " + M->Method +
+          "() returns its receiver (it copies only where the receiver " +
+          M->When + ")")
+      .str();
+}
+
 bool opcheckFails(Consequence C) {
   return C == Consequence::Silent || C == Consequence::GraphBreak ||
          C == Consequence::Unknown;
@@ -784,15 +798,8 @@ void OpUndeclaredMutationCheck::checkOperator(
     }
     // A write through a method that returns its receiver where it makes no
     // copy reaches the argument only there.
-    std::string Where;
-    if (const ground_truth::CopyingMethod *M =
-            !First.W->Metadata && First.W->Copy ? copyingMethodOf(First.W->Copy)
-                                                : nullptr)
-      Where = (" wherever " + M->Method +
-               "() returns its receiver (it copies "
-               "only where the receiver " +
-               M->When + ")")
-                  .str();
+    std::string Where =
+        First.W->Metadata ? std::string() : copyCondition(First.W->Copy);
     // A catch-all kernel through memory fails to compile whatever its schema
     // declares: the remedy is a declaration and a device registration.
     bool LoudCatchAll =
@@ -913,14 +920,7 @@ void OpUndeclaredMutationCheck::checkOperator(
       {
         // Where the value passes a method that returns its receiver or a
         // copy, it aliases the argument only where no copy is made.
-        std::string Where;
-        if (const ground_truth::CopyingMethod *M =
-                R.R->Copy ? copyingMethodOf(R.R->Copy) : nullptr)
-          Where = (" wherever " + M->Method +
-                   "() returns its receiver (it "
-                   "copies only where the receiver " +
-                   M->When + ")")
-                      .str();
+        std::string Where = copyCondition(R.R->Copy);
         bool Tuple = R.R->Element >= 0;
         const SchemaArgument *Ret =
             S.Returns.empty() ? nullptr : &S.Returns[Tuple ? R.R->Element : 0];

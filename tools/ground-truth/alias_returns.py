@@ -170,14 +170,14 @@ def note_text():
     return "".join(re.findall(r'"([^"]*)"', found.group(1)))
 
 
-def take_libtorch113(argv):
-    """Removes --libtorch113-include DIR pairs from argv; returns the DIRs."""
-    dirs = []
-    while "--libtorch113-include" in argv:
-        i = argv.index("--libtorch113-include")
-        dirs.append(argv[i + 1])
+def take(argv, flag):
+    """Removes `flag VALUE` pairs from argv; returns the VALUEs."""
+    values = []
+    while flag in argv:
+        i = argv.index(flag)
+        values.append(argv[i + 1])
         del argv[i:i + 2]
-    return dirs
+    return values
 
 
 def compile_113(dirs, text=None, what="the forms"):
@@ -205,7 +205,7 @@ def compile_113(dirs, text=None, what="the forms"):
 
 
 def main():
-    libtorch113 = take_libtorch113(sys.argv)
+    libtorch113 = take(sys.argv, "--libtorch113-include")
     args = um.venv_script_args(__doc__, measure)
     if args is None:
         return 0

@@ -42,6 +42,7 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import undeclared_mutation as um  # noqa: E402  (shared helpers)
+from alias_returns import compile_113, take  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -180,16 +181,6 @@ def measure():
             print(f"ROW {version} {name} {backend} {result}", flush=True)
 
 
-def take(argv, flag):
-    """Removes `flag VALUE` pairs from argv; returns the values."""
-    values = []
-    while flag in argv:
-        i = argv.index(flag)
-        values.append(argv[i + 1])
-        del argv[i:i + 2]
-    return values
-
-
 def check_source_text(name):
     """The string constant `name` of the check's source, concatenated."""
     text = open(CHECK_SOURCE).read()
@@ -260,8 +251,7 @@ def main():
                 if rule not in rules:
                     problems.append(f"the check's --fix used no {rule} fix")
             if libtorch113:
-                import alias_returns
-                problems += alias_returns.compile_113(
+                problems += compile_113(
                     libtorch113, open(FIXED).read(), "the fixed forms")
     else:
         print("SKIPPED the fixes of write-conditions: no --clang-tidy, --module "
