@@ -71,6 +71,11 @@ FORMS = {
     "tuple_copy": ("(Tensor m, Tensor v) -> (Tensor, Tensor)",
                    "return std::make_tuple(m.clone(), v * 2);",
                    "(torch.empty_like(m), torch.empty_like(v))"),
+    # The argument itself and a view of it, the schema declaring no alias.
+    "self_undeclared": ("(Tensor m, Tensor v) -> Tensor", "return m;",
+                        "torch.empty_like(m)"),
+    "view_undeclared": ("(Tensor m, Tensor v) -> Tensor", "return m.narrow(0, 1, 2);",
+                        "m.new_empty(2, 3)"),
     # A method that returns its receiver where it makes no copy (m is
     # contiguous here), and the fix's copy of its result.
     "contiguous_self": ("(Tensor m, Tensor v) -> Tensor", "return m.contiguous();",
@@ -92,12 +97,25 @@ EXPECTED = {
     # The undeclared aliases the check reports (a tuple's element, a
     # contiguous() that returns its receiver): opcheck's test_schema fails,
     # compiled values equal eager's; the fix's copies pass everything.
+    "self_undeclared": ("test_schema", set()),
+    "view_undeclared": ("test_schema", set()),
     "tuple_self": ("test_schema", set()),
     "tuple_view": ("test_schema", set()),
     "contiguous_self": ("test_schema", set()),
     "tuple_copy": ("pass", set()),
     "contiguous_copy": ("pass", set()),
 }
+# The undeclared aliases: where torch has the aliasing check of custom
+# operators' outputs (torch._functorch.config.error_on_custom_op_aliasing,
+# 2.15.0 here), torch.compile warns on its first call that the alias "is
+# deprecated and will become an error", with the values unchanged ("warns";
+# not under the eager backend, which does not run AOTAutograd),
+# and raises where that flag is set, which its default does where the
+# environment sets CI (columns BACKEND_strict). Elsewhere: "same".
+WARNS = {"self_undeclared", "view_undeclared", "tuple_self", "tuple_view",
+         "contiguous_self"}
+# The forms measured with the flag set: those that compile by default.
+STRICT = [name for name, (_, failing) in EXPECTED.items() if not failing]
 
 
 def generate():
@@ -121,8 +139,30 @@ def measure():
     import torch
     warnings.filterwarnings("ignore")
     logging.disable(logging.WARNING)
+    import torch._functorch.config as functorch_config
     um.load_inline_operators(torch, "tt_ar", generate())
     version = torch.__version__.split("+")[0]
+    # Measured with the flag pinned, whatever the environment (CI) says.
+    check = hasattr(functorch_config, "error_on_custom_op_aliasing")
+    print(f"ROW {version} - aliascheck {'yes' if check else 'no'}", flush=True)
+
+    def compiled(program, backend, x, v, strict):
+        """same, warns (same, with the custom-op aliasing warning),
+        different or error."""
+        if check:
+            functorch_config.error_on_custom_op_aliasing = strict
+        torch._dynamo.reset()
+        try:
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                want = program(x, v)
+                got = torch.compile(program, backend=backend, fullgraph=True)(x, v)
+            if not all(torch.allclose(a, b) for a, b in zip(want, got)):
+                return "different"
+            warned = any("may not alias any inputs" in str(w.message) for w in caught)
+            return "warns" if warned else "same"
+        except Exception:
+            return "error"
     for name, (_, _, fake) in FORMS.items():
         torch.library.register_fake(f"tt_ar::{name}")(
             eval(f"lambda m, v: {fake}", {"torch": torch}))
@@ -144,30 +184,42 @@ def measure():
                 return (m * 2).sum(), r[0] * 3, r[1] * 3
             return (m * 2).sum(), r * 3
 
+        def inputs(grad):
+            return (torch.randn(4, 3, generator=torch.Generator().manual_seed(1),
+                                requires_grad=grad),
+                    torch.randn(2, 3, generator=torch.Generator().manual_seed(2)))
+
         for grad in (False, True):
             for backend in BACKENDS:
-                torch._dynamo.reset()
-                x = torch.randn(4, 3, generator=torch.Generator().manual_seed(1),
-                                requires_grad=grad)
-                v = torch.randn(2, 3, generator=torch.Generator().manual_seed(2))
-                try:
-                    want = program(x, v)
-                    got = torch.compile(program, backend=backend, fullgraph=True)(x, v)
-                    same = all(torch.allclose(a, b) for a, b in zip(want, got))
-                    result = "same" if same else "different"
-                except Exception:
-                    result = "error"
+                result = compiled(program, backend, *inputs(grad), strict=False)
                 print(f"ROW {version} {name} {backend}{'_grad' if grad else ''} {result}",
                       flush=True)
+        if check and name in STRICT:
+            for backend in BACKENDS[1:]:
+                result = compiled(program, backend, *inputs(False), strict=True)
+                print(f"ROW {version} {name} {backend}_strict {result}", flush=True)
+
+
+def check_text(constant):
+    """A string constant of the check, as its source spells it."""
+    text = open(CHECK_SOURCE).read()
+    found = re.search(constant + r"\s*=\s*((?:\s*\"[^\"]*\")+)", text)
+    if not found:
+        return None
+    return "".join(re.findall(r'"([^"]*)"', found.group(1)))
 
 
 def note_text():
     """The check's note on a returned argument, as its source spells it."""
-    text = open(CHECK_SOURCE).read()
-    found = re.search(r"ALIAS_NOTE\s*=\s*((?:\s*\"[^\"]*\")+)", text)
-    if not found:
-        return None
-    return "".join(re.findall(r'"([^"]*)"', found.group(1)))
+    return check_text("ALIAS_NOTE")
+
+
+def newest_version():
+    """The newest torch the check's messages name (GroundTruth.h)."""
+    header = os.path.join(ROOT, "lib", "analysis", "include", "torch_tidy", "analysis",
+                          "GroundTruth.h")
+    found = re.search(r'NewestVersion\s*=\s*"([^"]+)"', open(header).read())
+    return found.group(1) if found else None
 
 
 def take(argv, flag):
@@ -227,21 +279,55 @@ def main():
     measured, failed = um.measure_under_venvs(args.python, __file__, "alias-returns")
     problems += failed
     ran = len(measured)
+    compile_text = check_text("ALIAS_COMPILE")
     for label, rows in measured:
         got = {(r[2], r[3]): r[4] for r in rows}
+        version = rows[0][1]
+        check = got.get(("-", "aliascheck")) == "yes"
+        print(f"torch {version}: custom-op aliasing check in torch.compile: "
+              f"{'yes' if check else 'no'}")
         for name, (verdict, failing) in EXPECTED.items():
-            print(f"torch {rows[0][1]} {name:15} opcheck {got.get((name, 'opcheck'))}; "
-                  + ", ".join(f"{c} {got.get((name, c))}"
-                              for c in BACKENDS + [b + "_grad" for b in BACKENDS]))
+            columns = BACKENDS + [b + "_grad" for b in BACKENDS]
+            if check and name in STRICT:
+                columns += [b + "_strict" for b in BACKENDS[1:]]
+            print(f"torch {version} {name:15} opcheck {got.get((name, 'opcheck'))}; "
+                  + ", ".join(f"{c} {got.get((name, c))}" for c in columns))
             if got.get((name, "opcheck")) != verdict:
                 problems.append(f"torch {label} {name}: opcheck {got.get((name, 'opcheck'))}, "
                                 f"expected {verdict}")
             for backend in BACKENDS:
                 for column in (backend, backend + "_grad"):
-                    want = "error" if backend in failing else "same"
+                    want = ("error" if backend in failing
+                            else "warns" if check and name in WARNS and backend != "eager"
+                            else "same")
                     if got.get((name, column)) != want:
                         problems.append(f"torch {label} {name}: {column} "
                                         f"{got.get((name, column))}, expected {want}")
+            if check and name in STRICT:
+                for backend in BACKENDS[1:]:
+                    want = "error" if name in WARNS else "same"
+                    if got.get((name, backend + "_strict")) != want:
+                        problems.append(f"torch {label} {name}: {backend}_strict "
+                                        f"{got.get((name, backend + '_strict'))}, "
+                                        f"expected {want}")
+        # The warning states the check for the newest torch only, and only
+        # where it was measured there.
+        newest = label == "latest"
+        if newest and check != (compile_text is not None):
+            problems.append(f"torch {version} {'has' if check else 'has no'} the custom-op "
+                            f"aliasing check, but ALIAS_COMPILE in {CHECK_SOURCE} "
+                            f"{'is missing' if check else 'states it'}")
+        if newest and check and compile_text is not None:
+            for phrase in ("warns", "will become an error", "raises where the environment "
+                           "sets CI", "aot_eager", "inductor"):
+                if phrase not in compile_text:
+                    problems.append(f"ALIAS_COMPILE does not say {phrase!r}: {compile_text!r}")
+            if newest_version() != version:
+                problems.append(f"the check states the newest torch as {newest_version()}, "
+                                f"measured {version}")
+        if not newest and check:
+            problems.append(f"torch {version} ({label}) has the custom-op aliasing check, "
+                            "which the check's message states for the newest torch only")
     return um.venv_script_verdict(
         problems, ran, "alias-returns",
         f"{len(EXPECTED)} forms as expected under {ran} torch version(s)")

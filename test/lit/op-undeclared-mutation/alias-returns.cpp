@@ -20,7 +20,7 @@ std::tuple<at::Tensor, at::Tensor> quantize(const at::Tensor &weight,
     return std::make_tuple(weight, scales);
   return std::make_tuple(weight.clone(), scales * 2);
 }
-// CHECK-MESSAGES: :[[@LINE-3]]:28: warning: the kernel returns argument 'weight' of operator 'ar::quantize' as element 0 of its result, which the schema does not declare as aliasing that output: torch.library.opcheck fails test_schema; return a copy [torch-op-undeclared-mutation]
+// CHECK-MESSAGES: :[[@LINE-3]]:28: warning: the kernel returns argument 'weight' of operator 'ar::quantize' as element 0 of its result, which the schema does not declare as aliasing that output: torch.library.opcheck fails test_schema, and torch.compile (aot_eager, inductor) on torch 2.15.0 warns that this will become an error (it raises where the environment sets CI); return a copy [torch-op-undeclared-mutation]
 // CHECK-MESSAGES: :[[@LINE-4]]:28: note: no fix: an element of a returned tuple: copy it ('weight.clone()'; opcheck passes and compiled values equal eager's, measured) and make the operator's fake return a new tensor there too, which torch-tidy does not rewrite, so it leaves both to you
 // CHECK-MESSAGES: :[[@LINE-5]]:36: warning: the kernel returns argument 'scales' of operator 'ar::quantize' as element 1 of its result, which
 // CHECK-FIXES: return std::make_tuple(weight, scales);
@@ -53,7 +53,7 @@ std::tuple<at::Tensor, at::Tensor> fresh(const at::Tensor &w,
 
 // Returns its receiver where it makes no copy.
 at::Tensor contiguous_of(const at::Tensor &m) { return m.contiguous(); }
-// CHECK-MESSAGES: :[[@LINE-1]]:56: warning: the kernel returns a view of argument 'm' of operator 'ar::contiguous_of' wherever contiguous() returns its receiver (it copies only where the receiver is not contiguous), which the schema does not declare as aliasing its output: torch.library.opcheck fails test_schema; return a copy
+// CHECK-MESSAGES: :[[@LINE-1]]:56: warning: the kernel returns a view of argument 'm' of operator 'ar::contiguous_of' wherever contiguous() returns its receiver (it copies only where the receiver is not contiguous), which the schema does not declare as aliasing its output: torch.library.opcheck fails test_schema, and torch.compile (aot_eager, inductor) on torch 2.15.0 warns that this will become an error (it raises where the environment sets CI); return a copy
 // CHECK-FIXES: at::Tensor contiguous_of(const at::Tensor &m) { return m.contiguous().clone(); }
 
 at::Tensor as_float(const at::Tensor &scales) {
