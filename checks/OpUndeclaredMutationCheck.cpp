@@ -747,7 +747,7 @@ void OpUndeclaredMutationCheck::checkOperator(
     return;
 
   // The fix that stops an argument's writes, where every one is incidental:
-  // a metadata write on the kernel's by-value handle, or an in-place op on
+  // a metadata write on one of the kernel's own handles, or an in-place op on
   // a conversion's result whose value is used. None for an argument the
   // kernel returns (its caller reads it back) or a write in a helper.
   auto StopWriting = [&](const std::vector<Found> &List, bool Returned,
@@ -792,10 +792,15 @@ void OpUndeclaredMutationCheck::checkOperator(
     std::string Remedy = "declare it '" + declaredMutable(A, Letter) + "'";
     if (Stop.hasFix()) {
       Plan = std::move(Stop);
-      Remedy = Plan.Rule->Id == StringRef("metadata-out-of-place")
+      StringRef Rule = Plan.Rule->Id;
+      Remedy = Rule == "metadata-out-of-place"
                    ? "stop writing it: rebind the kernel's own handle to "
                      "the out-of-place form (the caller's tensor keeps its "
                      "shape)"
+               : Rule == "metadata-to-local"
+                   ? "stop writing it: bind the out-of-place form to a new "
+                     "local and use that after (the caller's tensor keeps "
+                     "its shape)"
                    : "stop writing it: the out-of-place form gives the same "
                      "value";
     } else if (First.W->Metadata) {

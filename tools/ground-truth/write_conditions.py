@@ -3,7 +3,8 @@
 depends on a condition the check cannot see from the kernel alone.
 
 1. A write of an argument's metadata (`m.unsqueeze_(0)`, `m.t_()`,
-   `m.resize_({2, 6})`) on `Tensor m`, the kernel's output read in the new
+   `m.resize_({2, 6})`) on `Tensor m` (and `m.unsqueeze_(0)` on
+   `const at::Tensor &m`), the kernel's output read in the new
    shape (`return m * 2;`), under two fakes: one that returns the
    unwritten input's shape (`fake_input`) and one that returns the written
    shape (`fake_written`). Which backend computes silently wrong values and
@@ -14,7 +15,8 @@ depends on a condition the check cannot see from the kernel alone.
    `m.to(at::kDouble).mul_(2)` writes a copy only (the negative).
 
 The check's own --fix of the forms (run with the lit suite's mock headers:
-`m = m.unsqueeze(0);`, `.mul(2)`) is built beside them (operators
+`m = m.unsqueeze(0);`, `auto m_unsqueezed = m.unsqueeze(0);` and its uses,
+`.mul(2)`) is built beside them (operators
 NAME_fixed) and measured the same way: each fixed form passes test_schema,
 and computes eager's values compiled where its fake returns the kernel's
 output shape; the fixed source is compiled against LibTorch 1.13 too.
@@ -68,17 +70,25 @@ CONDITIONAL = {
 }
 
 
+# Metadata writes on a const reference (`const at::Tensor &m`, torchao's
+# prepack kernels): the check's fix binds a new local (metadata-to-local).
+REF_METADATA = {"unsqueeze_": METADATA["unsqueeze_"]}
+BY_VALUE = "at::Tensor m"
+BY_REF = "const at::Tensor &m"
+
+
 def forms():
     """name -> (kernel body, fake expression on (m, v), written-shape
-    statement or None)."""
+    statement or None, the kernel's parameter m)."""
     out = {}
-    for method, (stmt, write) in METADATA.items():
-        for fake, expr in FAKES.items():
-            out[f"{method.strip('_')}_{fake}"] = (
-                f"{stmt}\n  return m * 2;", expr, write)
+    for methods, tag, param in ((METADATA, "", BY_VALUE), (REF_METADATA, "_ref", BY_REF)):
+        for method, (stmt, write) in methods.items():
+            for fake, expr in FAKES.items():
+                out[f"{method.strip('_')}{tag}_{fake}"] = (
+                    f"{stmt}\n  return m * 2;", expr, write, param)
     for name, stmt in CONDITIONAL.items():
         out[name] = (f"{stmt}\n  return s * 3 + v.sum();",
-                     "torch.empty_like(m)", None)
+                     "torch.empty_like(m)", None, BY_VALUE)
     return out
 
 
@@ -91,8 +101,8 @@ def generate(suffix=""):
     """The operators' source; with a suffix, the kernels and operators are
     named with it (the fixed copy is built beside the original)."""
     lines = ["#include <ATen/ATen.h>", "#include <torch/library.h>", ""]
-    for name, (body, _, _) in forms().items():
-        lines.append(f"at::Tensor k_{name}{suffix}(at::Tensor m, const at::Tensor &v) {{\n"
+    for name, (body, _, _, param) in forms().items():
+        lines.append(f"at::Tensor k_{name}{suffix}({param}, const at::Tensor &v) {{\n"
                      f"  {body}\n}}")
     lines.append(f"TORCH_LIBRARY(tt_wc{suffix}, m) {{")
     lines += [f'  m.def("{name}(Tensor m, Tensor v) -> Tensor");' for name in forms()]
@@ -116,7 +126,7 @@ def fix_with_check(clang_tidy, module, mock_include):
             f.write(generate("_fixed"))
         res = subprocess.run(
             [clang_tidy, f"--load={module}", "-checks=-*,torch-op-undeclared-mutation",
-             "--fix", path, "--", "-std=c++17", "-isystem", mock_include],
+             "--fix-notes", path, "--", "-std=c++17", "-isystem", mock_include],
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
             env=dict(os.environ, TORCH_TIDY_PROJECT_ROOT="none"))
         fixed = open(path).read()
@@ -140,9 +150,9 @@ def measure():
     if fixed:
         um.load_inline_operators(torch, "tt_wc_fixed", open(fixed).read())
     version = torch.__version__.split("+")[0]
-    targets = [("", n, f, w) for n, (_, f, w) in forms().items()]
+    targets = [("", n, f, w) for n, (_, f, w, _) in forms().items()]
     if fixed:
-        targets += [("_fixed", n, f, w) for n, (_, f, w) in forms().items()]
+        targets += [("_fixed", n, f, w) for n, (_, f, w, _) in forms().items()]
     for suffix, name, fake, write in targets:
         env = {"torch": torch}
         if write:
@@ -214,8 +224,10 @@ def claims(measured):
                             f"{phrase!r}, but {what} {'does not hold' if not holds else 'holds'}"
                             f" on {versions}")
 
-    fin = [f"{m.strip('_')}_fake_input" for m in METADATA]
-    fwr = [f"{m.strip('_')}_fake_written" for m in METADATA]
+    fin = ([f"{m.strip('_')}_fake_input" for m in METADATA]
+           + [f"{m.strip('_')}_ref_fake_input" for m in REF_METADATA])
+    fwr = ([f"{m.strip('_')}_fake_written" for m in METADATA]
+           + [f"{m.strip('_')}_ref_fake_written" for m in REF_METADATA])
     claim(meta, "inductor raises where the fake returns the unwritten shape",
           every(fin, "inductor", "error"), "inductor's error with fake_input")
     claim(meta, "unwritten metadata, silently, where it returns the written one",
@@ -247,7 +259,8 @@ def main():
         else:
             os.environ["TT_WC_FIXED"] = FIXED
             print(f"the check's fixes of the forms: rules {sorted(rules)}")
-            for rule in ("metadata-out-of-place", "copy-write-out-of-place"):
+            for rule in ("metadata-out-of-place", "metadata-to-local",
+                         "copy-write-out-of-place"):
                 if rule not in rules:
                     problems.append(f"the check's --fix used no {rule} fix")
             if libtorch113:

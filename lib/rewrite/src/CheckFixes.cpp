@@ -13,6 +13,7 @@
 #include "clang/AST/ParentMapContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/Stmt.h"
+#include "clang/Basic/CharInfo.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
 #include "llvm/ADT/STLExtras.h"
@@ -362,18 +363,22 @@ FixPlan planMetadataOutOfPlace(const Expr *Write, const FunctionDecl *Kernel,
         "'" +
         (M && M->getIdentifier() ? M->getName().str() : std::string("it")) +
         "' has no out-of-place form to rebind to");
-  // The receiver: the kernel's by-value parameter, or a local handle.
+  // The receiver: one of the kernel's own handles (a parameter or a local).
   const auto *Ref = dyn_cast<DeclRefExpr>(
       Call->getImplicitObjectArgument()->IgnoreParenImpCasts());
   const auto *V = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
   QualType T = V ? V->getType() : QualType();
-  if (!V || T->isReferenceType() || T.isConstQualified() ||
-      !libtorch::isTensorType(T) || !V->getParentFunctionOrMethod() ||
+  if (!V || !libtorch::isTensorType(T) || !V->getParentFunctionOrMethod() ||
       V->getParentFunctionOrMethod() != Kernel)
-    return FixPlan::noFix(
-        "the kernel takes it by reference: stopping the write needs a local "
-        "('auto s = m.unsqueeze(1);') and its uses renamed, which torch-tidy "
-        "does not rewrite yet");
+    return FixPlan::noFix("the write is not on one of the kernel's own "
+                          "handles");
+  // A by-value handle is rebound (`m = m.unsqueeze(1);`); a const one (a
+  // `const at::Tensor &` parameter) gets a new local, its later uses
+  // renamed. A non-const reference may be assigned later as the caller's.
+  bool Rebind = !T->isReferenceType() && !T.isConstQualified();
+  if (!Rebind && !T.getNonReferenceType().isConstQualified())
+    return FixPlan::noFix("the kernel takes it by non-const reference, "
+                          "whose later assignments would reach the caller");
   if (!isStatement(Call, Ctx))
     return FixPlan::noFix("the write's value is used where it is");
   // The handles bound to the same tensor as V (`auto s = scales;` binds s
@@ -397,7 +402,14 @@ FixPlan planMetadataOutOfPlace(const Expr *Write, const FunctionDecl *Kernel,
     }
     bool VisitDeclRefExpr(DeclRefExpr *R) {
       if (const auto *D = dyn_cast<VarDecl>(R->getDecl()))
-        Refs.push_back({D, R->getBeginLoc()});
+        Refs.push_back({D, R});
+      return true;
+    }
+    bool VisitLambdaExpr(LambdaExpr *L) {
+      for (const LambdaCapture &C : L->captures())
+        if (C.capturesVariable())
+          if (const auto *D = dyn_cast<VarDecl>(C.getCapturedVar()))
+            Captured.insert(D);
       return true;
     }
     static const VarDecl *handle(const Expr *E) {
@@ -416,7 +428,8 @@ FixPlan planMetadataOutOfPlace(const Expr *Write, const FunctionDecl *Kernel,
         Edges.push_back({A, B});
     }
     std::vector<std::pair<const VarDecl *, const VarDecl *>> Edges;
-    std::vector<std::pair<const VarDecl *, SourceLocation>> Refs;
+    std::vector<std::pair<const VarDecl *, const DeclRefExpr *>> Refs;
+    llvm::SmallPtrSet<const VarDecl *, 4> Captured;
   } B;
   B.TraverseStmt(Kernel->getBody());
   llvm::SmallPtrSet<const VarDecl *, 8> Group = {V};
@@ -430,19 +443,79 @@ FixPlan planMetadataOutOfPlace(const Expr *Write, const FunctionDecl *Kernel,
       }
   }
   const SourceManager &SM = Ctx.getSourceManager();
-  for (auto [D, Loc] : B.Refs)
-    if (D != V && Group.contains(D) &&
-        SM.isBeforeInTranslationUnit(Call->getEndLoc(), Loc))
+  auto After = [&](const DeclRefExpr *R) {
+    return SM.isBeforeInTranslationUnit(Call->getEndLoc(), R->getBeginLoc());
+  };
+  for (auto [D, R] : B.Refs)
+    if (D != V && Group.contains(D) && After(R))
       return FixPlan::noFix("'" + D->getName().str() +
                             "', bound to the same tensor, is read after the "
                             "write and would keep the old metadata");
   std::optional<FixEdit> Drop = dropUnderscore(Call, Ctx);
   if (!Drop || Call->getBeginLoc().isMacroID())
     return FixPlan::noFix("the call comes from a macro expansion");
-  return FixPlan::fix(
-      "metadata-out-of-place",
-      {FixEdit::insert(Call->getBeginLoc(), V->getName().str() + " = "),
-       *Drop});
+  if (Rebind)
+    return FixPlan::fix(
+        "metadata-out-of-place",
+        {FixEdit::insert(Call->getBeginLoc(), V->getName().str() + " = "),
+         *Drop});
+
+  // A new local for the new shape, and V's later uses renamed to it: only
+  // where the write runs whenever they do (a statement of the kernel's own
+  // block), no lambda holds V, and no later use writes V again.
+  if (parentPastImplicit(Call, Ctx) != Kernel->getBody())
+    return FixPlan::noFix("the kernel takes it by const reference and the "
+                          "write is inside a nested block: a new local "
+                          "there would not reach its later uses");
+  if (B.Captured.contains(V))
+    return FixPlan::noFix("a lambda of the kernel captures '" +
+                          V->getName().str() + "'");
+  static const llvm::StringMap<StringRef> Suffix = {
+      {"unsqueeze_", "unsqueezed"},
+      {"squeeze_", "squeezed"},
+      {"t_", "t"},
+      {"transpose_", "transposed"},
+      {"swapdims_", "transposed"},
+      {"swapaxes_", "transposed"},
+      {"as_strided_", "strided"}};
+  std::string Name = (V->getName() + "_" + Suffix.lookup(M->getName())).str();
+  // A name the kernel's text does not spell cannot capture or hide one of
+  // its own uses.
+  StringRef Text = Lexer::getSourceText(
+      CharSourceRange::getTokenRange(Kernel->getSourceRange()), SM,
+      Ctx.getLangOpts());
+  for (size_t At = Text.find(Name); At != StringRef::npos;
+       At = Text.find(Name, At + 1)) {
+    auto Ident = [](char C) { return isAlphanumeric(C) || C == '_'; };
+    if ((At == 0 || !Ident(Text[At - 1])) &&
+        (At + Name.size() >= Text.size() || !Ident(Text[At + Name.size()])))
+      return FixPlan::noFix("the kernel already uses the name '" + Name +
+                            "' a new local would take");
+  }
+  if (Text.empty())
+    return FixPlan::noFix("the kernel's text is not in the file");
+  std::vector<FixEdit> Edits = {
+      FixEdit::insert(Call->getBeginLoc(), "auto " + Name + " = "), *Drop};
+  for (auto [D, R] : B.Refs) {
+    if (D != V || !After(R))
+      continue;
+    if (R->getLocation().isMacroID())
+      return FixPlan::noFix("'" + V->getName().str() +
+                            "' is used in a macro expansion after the write");
+    // `m.t_()` after the write: a second write, which the rename would hide.
+    if (const auto *ME =
+            dyn_cast_or_null<MemberExpr>(parentPastImplicit(R, Ctx)))
+      if (const auto *MD = dyn_cast<CXXMethodDecl>(ME->getMemberDecl());
+          MD && MD->getIdentifier() && MD->getName().ends_with("_"))
+        return FixPlan::noFix("'" + V->getName().str() +
+                              "' is written again after the write");
+    Edits.push_back(FixEdit::replace(
+        CharSourceRange::getCharRange(
+            R->getLocation(),
+            R->getLocation().getLocWithOffset(V->getName().size())),
+        Name));
+  }
+  return FixPlan::fix("metadata-to-local", std::move(Edits));
 }
 
 FixPlan planCopyWriteOutOfPlace(const Expr *Write, ASTContext &Ctx) {

@@ -3,7 +3,8 @@
 // new shape read after) and an in-place op on a conversion's result
 // (`m.to(at::kFloat).mul_(s)`, which writes `m` wherever to() makes no
 // copy). The remedy is to stop writing: the fix rebinds the kernel's
-// by-value handle to the out-of-place form (rule metadata-out-of-place), or
+// by-value handle to the out-of-place form (rule metadata-out-of-place),
+// binds it to a new local where the handle is const (metadata-to-local), or
 // uses the out-of-place op (copy-write-out-of-place). The consequence stated
 // is the one measured for each with a fake registered
 // (tools/ground-truth/write_conditions.py, ctest write-conditions, which
@@ -51,16 +52,53 @@ at::Tensor prepack_reads(const at::Tensor &weight, const at::Tensor &scales) {
 // CHECK-MESSAGES: :[[@LINE-4]]:5: warning: unsqueeze_ (a write of its sizes, strides or storage) writes into argument 'scales' of operator 'sw::prepack_reads', {{.*}}; stop writing it, or declare it 'Tensor(a!) scales'
 // CHECK-MESSAGES: :[[@LINE-5]]:5: note: no fix: {{.*}}; stopping the write: 'scales', bound to the same tensor, is read after the write and would keep the old metadata
 
-// Negatives of the stop-writing fix: a const reference (a local and its
-// uses would be needed), a write whose value is not used (the write is what
-// the statement does), and an argument the kernel returns.
+// A const reference: the out-of-place form is bound to a new local, and
+// the parameter's later uses are renamed to it (rule metadata-to-local).
 at::Tensor by_reference(const at::Tensor &x, const at::Tensor &s) {
   s.unsqueeze_(1);
+  auto y = x * s;
+  return y + s.sum();
+}
+// CHECK-MESSAGES: :[[@LINE-4]]:3: warning: unsqueeze_ (a write of its sizes, strides or storage) writes into argument 's' of operator 'sw::by_reference', {{.*}}; stop writing it: bind the out-of-place form to a new local and use that after (the caller's tensor keeps its shape) [torch-op-undeclared-mutation]
+// CHECK-MESSAGES: :[[@LINE-5]]:3: note: rule: metadata-to-local
+// CHECK-FIXES: auto s_unsqueezed = s.unsqueeze(1);
+// CHECK-FIXES-NEXT: auto y = x * s_unsqueezed;
+// CHECK-FIXES-NEXT: return y + s_unsqueezed.sum();
+
+// Negatives of metadata-to-local: a write in a nested block (a local there
+// would not reach the later uses), a lambda holding the parameter, a second
+// write, and a kernel that already spells the new local's name.
+at::Tensor ref_nested(const at::Tensor &x, const at::Tensor &s) {
+  if (s.dim() == 1)
+    s.unsqueeze_(1);
   return x * s;
 }
-// CHECK-MESSAGES: :[[@LINE-3]]:3: warning: unsqueeze_ (a write of its sizes, strides or storage) writes into argument 's' of operator 'sw::by_reference', {{.*}}; stop writing it, or declare it 'Tensor(a!) s'
-// CHECK-MESSAGES: :[[@LINE-4]]:3: note: no fix: a write of the argument's metadata: {{.*}}; stopping the write: the kernel takes it by reference: stopping the write needs a local ('auto s = m.unsqueeze(1);') and its uses renamed, which torch-tidy does not rewrite yet
+// CHECK-MESSAGES: :[[@LINE-3]]:5: warning: unsqueeze_ {{.*}}'sw::ref_nested', {{.*}}; stop writing it, or declare it 'Tensor(a!) s'
+// CHECK-MESSAGES: :[[@LINE-4]]:5: note: no fix: {{.*}}; stopping the write: the kernel takes it by const reference and the write is inside a nested block: a new local there would not reach its later uses
+at::Tensor ref_lambda(const at::Tensor &x, const at::Tensor &s) {
+  auto f = [&]() { return x * s; };
+  s.t_();
+  return f();
+}
+// CHECK-MESSAGES: :[[@LINE-3]]:3: warning: t_ {{.*}}'sw::ref_lambda', {{.*}}; stop writing it, or declare it 'Tensor(a!) s'
+// CHECK-MESSAGES: :[[@LINE-4]]:3: note: no fix: {{.*}}; stopping the write: a lambda of the kernel captures 's'
+at::Tensor ref_twice(const at::Tensor &x, const at::Tensor &s) {
+  s.unsqueeze_(0);
+  s.t_();
+  return x * s;
+}
+// CHECK-MESSAGES: :[[@LINE-4]]:3: warning: unsqueeze_ {{.*}}'sw::ref_twice', {{.*}}; stop writing it, or declare it 'Tensor(a!) s'
+// CHECK-MESSAGES: :[[@LINE-5]]:3: note: no fix: {{.*}}; stopping the write: 's' is written again after the write
+at::Tensor ref_clash(const at::Tensor &x, const at::Tensor &s) {
+  auto s_unsqueezed = x.sum();
+  s.unsqueeze_(1);
+  return s_unsqueezed * s;
+}
+// CHECK-MESSAGES: :[[@LINE-3]]:3: warning: unsqueeze_ {{.*}}'sw::ref_clash', {{.*}}; stop writing it, or declare it 'Tensor(a!) s'
+// CHECK-MESSAGES: :[[@LINE-4]]:3: note: no fix: {{.*}}; stopping the write: the kernel already uses the name 's_unsqueezed' a new local would take
 
+// Negatives of the stop-writing fix: a write whose value is not used (the
+// write is what the statement does), and an argument the kernel returns.
 at::Tensor statement(at::Tensor x, at::Tensor out) {
   out.contiguous().mul_(2);
   return x + 1;
@@ -74,6 +112,10 @@ TORCH_LIBRARY(sw, m) {
   m.def("statement(Tensor x, Tensor out) -> Tensor");
   m.def("prepack(Tensor weight, Tensor scales) -> Tensor");
   m.def("prepack_reads(Tensor weight, Tensor scales) -> Tensor");
+  m.def("ref_nested(Tensor x, Tensor s) -> Tensor");
+  m.def("ref_lambda(Tensor x, Tensor s) -> Tensor");
+  m.def("ref_twice(Tensor x, Tensor s) -> Tensor");
+  m.def("ref_clash(Tensor x, Tensor s) -> Tensor");
 }
 // CHECK-FIXES: m.def("statement(Tensor x, Tensor(a!) out) -> Tensor");
 
@@ -84,6 +126,10 @@ TORCH_LIBRARY_IMPL(sw, CPU, m) {
   m.impl("statement", &statement);
   m.impl("prepack", &prepack);
   m.impl("prepack_reads", &prepack_reads);
+  m.impl("ref_nested", &ref_nested);
+  m.impl("ref_lambda", &ref_lambda);
+  m.impl("ref_twice", &ref_twice);
+  m.impl("ref_clash", &ref_clash);
 }
 
 at::Tensor meta_any(at::Tensor x, at::Tensor s) { return at::empty_like(x); }
@@ -93,6 +139,10 @@ TORCH_LIBRARY_IMPL(sw, Meta, m) {
   m.impl("statement", &meta_any);
   m.impl("prepack", &meta_any);
   m.impl("prepack_reads", &meta_any);
+  m.impl("ref_nested", &meta_any);
+  m.impl("ref_lambda", &meta_any);
+  m.impl("ref_twice", &meta_any);
+  m.impl("ref_clash", &meta_any);
 }
 at::Tensor meta3(at::Tensor x, at::Tensor s, at::Tensor w) {
   return at::empty_like(x);
