@@ -411,12 +411,31 @@ def run(cmd, timeout, project=None):
 
 
 def crashed(out, code):
-    """A signal, or LLVM's crash banner at the start of one of clang-tidy's
-    lines (clang quotes source lines under diagnostics, which may contain the
-    same words)."""
+    """A signal, LLVM's crash banner, or clang-tidy's own failure to run
+    (`Error: no checks enabled.`, the module not loading), at the start of
+    one of clang-tidy's lines (clang quotes source lines under diagnostics,
+    which may contain the same words). A run that did not lint is never
+    counted as a file with no warnings."""
     return (code is not None and code < 0) or any(
-        line.startswith(("Stack dump", "PLEASE submit a bug report"))
+        line.startswith(("Stack dump", "PLEASE submit a bug report", "Error: ",
+                         "torch-tidy: cannot load"))
         for line in out.splitlines())
+
+
+def loads_checks(args):
+    """Stops the run, saying why, when clang-tidy does not list every check
+    asked for with args.module loaded (a module copied without the
+    libraries beside it loads none)."""
+    cmd = [args.clang_tidy, f"--load={args.module}",
+           "-checks=-*," + ",".join(args.checks), "--list-checks"]
+    res = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                         text=True, errors="replace")
+    listed = set(res.stdout.split())
+    missing = [c for c in args.checks if "*" not in c and c not in listed]
+    if res.returncode != 0 or missing or not any(w.startswith("torch-") for w in listed):
+        raise SystemExit(f"corpus: {args.module} enables none of the checks asked for "
+                         f"({', '.join(missing) or ', '.join(args.checks)}); "
+                         f"clang-tidy said:\n{res.stdout[-1500:]}")
 
 
 WARNING = re.compile(r"^(.*?):(\d+):(\d+): warning: (.*) \[(torch-[\w-]+)\]$")
@@ -795,6 +814,7 @@ def main():
             with open(os.path.join(module_dir, name), "rb") as f:
                 digest.update(f.read())
     args.module_digest = digest.hexdigest()
+    loads_checks(args)
     only = set()
     if args.only:
         only = {l.strip() for l in open(args.only)
