@@ -34,7 +34,12 @@ docs/ground-truth.json and fails on any disagreement:
     (copyingMethods in GroundTruth.cpp): each entry's rows lose the write
     when the receiver needs a copy and keep it when not, on every LibTorch
     version, and no measured loss is left out; the check's message states
-    each entry's condition, and its page lists every method and condition.
+    each entry's condition, and its page lists every method and condition;
+  - torch-op-undeclared-mutation's claims on undeclared aliases returned
+    (ALIAS_NOTE, ALIAS_COMPILE) and on metadata and copy-conditional writes
+    (METADATA_CONSEQUENCE, CONDITIONAL_CONSEQUENCE) hold on the committed
+    docs/ground-truth-alias-returns.json and
+    docs/ground-truth-write-conditions.json (each script's claims()).
 """
 import json
 import os
@@ -428,6 +433,28 @@ def write_into_copy_problems(source):
     return problems, checked
 
 
+def measured_table_problems():
+    """The messages of torch-op-undeclared-mutation that tools/ground-truth's
+    alias_returns.py and write_conditions.py measure (an undeclared alias
+    returned; metadata and copy-conditional writes), checked by those
+    scripts' own claims() against their committed tables, with no torch
+    run: (cells checked, problems)."""
+    sys.path.insert(0, os.path.join(ROOT, "tools", "ground-truth"))
+    import alias_returns
+    import write_conditions
+    checked, problems = 0, []
+    for module in (alias_returns, write_conditions):
+        rows = alias_returns.table_rows(module.TABLE)
+        name = os.path.relpath(module.TABLE, ROOT)
+        if len(rows) < 2:
+            problems.append(f"{name}: {len(rows)} torch version(s), the messages "
+                            "claim both")
+            continue
+        checked += sum(len(r) for _, r in rows)
+        problems += [f"{name}: {p}" for p in module.claims(rows)]
+    return checked, problems
+
+
 def main():
     args = sys.argv[1:]
     bodies = [args[i + 1] for i, a in enumerate(args) if a == "--tensor-body"]
@@ -541,6 +568,9 @@ def main():
     checked += n
     problems += more
     more, n = write_into_copy_problems(source)
+    checked += n
+    problems += more
+    n, more = measured_table_problems()
     checked += n
     problems += more
 

@@ -19,8 +19,10 @@ measures, under each torch:
     "different", or "error".
 
   alias_returns.py --python LABEL=PYTHON [--python ...]
-                   [--libtorch113-include DIR ...]
-      measures and checks that every alias-keeping form fails as EXPECTED
+                   [--libtorch113-include DIR ...] [--write]
+      measures and checks that every cell equals the committed table
+      (docs/ground-truth-alias-returns.json; --write rewrites it instead,
+      where everything else holds), that every alias-keeping form fails as EXPECTED
       says, that the copy passes everything, and that the check's note
       (ALIAS_NOTE in checks/OpUndeclaredMutationCheck.cpp) names the opcheck
       test and the backends measured here. With --libtorch113-include,
@@ -29,6 +31,7 @@ measures, under each torch:
       <torch/library.h> is not there). Exit 0 when all hold, 1 otherwise,
       77 when no torch could run (SKIP said by name).
 """
+import json
 import os
 import re
 import subprocess
@@ -256,14 +259,16 @@ def compile_113(dirs, text=None, what="the forms"):
     return []
 
 
-def main():
-    libtorch113 = take(sys.argv, "--libtorch113-include")
-    args = um.venv_script_args(__doc__, measure)
-    if args is None:
-        return 0
-    problems = (compile_113(libtorch113, None,
-                            f"the {len(FORMS)} forms (the fixes' among them)")
-                if libtorch113 else [])
+def version_key(version):
+    return tuple(int(x) for x in re.findall(r"\d+", version)[:3])
+
+
+def claims(measured, show=False):
+    """The problems of the measured rows ([(label, rows)], rows as `ROW`
+    lines split) against EXPECTED, and of the check's texts (ALIAS_NOTE,
+    ALIAS_COMPILE) against the rows; check_claims.py runs it on the
+    committed table."""
+    problems = []
     note = note_text()
     if note is None:
         problems.append("ALIAS_NOTE is not found in " + CHECK_SOURCE)
@@ -276,43 +281,42 @@ def main():
             if (backend in failing) != (re.search(rf"\b{backend}\b", note) is not None):
                 problems.append(f"the check's note {'omits' if backend in failing else 'names'}"
                                 f" backend {backend}: {note!r}")
-    measured, failed = um.measure_under_venvs(args.python, __file__, "alias-returns")
-    problems += failed
-    ran = len(measured)
     compile_text = check_text("ALIAS_COMPILE")
     for label, rows in measured:
         got = {(r[2], r[3]): r[4] for r in rows}
         version = rows[0][1]
         check = got.get(("-", "aliascheck")) == "yes"
-        print(f"torch {version}: custom-op aliasing check in torch.compile: "
-              f"{'yes' if check else 'no'}")
+        if show:
+            print(f"torch {version}: custom-op aliasing check in torch.compile: "
+                  f"{'yes' if check else 'no'}")
         for name, (verdict, failing) in EXPECTED.items():
             columns = BACKENDS + [b + "_grad" for b in BACKENDS]
             if check and name in STRICT:
                 columns += [b + "_strict" for b in BACKENDS[1:]]
-            print(f"torch {version} {name:15} opcheck {got.get((name, 'opcheck'))}; "
-                  + ", ".join(f"{c} {got.get((name, c))}" for c in columns))
+            if show:
+                print(f"torch {version} {name:15} opcheck {got.get((name, 'opcheck'))}; "
+                      + ", ".join(f"{c} {got.get((name, c))}" for c in columns))
             if got.get((name, "opcheck")) != verdict:
-                problems.append(f"torch {label} {name}: opcheck {got.get((name, 'opcheck'))}, "
-                                f"expected {verdict}")
+                problems.append(f"torch {version} {name}: opcheck "
+                                f"{got.get((name, 'opcheck'))}, expected {verdict}")
             for backend in BACKENDS:
                 for column in (backend, backend + "_grad"):
                     want = ("error" if backend in failing
                             else "warns" if check and name in WARNS and backend != "eager"
                             else "same")
                     if got.get((name, column)) != want:
-                        problems.append(f"torch {label} {name}: {column} "
+                        problems.append(f"torch {version} {name}: {column} "
                                         f"{got.get((name, column))}, expected {want}")
             if check and name in STRICT:
                 for backend in BACKENDS[1:]:
                     want = "error" if name in WARNS else "same"
                     if got.get((name, backend + "_strict")) != want:
-                        problems.append(f"torch {label} {name}: {backend}_strict "
+                        problems.append(f"torch {version} {name}: {backend}_strict "
                                         f"{got.get((name, backend + '_strict'))}, "
                                         f"expected {want}")
-        # The warning states the check for the newest torch only, and only
-        # where it was measured there.
-        newest = label == "latest"
+        # The warning states the check for the newest torch the messages
+        # name (GroundTruth.h) only, and only where it was measured there.
+        newest = version == newest_version()
         if newest and check != (compile_text is not None):
             problems.append(f"torch {version} {'has' if check else 'has no'} the custom-op "
                             f"aliasing check, but ALIAS_COMPILE in {CHECK_SOURCE} "
@@ -322,15 +326,79 @@ def main():
                            "sets CI", "aot_eager", "inductor"):
                 if phrase not in compile_text:
                     problems.append(f"ALIAS_COMPILE does not say {phrase!r}: {compile_text!r}")
-            if newest_version() != version:
-                problems.append(f"the check states the newest torch as {newest_version()}, "
-                                f"measured {version}")
         if not newest and check:
-            problems.append(f"torch {version} ({label}) has the custom-op aliasing check, "
-                            "which the check's message states for the newest torch only")
+            problems.append(f"torch {version} has the custom-op aliasing check, which the "
+                            "check's message states for the newest torch only")
+    return problems
+
+
+TABLE = os.path.join(ROOT, "docs", "ground-truth-alias-returns.json")
+
+
+def table_rows(path):
+    """The committed table as measured rows: [(version, rows)]."""
+    if not os.path.exists(path):
+        return []
+    table = json.load(open(path))
+    return [(version, [["ROW", version] + cell.split(" ", 1) + [value]
+                       for cell, value in cells.items()])
+            for version, cells in sorted(table["versions"].items(),
+                                         key=lambda kv: version_key(kv[0]))]
+
+
+def write_table(measured, path, script):
+    versions = {rows[0][1]: {f"{r[2]} {r[3]}": r[4] for r in rows} for _, rows in measured}
+    with open(path, "w") as f:
+        json.dump({"script": script, "versions": versions}, f, indent=1, sort_keys=True)
+        f.write("\n")
+    print(f"wrote {os.path.relpath(path, ROOT)}: torch {', '.join(sorted(versions))}")
+
+
+def table_problems(measured, path, script, optional=lambda name: False):
+    """Each measured cell against the committed table (a version it lacks
+    is a problem: re-measure with --write); a cell of the table not
+    measured is one too, unless optional(its name)."""
+    committed = dict(table_rows(path))
+    problems = []
+    for _, rows in measured:
+        version = rows[0][1]
+        if version not in committed:
+            problems.append(f"{os.path.relpath(path, ROOT)} has no rows for torch {version}: "
+                            f"re-measure with {script} --write")
+            continue
+        want = {(r[2], r[3]): r[4] for r in committed[version]}
+        got = {(r[2], r[3]): r[4] for r in rows}
+        for cell in sorted(set(want) | set(got)):
+            if cell not in got and optional(cell[0]):
+                continue
+            if want.get(cell) != got.get(cell):
+                problems.append(f"torch {version} {cell[0]} {cell[1]}: measured "
+                                f"{got.get(cell)}, the table says {want.get(cell)}")
+    return problems
+
+
+def main():
+    libtorch113 = take(sys.argv, "--libtorch113-include")
+    write = "--write" in sys.argv
+    if write:
+        sys.argv.remove("--write")
+    args = um.venv_script_args(__doc__, measure)
+    if args is None:
+        return 0
+    problems = (compile_113(libtorch113, None,
+                            f"the {len(FORMS)} forms (the fixes' among them)")
+                if libtorch113 else [])
+    measured, failed = um.measure_under_venvs(args.python, __file__, "alias-returns")
+    problems += failed
+    problems += claims(measured, show=True)
+    if write and not problems:
+        write_table(measured, TABLE, "alias_returns.py")
+    elif not write:
+        problems += table_problems(measured, TABLE, "alias_returns.py")
     return um.venv_script_verdict(
-        problems, ran, "alias-returns",
-        f"{len(EXPECTED)} forms as expected under {ran} torch version(s)")
+        problems, len(measured), "alias-returns",
+        f"{len(EXPECTED)} forms as expected and as {os.path.relpath(TABLE, ROOT)} says "
+        f"under {len(measured)} torch version(s)")
 
 
 if __name__ == "__main__":

@@ -30,11 +30,13 @@ recorded too.
 
   write_conditions.py --python LABEL=PYTHON [--python ...]
                       [--clang-tidy PATH --module PATH --mock-include DIR]
-                      [--libtorch113-include DIR ...]
-      measures under each torch and checks that every form behaves as
-      EXPECTED says, and that the check's messages (METADATA_CONSEQUENCE and
-      the conditional-write clause in checks/OpUndeclaredMutationCheck.cpp)
-      state it. Exit 0 when all hold, 1 otherwise, 77 when no torch could
+                      [--libtorch113-include DIR ...] [--write]
+      measures under each torch and checks that every cell equals the
+      committed table (docs/ground-truth-write-conditions.json; --write
+      rewrites it instead, where everything else holds), that each form the
+      check fixes passes once fixed, and that the check's messages
+      (METADATA_CONSEQUENCE and the conditional-write clause in
+      checks/OpUndeclaredMutationCheck.cpp) state what was measured. Exit 0 when all hold, 1 otherwise, 77 when no torch could
       run (SKIP said by name).
 """
 import os
@@ -44,7 +46,8 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import undeclared_mutation as um  # noqa: E402  (shared helpers)
-from alias_returns import compile_113, take  # noqa: E402
+from alias_returns import (compile_113, table_problems, take,  # noqa: E402
+                           write_table)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -92,9 +95,6 @@ def forms():
     return out
 
 
-# What was measured on torch 2.8.0 and 2.15.0: (opcheck test_schema, eager,
-# aot_eager, inductor).
-EXPECTED = {}
 
 
 def generate(suffix=""):
@@ -113,6 +113,9 @@ def generate(suffix=""):
 
 
 FIXED = os.path.join(tempfile.gettempdir(), "tt-write-conditions-fixed.cpp")
+# The committed measurement (--write rewrites it); check_claims.py runs
+# claims() on it.
+TABLE = os.path.join(ROOT, "docs", "ground-truth-write-conditions.json")
 
 
 def fix_with_check(clang_tidy, module, mock_include):
@@ -248,6 +251,9 @@ def main():
     module = take(sys.argv, "--module")
     mock = take(sys.argv, "--mock-include")
     libtorch113 = take(sys.argv, "--libtorch113-include")
+    write = "--write" in sys.argv
+    if write:
+        sys.argv.remove("--write")
     args = um.venv_script_args(__doc__, measure)
     if args is None:
         return 0
@@ -279,7 +285,7 @@ def main():
             values = tuple(got.get((name, c)) for c in cols)
             print(f"torch {rows[0][1]} {name:34} "
                   + ", ".join(f"{c} {v}" for c, v in zip(cols, values)))
-            want = EXPECTED.get(name)
+            want = None  # the committed table holds the forms' cells
             if name.endswith("_fixed"):
                 base = name[:-len("_fixed")]
                 # A form the check fixed passes opcheck and computes eager's
@@ -296,10 +302,17 @@ def main():
             if want and values != want:
                 problems.append(f"torch {label} {name}: {values}, expected {want}")
     problems += claims(measured)
+    if write and not problems:
+        write_table(measured, TABLE, "write_conditions.py")
+    elif not write:
+        # The fixed forms are measured only with the check (--clang-tidy).
+        problems += table_problems(measured, TABLE, "write_conditions.py",
+                                   optional=lambda name: name.endswith("_fixed"))
     return um.venv_script_verdict(
         problems, len(measured), "write-conditions",
-        f"{len(forms())} forms and the check's fixes of them as expected, the "
-        f"messages' claims measured, under {len(measured)} torch version(s)")
+        f"{len(forms())} forms and the check's fixes of them as expected and as "
+        f"{os.path.relpath(TABLE, ROOT)} says, the messages' claims measured, under "
+        f"{len(measured)} torch version(s)")
 
 
 if __name__ == "__main__":
