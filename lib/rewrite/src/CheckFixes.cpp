@@ -481,9 +481,7 @@ FixPlan planMetadataOutOfPlace(const Expr *Write, const FunctionDecl *Kernel,
   std::string Name = (V->getName() + "_" + Suffix.lookup(M->getName())).str();
   // A name the kernel's text does not spell cannot capture or hide one of
   // its own uses.
-  StringRef Text = Lexer::getSourceText(
-      CharSourceRange::getTokenRange(Kernel->getSourceRange()), SM,
-      Ctx.getLangOpts());
+  StringRef Text = sourceText(Kernel->getSourceRange(), Ctx);
   for (size_t At = Text.find(Name); At != StringRef::npos;
        At = Text.find(Name, At + 1)) {
     auto Ident = [](char C) { return isAlphanumeric(C) || C == '_'; };
