@@ -235,6 +235,13 @@ def take(argv, flag):
     return values
 
 
+def take_flag(argv, flag):
+    """Removes every `flag` from argv; whether there was one."""
+    found = flag in argv
+    argv[:] = [a for a in argv if a != flag]
+    return found
+
+
 def compile_113(dirs, text=None, what="the forms"):
     """The problems of compiling `text` (the forms by default) against
     LibTorch 1.13's headers; none (and a SKIPPED line) where they are not
@@ -379,9 +386,7 @@ def table_problems(measured, path, script, optional=lambda name: False):
 
 def main():
     libtorch113 = take(sys.argv, "--libtorch113-include")
-    write = "--write" in sys.argv
-    if write:
-        sys.argv.remove("--write")
+    write = take_flag(sys.argv, "--write")
     args = um.venv_script_args(__doc__, measure)
     if args is None:
         return 0

@@ -47,7 +47,7 @@ import tempfile
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import undeclared_mutation as um  # noqa: E402  (shared helpers)
 from alias_returns import (compile_113, table_problems, take,  # noqa: E402
-                           write_table)
+                           take_flag, write_table)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -251,9 +251,7 @@ def main():
     module = take(sys.argv, "--module")
     mock = take(sys.argv, "--mock-include")
     libtorch113 = take(sys.argv, "--libtorch113-include")
-    write = "--write" in sys.argv
-    if write:
-        sys.argv.remove("--write")
+    write = take_flag(sys.argv, "--write")
     args = um.venv_script_args(__doc__, measure)
     if args is None:
         return 0
