@@ -4,6 +4,7 @@
 // chains of helpers.
 #include "torch_tidy/analysis/ArgumentMutation.h"
 #include "torch_tidy/analysis/GroundTruth.h"
+#include "torch_tidy/analysis/SourceText.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/Frontend/ASTUnit.h"
@@ -98,6 +99,38 @@ TEST(ArgumentMutation, SummariesStaySmallAlongChainsOfHelpers) {
     EXPECT_NE(W.Via, nullptr);
     EXPECT_NE(W.Copy, nullptr);
   }
+}
+
+// identifierSpellings: what a rename of a local must cover (rule
+// metadata-to-local): the name's own spellings, a dropped macro argument's
+// included; members, qualified names, comments and strings left out.
+TEST(SourceText, IdentifierSpellingsAreTheNamesOwnTokens) {
+  auto AST = parse("#define DROP(c)\n"
+                   "namespace n { int s; }\n"
+                   "struct P { int s; };\n"
+                   "int k(const at::Tensor &s, P p, P *q) {\n"
+                   "  s.contiguous();\n"
+                   "  DROP(s);\n"
+                   "  // s in a comment\n"
+                   "  const char *t = \"s\";\n"
+                   "  return p.s + q->s + n::s + sizeof(s);\n"
+                   "}\n");
+  ASSERT_TRUE(AST);
+  const clang::FunctionDecl *F = function(*AST, "k");
+  ASSERT_TRUE(F);
+  clang::ASTContext &Ctx = AST->getASTContext();
+  const clang::SourceManager &SM = Ctx.getSourceManager();
+  std::vector<clang::SourceLocation> Found = identifierSpellings(
+      F->getBody()->getBeginLoc(), F->getBody()->getEndLoc(), "s", Ctx);
+  std::vector<unsigned> Lines;
+  for (clang::SourceLocation L : Found)
+    Lines.push_back(SM.getSpellingLineNumber(L));
+  // The Tensor prelude's lines come first (Tensor has 10).
+  EXPECT_EQ(Lines, (std::vector<unsigned>{15, 16, 19})) << Found.size();
+  // Not locations of one file: nothing.
+  EXPECT_TRUE(identifierSpellings(F->getBody()->getEndLoc(),
+                                  F->getBody()->getBeginLoc(), "s", Ctx)
+                  .empty());
 }
 
 } // namespace

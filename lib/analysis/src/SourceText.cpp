@@ -2,6 +2,7 @@
 
 #include "torch_tidy/analysis/SourceText.h"
 
+#include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -39,6 +40,37 @@ StringRef sourceTextBetween(SourceLocation B, SourceLocation E,
 SourceLocation endOfToken(SourceLocation L, const ASTContext &Ctx) {
   return Lexer::getLocForEndOfToken(L, 0, Ctx.getSourceManager(),
                                     Ctx.getLangOpts());
+}
+
+std::vector<SourceLocation> identifierSpellings(SourceLocation B,
+                                                SourceLocation E,
+                                                StringRef Name,
+                                                const ASTContext &Ctx) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  std::vector<SourceLocation> Found;
+  if (!B.isFileID() || !E.isFileID() || !SM.isWrittenInSameFile(B, E) ||
+      SM.isBeforeInTranslationUnit(E, B))
+    return Found;
+  auto [File, Begin] = SM.getDecomposedLoc(B);
+  StringRef Buffer = SM.getBufferData(File);
+  unsigned End = SM.getFileOffset(E);
+  // The lexer reads up to the buffer's own end (its NUL); the tokens from E
+  // on are not looked at.
+  Lexer Raw(SM.getLocForStartOfFile(File), Ctx.getLangOpts(), Buffer.begin(),
+            Buffer.begin() + Begin, Buffer.end());
+  Token T;
+  tok::TokenKind Before = tok::unknown;
+  for (bool AtEnd = false; !AtEnd;) {
+    AtEnd = Raw.LexFromRawLexer(T);
+    if (T.is(tok::eof) || SM.getFileOffset(T.getLocation()) >= End)
+      break;
+    if (T.is(tok::raw_identifier) && T.getRawIdentifier() == Name &&
+        Before != tok::period && Before != tok::arrow &&
+        Before != tok::coloncolon)
+      Found.push_back(T.getLocation());
+    Before = T.getKind();
+  }
+  return Found;
 }
 
 } // namespace torch_tidy

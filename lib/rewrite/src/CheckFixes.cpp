@@ -494,12 +494,26 @@ FixPlan planMetadataOutOfPlace(const Expr *Write, const FunctionDecl *Kernel,
     return FixPlan::noFix("the kernel's text is not in the file");
   std::vector<FixEdit> Edits = {
       FixEdit::insert(Call->getBeginLoc(), "auto " + Name + " = "), *Drop};
+  llvm::SmallPtrSet<const void *, 8> Renamed;
   for (auto [D, R] : B.Refs) {
     if (D != V || !After(R))
       continue;
-    if (R->getLocation().isMacroID())
+    // A use in a macro's argument (`TORCH_CHECK(s.size(1) == g, ...)`) is
+    // renamed where the argument spells it, once however often the macro
+    // expands it; one in a macro's own body cannot be.
+    SourceLocation Loc = R->getLocation();
+    if (Loc.isMacroID()) {
+      if (!SM.isMacroArgExpansion(Loc))
+        return FixPlan::noFix("'" + V->getName().str() +
+                              "' is used in a macro's body after the write");
+      Loc = SM.getSpellingLoc(Loc);
+    }
+    if (!Loc.isFileID() || !SM.isWrittenInSameFile(Loc, Call->getBeginLoc()))
       return FixPlan::noFix("'" + V->getName().str() +
-                            "' is used in a macro expansion after the write");
+                            "' is used after the write where the kernel's "
+                            "file does not spell it");
+    if (!Renamed.insert(Loc.getPtrEncoding()).second)
+      continue;
     // `m.t_()` after the write: a second write, which the rename would hide.
     if (const auto *ME =
             dyn_cast_or_null<MemberExpr>(parentPastImplicit(R, Ctx)))
@@ -507,12 +521,25 @@ FixPlan planMetadataOutOfPlace(const Expr *Write, const FunctionDecl *Kernel,
           MD && MD->getIdentifier() && MD->getName().ends_with("_"))
         return FixPlan::noFix("'" + V->getName().str() +
                               "' is written again after the write");
-    Edits.push_back(FixEdit::replace(
-        CharSourceRange::getCharRange(
-            R->getLocation(),
-            R->getLocation().getLocWithOffset(V->getName().size())),
-        Name));
+    Edits.push_back(
+        FixEdit::replace(CharSourceRange::getCharRange(
+                             Loc, Loc.getLocWithOffset(V->getName().size())),
+                         Name));
   }
+  if (!Kernel->getBody()->getEndLoc().isFileID())
+    return FixPlan::noFix("the kernel's body ends in a macro expansion");
+  // Every spelling of V's name after the write must be a use renamed: one
+  // the AST does not hold (a macro argument that expands to nothing, as
+  // TORCH_INTERNAL_ASSERT_DEBUG_ONLY's in a release build) would keep the
+  // old shape where another configuration compiles it.
+  for (SourceLocation L :
+       identifierSpellings(endOfToken(Call->getEndLoc(), Ctx),
+                           Kernel->getBody()->getEndLoc(), V->getName(), Ctx))
+    if (!Renamed.contains(L.getPtrEncoding()))
+      return FixPlan::noFix("'" + V->getName().str() +
+                            "' is spelled after the write where this build "
+                            "does not use it (a macro argument that expands "
+                            "to nothing here?)");
   return FixPlan::fix("metadata-to-local", std::move(Edits));
 }
 

@@ -54,14 +54,17 @@ at::Tensor prepack_reads(const at::Tensor &weight, const at::Tensor &scales) {
 
 // A const reference: the out-of-place form is bound to a new local, and
 // the parameter's later uses are renamed to it (rule metadata-to-local).
+// A use in a macro's argument is renamed where the argument spells it.
 at::Tensor by_reference(const at::Tensor &x, const at::Tensor &s) {
   s.unsqueeze_(1);
+  TORCH_CHECK(s.dim() == 2, "s must be 2-D");
   auto y = x * s;
   return y + s.sum();
 }
-// CHECK-MESSAGES: :[[@LINE-4]]:3: warning: unsqueeze_ (a write of its sizes, strides or storage) writes into argument 's' of operator 'sw::by_reference', {{.*}}; stop writing it: bind the out-of-place form to a new local and use that after (the caller's tensor keeps its shape) [torch-op-undeclared-mutation]
-// CHECK-MESSAGES: :[[@LINE-5]]:3: note: rule: metadata-to-local
+// CHECK-MESSAGES: :[[@LINE-5]]:3: warning: unsqueeze_ (a write of its sizes, strides or storage) writes into argument 's' of operator 'sw::by_reference', {{.*}}; stop writing it: bind the out-of-place form to a new local and use that after (the caller's tensor keeps its shape) [torch-op-undeclared-mutation]
+// CHECK-MESSAGES: :[[@LINE-6]]:3: note: rule: metadata-to-local
 // CHECK-FIXES: auto s_unsqueezed = s.unsqueeze(1);
+// CHECK-FIXES-NEXT: TORCH_CHECK(s_unsqueezed.dim() == 2, "s must be 2-D");
 // CHECK-FIXES-NEXT: auto y = x * s_unsqueezed;
 // CHECK-FIXES-NEXT: return y + s_unsqueezed.sum();
 
@@ -89,6 +92,16 @@ at::Tensor ref_twice(const at::Tensor &x, const at::Tensor &s) {
 }
 // CHECK-MESSAGES: :[[@LINE-4]]:3: warning: unsqueeze_ {{.*}}'sw::ref_twice', {{.*}}; stop writing it, or declare it 'Tensor(a!) s'
 // CHECK-MESSAGES: :[[@LINE-5]]:3: note: no fix: {{.*}}; stopping the write: 's' is written again after the write
+// A macro argument this build drops (a debug-only check): the rename could
+// not reach it.
+#define DEBUG_ONLY_CHECK(cond)
+at::Tensor ref_dropped(const at::Tensor &x, const at::Tensor &s) {
+  s.unsqueeze_(1);
+  DEBUG_ONLY_CHECK(s.dim() == 2);
+  return x * s;
+}
+// CHECK-MESSAGES: :[[@LINE-4]]:3: warning: unsqueeze_ {{.*}}'sw::ref_dropped', {{.*}}; stop writing it, or declare it 'Tensor(a!) s'
+// CHECK-MESSAGES: :[[@LINE-5]]:3: note: no fix: {{.*}}; stopping the write: 's' is spelled after the write where this build does not use it (a macro argument that expands to nothing here?)
 at::Tensor ref_clash(const at::Tensor &x, const at::Tensor &s) {
   auto s_unsqueezed = x.sum();
   s.unsqueeze_(1);
@@ -116,6 +129,7 @@ TORCH_LIBRARY(sw, m) {
   m.def("ref_lambda(Tensor x, Tensor s) -> Tensor");
   m.def("ref_twice(Tensor x, Tensor s) -> Tensor");
   m.def("ref_clash(Tensor x, Tensor s) -> Tensor");
+  m.def("ref_dropped(Tensor x, Tensor s) -> Tensor");
 }
 // CHECK-FIXES: m.def("statement(Tensor x, Tensor(a!) out) -> Tensor");
 
@@ -130,6 +144,7 @@ TORCH_LIBRARY_IMPL(sw, CPU, m) {
   m.impl("ref_lambda", &ref_lambda);
   m.impl("ref_twice", &ref_twice);
   m.impl("ref_clash", &ref_clash);
+  m.impl("ref_dropped", &ref_dropped);
 }
 
 at::Tensor meta_any(at::Tensor x, at::Tensor s) { return at::empty_like(x); }
@@ -143,6 +158,7 @@ TORCH_LIBRARY_IMPL(sw, Meta, m) {
   m.impl("ref_lambda", &meta_any);
   m.impl("ref_twice", &meta_any);
   m.impl("ref_clash", &meta_any);
+  m.impl("ref_dropped", &meta_any);
 }
 at::Tensor meta3(at::Tensor x, at::Tensor s, at::Tensor w) {
   return at::empty_like(x);

@@ -14,6 +14,7 @@
 #include "llvm/ADT/StringRef.h"
 
 #include <string>
+#include <vector>
 
 namespace torch_tidy {
 
@@ -39,6 +40,15 @@ llvm::StringRef sourceTextBetween(clang::SourceLocation B,
 /// The location just past the token that starts at L.
 clang::SourceLocation endOfToken(clang::SourceLocation L,
                                  const clang::ASTContext &Ctx);
+
+/// Where the file text from B up to E spells the identifier Name as a name
+/// of its own: not after '.', '->' or '::' (a member, a qualified name), and
+/// not in comments or string literals. What a rename of a local must cover,
+/// macro arguments that expand to nothing included. Empty where B and E are
+/// not locations of one file.
+std::vector<clang::SourceLocation>
+identifierSpellings(clang::SourceLocation B, clang::SourceLocation E,
+                    llvm::StringRef Name, const clang::ASTContext &Ctx);
 
 } // namespace torch_tidy
 
