@@ -433,7 +433,7 @@ def loads_checks(args):
     listed = set(res.stdout.split())
     missing = [c for c in args.checks if "*" not in c and c not in listed]
     if res.returncode != 0 or missing or not any(w.startswith("torch-") for w in listed):
-        raise SystemExit(f"corpus: {args.module} enables none of the checks asked for "
+        raise SystemExit(f"corpus: {args.module} does not enable the checks asked for "
                          f"({', '.join(missing) or ', '.join(args.checks)}); "
                          f"clang-tidy said:\n{res.stdout[-1500:]}")
 

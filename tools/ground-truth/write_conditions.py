@@ -36,8 +36,9 @@ recorded too.
       rewrites it instead, where everything else holds), that each form the
       check fixes passes once fixed, and that the check's messages
       (METADATA_CONSEQUENCE and the conditional-write clause in
-      checks/OpUndeclaredMutationCheck.cpp) state what was measured. Exit 0 when all hold, 1 otherwise, 77 when no torch could
-      run (SKIP said by name).
+      checks/OpUndeclaredMutationCheck.cpp) state what was measured. Exit 0
+      when all hold, 1 otherwise, 77 when no torch could run (SKIP said by
+      name).
 """
 import os
 import re
@@ -46,8 +47,8 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import undeclared_mutation as um  # noqa: E402  (shared helpers)
-from alias_returns import (compile_113, table_problems, take,  # noqa: E402
-                           take_flag, write_table)
+from alias_returns import (check_text, compile_113, table_problems,  # noqa: E402
+                           take, take_flag, write_table)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -93,8 +94,6 @@ def forms():
         out[name] = (f"{stmt}\n  return s * 3 + v.sum();",
                      "torch.empty_like(m)", None, BY_VALUE)
     return out
-
-
 
 
 def generate(suffix=""):
@@ -194,20 +193,13 @@ def measure():
             print(f"ROW {version} {name} {backend} {result}", flush=True)
 
 
-def check_source_text(name):
-    """The string constant `name` of the check's source, concatenated."""
-    text = open(CHECK_SOURCE).read()
-    found = re.search(name + r"\s*=\s*((?:\s*\"[^\"]*\")+)", text)
-    return "".join(re.findall(r'"([^"]*)"', found.group(1))) if found else None
-
-
 def claims(measured):
     """The problems of the check's messages against the rows measured: each
     clause of METADATA_CONSEQUENCE and CONDITIONAL_CONSEQUENCE is asserted
     only where every version measured shows it."""
     problems = []
-    meta = check_source_text("METADATA_CONSEQUENCE")
-    cond = check_source_text("CONDITIONAL_CONSEQUENCE")
+    meta = check_text("METADATA_CONSEQUENCE")
+    cond = check_text("CONDITIONAL_CONSEQUENCE")
     if meta is None or cond is None:
         return ["METADATA_CONSEQUENCE or CONDITIONAL_CONSEQUENCE is not in "
                 + CHECK_SOURCE]
