@@ -69,11 +69,14 @@ void OpUndeclaredMutationCheck::check(const MatchFinder::MatchResult &Result) {
     reportFromIndex(Model, *Result.Context);
 }
 
-bool OpUndeclaredMutationCheck::reports(const KernelRegistration &K) const {
-  // A catch-all kernel's own writes need CompositeKernels: opcheck's
-  // test_schema passes on them, through memory too (rows catchall_raw*,
-  // where compiling fails instead), and ATen writes are traced and kept.
-  return CompositeKernels || K.DispatchKey != "CompositeImplicitAutograd";
+bool OpUndeclaredMutationCheck::reports(const KernelRegistration &K,
+                                        Consequence Class) const {
+  // A catch-all kernel through memory (loud) is reported by default: its
+  // write is invisible to opcheck's test_schema (rows catchall_raw*) and
+  // compiling fails on it; one written with ATen ops (traced) keeps its
+  // writes under torch.compile.
+  return CompositeKernels || K.DispatchKey != "CompositeImplicitAutograd" ||
+         Class == Consequence::Loud;
 }
 
 namespace {
@@ -673,7 +676,7 @@ void OpUndeclaredMutationCheck::checkOperator(
   // arguments (a launcher handed `y` and `s`).
   std::set<std::pair<const Expr *, unsigned>> SeenSites;
   for (const KernelRegistration &K : Op.Kernels) {
-    if (!K.Kernel || !reports(K))
+    if (!K.Kernel || !reports(K, Class))
       continue;
     const ArgumentMutationResult &R = Analysis.analyse(K.Kernel);
     for (const ArgumentWrite &W : R.Writes) {
@@ -721,7 +724,7 @@ void OpUndeclaredMutationCheck::checkOperator(
     // but they name the argument to declare.
     std::string CatchAllWrites;
     for (const KernelRegistration &K : Op.Kernels) {
-      if (!K.Kernel || !userDefinition(K.Kernel) || reports(K))
+      if (!K.Kernel || !userDefinition(K.Kernel) || reports(K, Class))
         continue;
       for (const ArgumentWrite &W : Analysis.analyse(K.Kernel).Writes)
         if (std::optional<unsigned> I = Op.schemaArgumentOf(K, W.ParamIndex);

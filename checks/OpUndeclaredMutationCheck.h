@@ -34,7 +34,7 @@ public:
   check(const clang::ast_matchers::MatchFinder::MatchResult &Result) override;
 
 private:
-  bool reports(const KernelRegistration &K) const;
+  bool reports(const KernelRegistration &K, Consequence Class) const;
   void checkOperator(const RegisteredOperator &Op,
                      ArgumentMutationAnalysis &Analysis,
                      clang::ASTContext &Ctx);

@@ -62,6 +62,12 @@
 // RUN:   %S/Inputs/consequence-project/csrc/ops.cpp -- -std=c++17 -isystem %mock_include \
 // RUN:   2>&1 | FileCheck %s --check-prefix=BAD
 
+// A catch-all kernel that writes through memory is reported by default, at
+// the write (loud: compiling fails whatever the schema declares), with no
+// fix: the remedy is a declaration and a device registration.
+// OPS: ops.cpp:9:3: warning: a write through data_ptr writes into argument 'dst' of operator 'cq::catch_raw', which its schema does not declare mutable: torch.compile fails at its calls where its catch-all kernel reads or writes tensor data through pointers (loud): {{.*}}; declare it 'Tensor(a!) dst' and register the kernel for its device instead of as a catch-all (then opcheck passes and the writes are kept, measured)
+// OPS: ops.cpp:22:20: note: 'dst' is declared here without an alias annotation{{$}}
+// OPS: ops.cpp:9:3: note: no fix: its catch-all kernel writes 'dst' through memory; the fix declares it and registers the kernel for its device, a change of registration torch-tidy does not rewrite
 // OPS: ops.cpp:16:9: warning: operator 'cq::silent_py' returns nothing and its schema declares no argument mutable: its calls vanish under torch.compile (silent): with the fake kernel registered for it, aot_eager and inductor drop them, and with them whatever its kernels do (tensor writes, files, communication) (measured on torch 2.8.0 and 2.15.0); declare the argument its kernels write 'Tensor(a!)' (a declared mutation keeps the call, measured; where they write no tensor, as for files or communication, declaring a tensor argument mutable keeps the call all the same, measured) [torch-op-undeclared-mutation]
 // OPS-NEXT: m.def(
 // OPS-NEXT: ^
@@ -74,8 +80,6 @@
 // OPS: ops.cpp:20:9: note: the fake kernel of 'cq::effects_only' is registered in {{.*}}fakes.py:11 (torch.library.register_fake)
 // OPS: ops.cpp:21:9: warning: operator 'cq::explicit_op' returns nothing {{.*}} (silent)
 // OPS: ops.cpp:21:9: note: the fake kernel of 'cq::explicit_op' is registered in {{.*}}meta.cpp:19 (CompositeExplicitAutograd kernel, TORCH_LIBRARY_IMPL)
-// OPS: ops.cpp:22:9: warning: operator 'cq::catch_raw' returns nothing and its schema declares no argument mutable: torch.compile fails at its calls where its catch-all kernel reads or writes tensor data through pointers (loud): Dynamo runs that kernel on fake tensors, which have none, whatever else is registered beside it (a device or Meta kernel), and torch refuses a fake for it (measured on torch 2.8.0 and 2.15.0); declare the argument its kernels write 'Tensor(a!)' and register the kernel for its device instead of as a catch-all (then opcheck passes and the writes are kept, measured)
-// OPS: ops.cpp:22:9: note: no fix: its catch-all kernel writes 'dst'; the fix declares it and registers the kernel for its device, a change of registration torch-tidy does not rewrite
 // OPS: ops.cpp:24:9: warning: operator 'cq::py_meta' returns nothing {{.*}} (silent)
 // OPS: ops.cpp:24:9: note: the fake kernel of 'cq::py_meta' is registered in {{.*}}fakes.py:14 (Meta kernel, torch.library.impl)
 // OPS: ops.cpp:25:9: warning: operator 'cq::lib_meta' returns nothing {{.*}} (silent)

@@ -40,8 +40,8 @@
 // RUN:   %S/Inputs/shapes-project/csrc/ops.cpp -- -std=c++17 -isystem %mock_include \
 // RUN:   2>&1 | FileCheck %s --check-prefix=SILENT --implicit-check-not=warning:
 
-// SHAPES: ops.cpp:12:3: warning: a write through data_ptr writes into argument 'y' of operator 'sp::rw_forward', which its schema does not declare mutable: torch.compile fails at its calls where its catch-all kernel reads or writes tensor data through pointers (loud): Dynamo runs that kernel on fake tensors, which have none, whatever else is registered beside it (a device or Meta kernel), and torch refuses a fake for it (measured on torch 2.8.0 and 2.15.0); declare it 'Tensor(a!) y'
-// SHAPES: ops.cpp:30:35: note: '(anonymous namespace)::rw_forward' is registered here as the CUDA kernel of 'sp::rw_forward'
+// SHAPES: ops.cpp:12:3: warning: a write through data_ptr writes into argument 'y' of operator 'sp::rw_forward', which its schema does not declare mutable: torch.compile fails at its calls where its catch-all kernel reads or writes tensor data through pointers (loud): Dynamo runs that kernel on fake tensors, which have none, whatever else is registered beside it (a device or Meta kernel), and torch refuses a fake for it (measured on torch 2.8.0 and 2.15.0); declare it 'Tensor(a!) y' and register the kernel for its device instead of as a catch-all
+// SHAPES: ops.cpp:20:3: note: '(anonymous namespace)::rw_forward' is registered here as the CompositeImplicitAutograd kernel of 'sp::rw_forward'
 // SHAPES: ops.cpp:15:40: warning: mul_ writes into argument 'dst' of operator 'sp::aten_both', {{.*}}: torch.compile traces through its catch-all kernel (traced on torch 2.8.0, the writes kept; with a backend kernel beside the catch-all one, torch 2.15.0's aot_eager dropped the writes and inductor failed to compile); declare it 'Tensor(a!) dst'
 // SHAPES: ops.cpp:16:59: warning: copy_ writes into argument 'd' of operator 'sp::by_getattr', {{.*}} (silent): with the fake kernel
 // SHAPES: note: the fake kernel of 'sp::by_getattr' is registered in {{.*}}fakes.py:18 (torch.library.register_fake)

@@ -76,17 +76,17 @@ private:
 /// `std::make_tuple(w.clone(), s)`).
 FixPlan planReturnClone(const clang::Expr *Value, const clang::ASTContext &Ctx);
 
-/// metadata-to-local: the same write on a const handle (`const at::Tensor
-/// &m`), a statement of the kernel's own block -> `auto m_unsqueezed =
-/// m.unsqueeze(0);`, m's later uses renamed to it; only where no lambda
-/// captures m, m is not written again, and the kernel does not spell the
-/// new name already.
 /// metadata-out-of-place: `m.unsqueeze_(0);` on a kernel's by-value handle
 /// (a by-value parameter, or a local `auto s = scales;`) of an argument its
 /// schema does not declare mutable -> `m = m.unsqueeze(0);` (the kernel's
 /// handle takes the new shape; the caller's tensor keeps its own). Only
 /// where no other handle bound to the same tensor is read after the write
 /// (it would keep the old metadata, where the write gave it the new).
+/// metadata-to-local: that write on a const handle (`const at::Tensor
+/// &m`), a statement of the kernel's own block -> `auto m_unsqueezed =
+/// m.unsqueeze(0);`, m's later uses renamed to it; only where no lambda
+/// captures m, m is not written again, and the kernel does not spell the
+/// new name already.
 FixPlan planMetadataOutOfPlace(const clang::Expr *Write,
                                const clang::FunctionDecl *Kernel,
                                clang::ASTContext &Ctx);
