@@ -228,3 +228,41 @@ FIXES = [f for f in FORMS if not f.endswith("_")]
 def op_name(form):
     """The C++ operator name for a form (see tt_gt_ops.cpp)."""
     return form[:-1] + "_inplace" if form.endswith("_") else form
+
+
+# --- what the Python front end flags beyond the forms above (issue 60) -----
+# The python path only (python_more): a write through a chain of views
+# (narrow, then select), a basic slice of rows and a column, and the seed's
+# setitem into targets made by other factories than torch.zeros. No C++
+# twins. id -> (write, source shape)
+
+def chain_copy_(src):
+    m = torch.zeros(3, 4)
+    m.narrow(0, 1, 2).select(1, 0).copy_(src)
+    return m
+
+
+def setitem_rows_col_(src):
+    m = torch.zeros(3, 4)
+    m[1:3, 0] = src
+    return m
+
+
+def _target(make):
+    def write(src):
+        m = make(src)
+        m[:, 0] = src[:, 0]
+        return m
+    return write
+
+
+PYTHON_MORE_FORMS = {
+    "chain_copy_": (chain_copy_, (2,)),
+    "setitem_rows_col_": (setitem_rows_col_, (2,)),
+    "new_zeros_target_": (_target(lambda s: s.new_zeros(3, 4)), (3, 4)),
+    "zeros_like_target_": (_target(torch.zeros_like), (3, 4)),
+    "empty_target_": (_target(lambda s: torch.empty(3, 4)), (3, 4)),
+    "ones_target_": (_target(lambda s: torch.ones(3, 4)), (3, 4)),
+    "tensor_target_": (_target(lambda s: torch.tensor([[0.0] * 4] * 3)), (3, 4)),
+    "clone_target_": (_target(lambda s: torch.zeros(3, 4).clone()), (3, 4)),
+}

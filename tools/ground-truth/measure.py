@@ -74,7 +74,7 @@ import forms  # noqa: E402
 BACKENDS = ["none", "eager", "aot_eager", "inductor"]
 PATHS = ["python", "cpp_composite", "cpp_cpu_autograd", "autograd_function",
          "cpp_mutable_composite", "cpp_mutable_cpu_autograd", "cpp_mutable_cpu",
-         "cpp_mutable_explicit", "python_view_arith"]
+         "cpp_mutable_explicit", "python_view_arith", "python_more"]
 # The mutable-argument paths and the namespace of their operators.
 MUTABLE_PATHS = {"cpp_mutable_composite": "tt_gt_mut",
                  "cpp_mutable_cpu_autograd": "tt_gt_mut_cpu_ag",
@@ -211,12 +211,16 @@ def forms_of(path):
         return ["setitem_adv_", "index_put"]  # the Function's shape needs only these
     if path == "python_view_arith":
         return list(forms.VIEW_ARITH_FORMS)
+    if path == "python_more":
+        return list(forms.PYTHON_MORE_FORMS)
     return list(forms.FORMS)
 
 
 def source_shape(path, form):
     if path == "python_view_arith":
         return forms.VIEW_ARITH_FORMS[form][1]
+    if path == "python_more":
+        return forms.PYTHON_MORE_FORMS[form][1]
     table = forms.MUTABLE_FORMS if path in MUTABLE_PATHS else forms.FORMS
     return table[form][1] if table is forms.FORMS else table[form][0]
 
@@ -228,6 +232,9 @@ def region_for(path, form):
     if path == "python_view_arith":
         arith = forms.VIEW_ARITH_FORMS[form][0]
         return lambda src: branch_on_flag(arith(src))
+    if path == "python_more":
+        more = forms.PYTHON_MORE_FORMS[form][0]
+        return lambda src: branch_on_flag(more(src))
     write = forms.FORMS[form][0]
     if path == "python":
         return lambda src: branch_on_flag(write(src))
