@@ -12,9 +12,12 @@ install(PROGRAMS ${CMAKE_SOURCE_DIR}/tools/pre-commit/torch-tidy-hook
 if(EXISTS ${CMAKE_SOURCE_DIR}/tools/torch-tidy/torch-tidy-cdb)
   install(PROGRAMS ${CMAKE_SOURCE_DIR}/tools/torch-tidy/torch-tidy-cdb
                    ${CMAKE_SOURCE_DIR}/tools/torch-tidy/torch-tidy-project
+                   ${CMAKE_SOURCE_DIR}/tools/torch-tidy/torch-tidy-py
           DESTINATION ${CMAKE_INSTALL_BINDIR})
-  # Their package: the scripts look for it beside them, then here.
+  # Their packages: the scripts look for them beside them, then here.
+  # torch_tidy_py reads the measured table from the docs installed above.
   install(DIRECTORY ${CMAKE_SOURCE_DIR}/tools/torch-tidy/torch_tidy_project
+                    ${CMAKE_SOURCE_DIR}/tools/torch-tidy/torch_tidy_py
           DESTINATION ${CMAKE_INSTALL_DATADIR}/torch-tidy/python
           FILES_MATCHING PATTERN "*.py")
 endif()

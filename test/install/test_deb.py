@@ -81,6 +81,8 @@ def main():
     ap.add_argument("--llvm-bin", required=True)
     ap.add_argument("--torch-include", required=True, help="LibTorch's C++ API include dir")
     ap.add_argument("--out", required=True)
+    ap.add_argument("--tools-python", default="",
+                    help="a Python with LibCST, to run the installed torch-tidy-py with")
     args = ap.parse_args()
     for tool in ("dpkg-deb", "dpkg-shlibdeps", "cpack", "readelf"):
         if not shutil.which(tool):
@@ -107,11 +109,13 @@ def main():
     bad = 0
     want = ["usr/bin/torch-tidy", "usr/bin/torch-clangd", "usr/bin/torch-tidy-verify",
             "usr/bin/torch-tidy-sarif", "usr/bin/torch-tidy-hook", "usr/bin/torch-tidy-cdb",
-            "usr/bin/torch-tidy-project", "usr/lib/TorchTidyModule.so",
+            "usr/bin/torch-tidy-project", "usr/bin/torch-tidy-py", "usr/lib/TorchTidyModule.so",
             "usr/lib/libTorchTidyChecks.so", "usr/include/torch_tidy/compiled.h",
             "usr/share/doc/torch-tidy/README.md",
             "usr/share/torch-tidy/python/torch_tidy_project/cli.py",
-            "usr/share/torch-tidy/python/torch_tidy_project/cdb.py"]
+            "usr/share/torch-tidy/python/torch_tidy_project/cdb.py",
+            "usr/share/torch-tidy/python/torch_tidy_py/analysis.py",
+            "usr/share/doc/torch-tidy/ground-truth.json"]
     for f in want:
         if not os.path.exists(os.path.join(root, f)):
             bad += 1
@@ -215,6 +219,22 @@ def main():
             print(res.stdout[-2000:])
             print(f"FAIL: the installed {script} --help (its package in "
                   f"share/torch-tidy/python)")
+    # torch-tidy-py finds its package and the measured table it reads
+    # (share/doc/torch-tidy/ground-truth.json) from where it is installed.
+    seed = os.path.join(work, "seed.py")
+    with open(seed, "w") as f:
+        f.write("import torch\n\n@torch.compile\ndef f(x, rows, cols):\n"
+                "    m = torch.zeros(2, 4, 4)\n    m[:, rows, cols] = x\n"
+                "    assert m.requires_grad\n    return m\n")
+    if args.tools_python:
+        py = run([args.tools_python, os.path.join(root, "usr/bin/torch-tidy-py"), seed], env=env)
+        if py.returncode != 1 or "torch 2.8.0 (eager, aot_eager, inductor)" not in py.stdout:
+            bad += 1
+            print(py.stdout[-2000:])
+            print("FAIL: the installed torch-tidy-py did not report the seed")
+    else:
+        print("SKIPPED the installed torch-tidy-py on the seed: no Python with LibCST "
+              "(the tools venv) was given")
     # The hook and run-clang-tidy's project had a database there: the whole
     # project in one command, the installed torch-tidy beside the script.
     whole = run([os.path.join(root, "usr/bin/torch-tidy-project"), "-p",

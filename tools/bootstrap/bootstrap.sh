@@ -113,5 +113,7 @@ if [ "$MODE" = full ] && [ "${TORCH_TIDY_NO_PYPI:-0}" != 1 ]; then
   make_venv venv-torch-latest torch
   make_tools_venv
   add_to_venv venv-tools jsonschema jsonschema==4.23.0
+  # The Python front end's concrete syntax trees (torch-tidy-py).
+  add_to_venv venv-tools libcst libcst==1.5.1
 fi
 exit 0
