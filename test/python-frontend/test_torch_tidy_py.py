@@ -267,6 +267,29 @@ class Options(unittest.TestCase):
         self.assertIn("is not a torch version", err.getvalue())
 
 
+class Sarif(unittest.TestCase):
+    def test_torch_tidy_sarif_reads_the_output(self):
+        """torch-tidy-sarif (TORCH_TIDY_SARIF, set by the ctest) turns the
+        output into SARIF: one result per warning, its notes as related
+        locations."""
+        import json
+        import subprocess
+        sarif = os.environ.get("TORCH_TIDY_SARIF")
+        if not sarif:
+            print("SKIPPED python-frontend sarif: TORCH_TIDY_SARIF is not set (no build)")
+            return
+        rc, out, _ = lint(wrap("m[0] = x") + "\n" + wrap("v = m[1:3]\nv.copy_(x)").replace(
+            "def f(", "def g(").replace("import torch\n", ""))
+        self.assertEqual(len(warnings(out)), 2, out)
+        res = subprocess.run([sarif, "-"], input=out, capture_output=True, text=True)
+        self.assertEqual(res.returncode, 0, res.stderr)
+        results = json.loads(res.stdout)["runs"][0]["results"]
+        self.assertEqual([r["ruleId"] for r in results], [CHECK[1:-1]] * 2)
+        self.assertEqual([len(r["relatedLocations"]) for r in results], [2, 2])
+        self.assertEqual(results[1]["locations"][0]["physicalLocation"]["region"]["startLine"],
+                         int(warnings(out)[1].split(":")[1]))
+
+
 class BadInput(unittest.TestCase):
     def test_syntax_error_and_unreadable_file(self):
         with tempfile.TemporaryDirectory() as tmp:
