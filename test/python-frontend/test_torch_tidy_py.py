@@ -112,6 +112,43 @@ class Regions(unittest.TestCase):
         # A module that is never compiled.
         self.assertRegion(module + "net = Net()\n", count=0)
 
+    def test_across_files(self):
+        helper = textwrap.dedent("""
+            import torch
+            def helper(x):
+                m = torch.zeros(4, 3)
+                m[1:3, 0] = x[:, 0]
+                return m if m.requires_grad else m.detach()
+            """)
+        model = textwrap.dedent("""
+            import torch
+            IMPORT
+            @torch.compile
+            def run(x):
+                return NAME(x) * 2
+            """)
+        cases = {"from .utils import helper": ("helper", 1),
+                 "from pkg.utils import helper as h": ("h", 1),
+                 "from pkg import utils": ("utils.helper", 0),  # not followed yet
+                 "from other.utils import helper": ("helper", 0)}  # not in the run
+        for imp, (name, count) in cases.items():
+            with self.subTest(imp=imp), tempfile.TemporaryDirectory() as tmp:
+                os.makedirs(os.path.join(tmp, "pkg"))
+                files = {"pkg/__init__.py": "", "pkg/utils.py": helper,
+                         "pkg/model.py": model.replace("IMPORT", imp).replace("NAME", name)}
+                for rel, text in files.items():
+                    with open(os.path.join(tmp, rel), "w") as f:
+                        f.write(text)
+                out = io.StringIO()
+                with contextlib.redirect_stdout(out), \
+                        contextlib.redirect_stderr(io.StringIO()):
+                    rc = cli.main([os.path.join(tmp, r) for r in files])
+                self.assertEqual(len(warnings(out.getvalue())), count, out.getvalue())
+                if count:
+                    self.assertIn("utils.py:5:5: warning:", out.getvalue())
+                    self.assertIn("'helper' is compiled: called from 'run' in model.py",
+                                  out.getvalue())
+
     def test_not_compiled(self):
         self.assertRegion(wrap(self.BODY, "def f(x):"), count=0)
         # A nested function is not run where it is defined.

@@ -10,14 +10,17 @@ What is a compiled region here:
   - the forward of a module whose class is in the file, passed to
     torch.compile (torch.compile(Net()), or torch.compile(model) where
     model = Net(...)) or compiled with model.compile();
-  - a function of the same file that a region calls by name, and a method
-    of the region's class that it calls on self.
-Other files' functions and classes are not followed yet; the summary says
-how many regions each file had.
+  - a function that a region calls by name, defined in the same file or
+    imported (`from .utils import helper`, `from pkg.utils import helper`)
+    from another file of the same run, and a method of the region's class
+    that it calls on self.
+Modules of other files passed to torch.compile, and calls through a module
+attribute (`utils.helper(x)`), are not followed yet.
 
 Each write is classified into a form of the measured table (ground_truth);
 a write of a form the table does not hold is not reported (unmeasured).
 """
+import os
 from dataclasses import dataclass, field
 
 import libcst as cst
@@ -112,6 +115,7 @@ class _Survey(cst.CSTVisitor):
         self.compile = set()
         self.calls = []
         self.assigned_calls = []  # (name, the called name)
+        self.imported = {}  # alias -> (dots, module, name) of `from M import name`
 
     def visit_Call(self, node):
         self.calls.append(node)
@@ -128,12 +132,18 @@ class _Survey(cst.CSTVisitor):
                 self.torch.add(a.asname.name.value if a.asname else "torch")
 
     def visit_ImportFrom(self, node):
-        if node.module is None or _dotted(node.module) != "torch" or \
-                isinstance(node.names, cst.ImportStar):
+        if isinstance(node.names, cst.ImportStar):
             return
+        module = _dotted(node.module) if node.module is not None else ""
         for a in node.names:
-            if a.name.value == "compile":
-                self.compile.add(a.asname.name.value if a.asname else "compile")
+            if not isinstance(a.name, cst.Name):
+                continue
+            alias = a.asname.name.value if a.asname else a.name.value
+            if module == "torch" and a.name.value == "compile":
+                self.compile.add(alias)
+            elif module is not None:
+                # (dots, module, name): a function another file may define.
+                self.imported[alias] = (len(node.relative), module, a.name.value)
 
 
 class Analyzer:
@@ -148,6 +158,7 @@ class Analyzer:
         self.torch = survey.torch
         self.compile_names = survey.compile
         self.calls = survey.calls
+        self.imported = survey.imported
         # Module-level functions by name, methods as "Class.method".
         self.functions = {}
         self.classes = set()
@@ -185,7 +196,8 @@ class Analyzer:
         d = dec.decorator
         return self._is_compile(d.func if isinstance(d, cst.Call) else d)
 
-    def regions(self):
+    def roots(self):
+        """{function: why it is compiled} for the regions this file makes."""
         roots = {}
         for name, fn in self.functions.items():
             if any(self._compiling_decorator(d) for d in fn.decorators):
@@ -211,23 +223,17 @@ class Analyzer:
                 if cls and f"{cls}.forward" in self.functions:
                     roots.setdefault(f"{cls}.forward",
                                      f"the forward of a '{cls}' compiled with .compile()")
-        # Functions of this file a region calls by name, and methods of its
-        # class it calls on self.
-        seen = dict(roots)
-        work = list(roots)
-        while work:
-            name = work.pop()
-            cls = name.split(".")[0] if "." in name else None
-            for call in m.findall(self.functions[name], m.Call()):
-                callee = None
-                if isinstance(call.func, cst.Name):
-                    callee = call.func.value
-                elif cls and m.matches(call.func, m.Attribute(value=m.Name("self"))):
-                    callee = f"{cls}.{call.func.attr.value}"
-                if callee in self.functions and callee not in seen:
-                    seen[callee] = f"called from '{name}', which is compiled"
-                    work.append(callee)
-        return seen
+        return roots
+
+    def callees(self, name):
+        """What a function calls that may be defined in the project: a name
+        ('f'), or a method of its own class on self ('Class.f')."""
+        cls = name.split(".")[0] if "." in name else None
+        for call in m.findall(self.functions[name], m.Call()):
+            if isinstance(call.func, cst.Name):
+                yield call.func.value
+            elif cls and m.matches(call.func, m.Attribute(value=m.Name("self"))):
+                yield f"{cls}.{call.func.attr.value}"
 
     def _instance_class(self, node):
         if isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and \
@@ -238,15 +244,75 @@ class Analyzer:
         return None
 
     # -- writes ---------------------------------------------------------
-    def analyse(self):
+    def analyse(self, regions=None):
+        """The file's writes in its regions (by default those it makes and
+        reaches itself; Project gives those other files reach)."""
+        if regions is None:
+            regions = Project([self]).regions()[self.path]
         result = FileResult(self.path)
-        for name, why in self.regions().items():
+        for name, why in regions.items():
             result.regions.append((name, why))
             where = self.pos[self.functions[name].name].start
             result.functions[name] = (where.line, where.column + 1)
             result.writes += _FunctionScan(self, name).run()
         result.writes.sort(key=lambda w: (w.line, w.column))
         return result
+
+
+class Project:
+    """The files of one run: a region's calls to a function another of them
+    defines (`from .utils import helper`, `from pkg.utils import helper`)
+    make that function a region too."""
+
+    def __init__(self, analyzers):
+        self.files = {os.path.normpath(a.path): a for a in analyzers}
+
+    def _resolve(self, analyzer, spec):
+        dots, module, _ = spec
+        parts = module.split(".") if module else []
+        if dots:
+            base = os.path.dirname(os.path.normpath(analyzer.path))
+            for _ in range(dots - 1):
+                base = os.path.dirname(base)
+            stem = os.path.join(base, *parts)
+            for cand in (stem + ".py", os.path.join(stem, "__init__.py")):
+                if cand in self.files:
+                    return self.files[cand]
+            return None
+        tails = (os.path.join(*parts) + ".py", os.path.join(*parts, "__init__.py")) \
+            if parts else ()
+        found = [a for p, a in self.files.items()
+                 if any(p == t or p.endswith(os.sep + t) for t in tails)]
+        return found[0] if len(found) == 1 else None
+
+    def regions(self):
+        """{path: {function: why it is compiled}}."""
+        seen = {p: {} for p in self.files}
+        work = []
+        for p, a in self.files.items():
+            for name, why in a.roots().items():
+                seen[p][name] = why
+                work.append((a, name))
+        while work:
+            a, name = work.pop()
+            for callee in a.callees(name):
+                target, defined = None, None
+                if callee in a.functions:
+                    target, defined = a, callee
+                elif callee in a.imported:
+                    other = self._resolve(a, a.imported[callee])
+                    original = a.imported[callee][2]
+                    if other is not None and original in other.functions:
+                        target, defined = other, original
+                if target is None:
+                    continue
+                tp = os.path.normpath(target.path)
+                if defined in seen[tp]:
+                    continue
+                where = "" if target is a else f" in {os.path.basename(a.path)}"
+                seen[tp][defined] = f"called from '{name}'{where}, which is compiled"
+                work.append((target, defined))
+        return {a.path: seen[p] for p, a in self.files.items()}
 
 
 class _FunctionScan:

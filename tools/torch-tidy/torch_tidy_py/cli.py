@@ -75,7 +75,7 @@ def main(argv=None):
         print(f"torch-tidy-py: error: {e}", file=sys.stderr)
         return 2
     try:
-        from .analysis import Analyzer
+        from .analysis import Analyzer, Project
     except ImportError as e:
         print(f"torch-tidy-py: error: {e}: the Python front end needs LibCST "
               "(pip install libcst)", file=sys.stderr)
@@ -83,20 +83,36 @@ def main(argv=None):
     import libcst as cst
     status = 0
     warnings = regions = unmeasured = 0
+    # Every file parsed first: a region in one may reach functions of another.
+    analyzers = []
     for path in args.files:
         try:
             with open(path, encoding="utf-8") as f:
                 source = f.read()
-            result = Analyzer(source, path).analyse()
+            analyzers.append(Analyzer(source, path))
         except (OSError, UnicodeDecodeError) as e:
             print(f"{path}: error: cannot read: {e}", file=sys.stderr)
             status = 2
-            continue
         except cst.ParserSyntaxError as e:
             print(f"{path}:{e.raw_line}:{e.raw_column + 1}: error: cannot parse: "
                   f"{e.message} (nothing reported for this file)", file=sys.stderr)
             status = 2
-            continue
+        except Exception as e:  # a bug of ours: say so, lint the other files
+            print(f"{path}: error: torch-tidy-py failed on this file ({type(e).__name__}: "
+                  f"{e}); nothing reported for it; please report this", file=sys.stderr)
+            status = 2
+    try:
+        project_regions = Project(analyzers).regions()
+    except Exception as e:
+        print(f"torch-tidy-py: error: following calls across the files failed "
+              f"({type(e).__name__}: {e}); each file is linted alone; please report this",
+              file=sys.stderr)
+        status = 2
+        project_regions = {}
+    for analyzer in analyzers:
+        path = analyzer.path
+        try:
+            result = analyzer.analyse(project_regions.get(path))
         except Exception as e:  # a bug of ours: say so, lint the other files
             print(f"{path}: error: torch-tidy-py failed on this file ({type(e).__name__}: "
                   f"{e}); nothing reported for it; please report this", file=sys.stderr)
