@@ -304,6 +304,24 @@ class Options(unittest.TestCase):
         self.assertIn("is not a torch version", err.getvalue())
 
 
+class Example(unittest.TestCase):
+    def test_the_readme_example(self):
+        """examples/skew_symmetric.py: both writes of the seed reported, its
+        fixed twin not; the README shows the first warning as printed."""
+        path = os.path.join(ROOT, "examples", "skew_symmetric.py")
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
+            rc = cli.main([path])
+        found = [w.replace(ROOT + os.sep, "") for w in warnings(out.getvalue())]
+        self.assertEqual(rc, 1)
+        self.assertEqual([w.split(": warning")[0] for w in found],
+                         ["examples/skew_symmetric.py:17:5", "examples/skew_symmetric.py:18:5"])
+        with open(os.path.join(ROOT, "README.md")) as f:
+            self.assertIn("# " + found[0] + "\n", f.read())
+        with open(os.path.join(ROOT, "docs", "python.md")) as f:
+            self.assertIn("\n" + found[0] + "\n", f.read())
+
+
 class Sarif(unittest.TestCase):
     def test_torch_tidy_sarif_reads_the_output(self):
         """torch-tidy-sarif (TORCH_TIDY_SARIF, set by the ctest) turns the
