@@ -112,6 +112,29 @@ class Regions(unittest.TestCase):
         # A module that is never compiled.
         self.assertRegion(module + "net = Net()\n", count=0)
 
+    def test_the_upstream_report(self):
+        """pytorch/pytorch#169179's code as reported: a module's method,
+        indices held on self, the flag asserted under is_grad_enabled()."""
+        out = self.assertRegion(textwrap.dedent("""
+            import torch
+            class Skew(torch.nn.Module):
+                def forward(self, vec, block_size):
+                    return self._pytorch_skew_symmetric(vec, block_size)
+                def _pytorch_skew_symmetric(self, vec, block_size):
+                    batch_size = vec.shape[0]
+                    matrix = torch.zeros(batch_size, block_size, block_size,
+                                         device=vec.device, dtype=vec.dtype)
+                    matrix[:, self.rows, self.cols] = vec
+                    if torch.is_grad_enabled():
+                        assert vec.requires_grad
+                        assert matrix.requires_grad
+                    matrix = matrix - matrix.transpose(-2, -1)
+                    return matrix
+            model = torch.compile(Skew())
+            """))
+        self.assertIn("mod.py:10:9: warning:", out)
+        self.assertIn("write it out of place (index_put", out)
+
     def test_across_files(self):
         helper = textwrap.dedent("""
             import torch
