@@ -348,28 +348,32 @@ class _FunctionScan:
             return None
         if any(a.keyword and a.keyword.value == "requires_grad" for a in value.args):
             return None
+        def made(spelling, factory):
+            if factory not in TARGET_FORMS:
+                return spelling, None  # not measured
+            form = TARGET_FORMS[factory]
+            return spelling, (form,) if form else ()
+
         func = value.func
         name = _dotted(func)
         if name:
             head, _, rest = name.partition(".")
             if head in self.a.torch and rest in FACTORIES:
-                kind = TARGET_FORMS.get(rest, "unmeasured")
-                return name, (None if kind == "unmeasured" else
-                              tuple(f for f in (kind,) if f))
-        if isinstance(func, cst.Attribute) and func.attr.value in NEW_FACTORIES:
-            kind = TARGET_FORMS.get(func.attr.value, "unmeasured")
-            return func.attr.value, (None if kind == "unmeasured" else (kind,))
-        # clone() of a fresh tensor is fresh.
-        if isinstance(func, cst.Attribute) and func.attr.value == "clone" and \
-                isinstance(func.value, cst.Name) and func.value.value in self.fresh:
-            _, _, made, forms = self.fresh[func.value.value]
-            return made + "(...).clone", (None if forms is None else forms + (CLONE_FORM,))
-        if isinstance(func, cst.Attribute) and func.attr.value == "clone" and \
-                isinstance(func.value, cst.Call):
-            inner = self._factory(func.value)
+                return made(name, rest)
+        if not isinstance(func, cst.Attribute):
+            return None
+        if func.attr.value in NEW_FACTORIES:
+            return made(func.attr.value, func.attr.value)
+        # clone() of a fresh tensor, named or made in place, is fresh.
+        if func.attr.value == "clone":
+            if isinstance(func.value, cst.Name) and func.value.value in self.fresh:
+                inner = self.fresh[func.value.value][2:]
+            else:
+                inner = self._factory(func.value)
             if inner:
-                made, forms = inner
-                return made + "(...).clone", (None if forms is None else forms + (CLONE_FORM,))
+                spelling, forms = inner
+                return spelling + "(...).clone", (None if forms is None
+                                                  else forms + (CLONE_FORM,))
         return None
 
     def _may_require_grad(self, node):
@@ -419,10 +423,9 @@ class _FunctionScan:
                 self._small(small)
             return
         if isinstance(stmt, cst.With):
+            scopes = {f"{t}.{s}" for t in self.a.torch for s in ("no_grad", "inference_mode")}
             no_grad = any(_dotted(i.item.func if isinstance(i.item, cst.Call) else i.item)
-                          in {f"{t}.no_grad" for t in self.a.torch} | {f"{t}.inference_mode"
-                                                                        for t in self.a.torch}
-                          for i in stmt.items)
+                          in scopes for i in stmt.items)
             self.no_grad_depth += no_grad
             self._block(stmt.body)
             self.no_grad_depth -= no_grad
@@ -431,9 +434,8 @@ class _FunctionScan:
             return  # a nested definition runs when called, not here
         if isinstance(stmt, (cst.If, cst.While)):
             self._flag_reads(stmt.test)
-        for block in (getattr(stmt, "body", None),):
-            if isinstance(block, cst.BaseSuite):
-                self._block(block)
+        if isinstance(getattr(stmt, "body", None), cst.BaseSuite):
+            self._block(stmt.body)
         for handler in getattr(stmt, "handlers", ()):
             self._block(handler.body)
         orelse = getattr(stmt, "orelse", None)

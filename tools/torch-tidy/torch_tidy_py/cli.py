@@ -10,7 +10,7 @@ parsed (the others are still linted), or a bad option."""
 import argparse
 import sys
 
-from .ground_truth import GroundTruth, GroundTruthError, _version_key
+from .ground_truth import GroundTruth, GroundTruthError, version_key
 
 CHECK = "torch-compile-requires-grad-propagation"
 
@@ -38,7 +38,7 @@ def claim(write, truth):
         lost = {v: b for v, b in lost.items() if v in other}
     kept = [v for v in truth.kept_on(write.form)
             if all(v in truth.kept_on(f) for f in write.target_forms)]
-    return sorted(lost.items(), key=lambda kv: _version_key(kv[0])), kept
+    return sorted(lost.items(), key=lambda kv: version_key(kv[0])), kept
 
 
 def message(write, lost, kept):
@@ -130,7 +130,7 @@ def main(argv=None):
             lost, kept = measured
             if not lost:
                 continue
-            if args.min_torch and any(_version_key(v) <= _version_key(args.min_torch)
+            if args.min_torch and any(version_key(v) <= version_key(args.min_torch)
                                       for v in kept):
                 continue
             warnings += 1

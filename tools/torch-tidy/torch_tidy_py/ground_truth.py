@@ -21,7 +21,7 @@ class GroundTruthError(Exception):
     pass
 
 
-def _version_key(version):
+def version_key(version):
     return tuple(int(p) if p.isdigit() else 0 for p in version.split("."))
 
 
@@ -41,7 +41,7 @@ class GroundTruth:
         except (OSError, ValueError, KeyError) as e:
             raise GroundTruthError(f"cannot read the measured table {path}: {e}")
         self.path = path
-        self.versions = sorted({r["torch"] for r in rows}, key=_version_key)
+        self.versions = sorted({r["torch"] for r in rows}, key=version_key)
         self._cells = {}
         for r in rows:
             if r.get("path") in PATHS:
