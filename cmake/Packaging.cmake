@@ -20,6 +20,9 @@ if(EXISTS ${CMAKE_SOURCE_DIR}/tools/torch-tidy/torch-tidy-cdb)
                     ${CMAKE_SOURCE_DIR}/tools/torch-tidy/torch_tidy_py
           DESTINATION ${CMAKE_INSTALL_DATADIR}/torch-tidy/python
           FILES_MATCHING PATTERN "*.py")
+  # torch_tidy_py's fixes go through the rule table's Python forms.
+  install(FILES ${CMAKE_SOURCE_DIR}/lib/rules/include/torch_tidy/rules/RewriteRules.def
+          DESTINATION ${CMAKE_INSTALL_DATADIR}/torch-tidy)
 endif()
 
 set(CPACK_GENERATOR DEB)

@@ -339,10 +339,16 @@ class Example(unittest.TestCase):
         self.assertEqual(rc, 1)
         self.assertEqual([w.split(": warning")[0] for w in found],
                          ["examples/skew_symmetric.py:17:5", "examples/skew_symmetric.py:18:5"])
+        notes = [n.replace(ROOT + os.sep, "") for n in out.getvalue().splitlines()
+                 if "note: rule: " in n]
         with open(os.path.join(ROOT, "README.md")) as f:
-            self.assertIn("# " + found[0] + "\n", f.read())
+            readme = f.read()
+        self.assertIn("# " + found[0] + "\n", readme)
+        self.assertIn("# " + notes[0] + "\n", readme)
         with open(os.path.join(ROOT, "docs", "python.md")) as f:
-            self.assertIn("\n" + found[0] + "\n", f.read())
+            doc = f.read()
+        self.assertIn("\n" + found[0] + "\n", doc)
+        self.assertIn("\n" + notes[0] + "\n", doc)
 
 
 class Sarif(unittest.TestCase):
@@ -363,9 +369,199 @@ class Sarif(unittest.TestCase):
         self.assertEqual(res.returncode, 0, res.stderr)
         results = json.loads(res.stdout)["runs"][0]["results"]
         self.assertEqual([r["ruleId"] for r in results], [CHECK[1:-1]] * 2)
-        self.assertEqual([len(r["relatedLocations"]) for r in results], [2, 2])
+        # The target's making, the region, and the fix's rule (or why none).
+        self.assertEqual([len(r["relatedLocations"]) for r in results], [3, 3])
         self.assertEqual(results[1]["locations"][0]["physicalLocation"]["region"]["startLine"],
                          int(warnings(out)[1].split(":")[1]))
+
+
+class Fixes(unittest.TestCase):
+    """--fix and --export-fixes: the out-of-place form assigned to the
+    target, through a rule of RewriteRules.def with a Python form; withdrawn
+    where rebinding the name could change what another use sees. Each rule's
+    fix is proven on real torch.compile by prove_fixes.py (python-fixes-*)."""
+    HEADER = "@torch.compile\ndef f(x, rows, cols, idx, mask, i):"
+    CASES = {
+        "m[1] = x": ("select-scatter", "m = m.select_scatter(x, 0, 1)"),
+        "m[:, 0] = x": ("select-scatter", "m = m.select_scatter(x, 1, 0)"),
+        "m[1:3] = x": ("slice-scatter", "m = m.slice_scatter(x, 0, 1, 3)"),
+        "m[:2] = x": ("slice-scatter", "m = m.slice_scatter(x, 0, 0, 2)"),
+        "m.narrow(0, 1, 2).copy_(x)": ("slice-scatter", "m = m.slice_scatter(x, 0, 1, 3)"),
+        "m.narrow(0, i, 2).copy_(x)": ("slice-scatter", "m = m.slice_scatter(x, 0, i, i + 2)"),
+        "m.narrow(0, i - 1, 2).copy_(x)":
+            ("slice-scatter", "m = m.slice_scatter(x, 0, i - 1, (i - 1) + 2)"),
+        "m.select(1, 2).copy_(x)": ("select-scatter", "m = m.select_scatter(x, 1, 2)"),
+        "m.narrow(0, 1, 2).add_(x)":
+            ("scatter-inplace-arith", "m = m.slice_scatter(m.narrow(0, 1, 2).add(x), 0, 1, 3)"),
+        "m.select(0, 1).clamp_(min=x)":
+            ("scatter-inplace-arith", "m = m.select_scatter(m.select(0, 1).clamp(min=x), 0, 1)"),
+        "m.index_copy_(0, idx, x)": ("index-copy", "m = m.index_copy(0, idx, x)"),
+        "m.masked_scatter_(mask, x)": ("masked-scatter", "m = m.masked_scatter(mask, x)"),
+        "m.scatter_(1, idx, x)": ("scatter", "m = m.scatter(1, idx, x)"),
+        "r, c = torch.triu_indices(4, 3, 1)\nm[r, c] = x":
+            ("index-put-advanced", "m = m.index_put((r, c), x)"),
+        "j = torch.tensor([0, 2])\nm[j, :] = x":
+            ("index-put-advanced", "m = m.index_put((j,), x)"),
+        "j = torch.arange(2)\nm[:, j] = x":
+            ("index-put-advanced",
+             "m = m.index_put((torch.arange(m.shape[0], device=m.device)[:, None], j), x)"),
+    }
+    NO_FIX = {
+        "m[:, rows, cols] = x": "index_put takes tensors, and 'rows' is not known",
+        "j = torch.tensor([[0], [1]])\nm[:, j] = x": "needs the index's number of dimensions",
+        "m[1, 0] = x": "a nested scatter",
+        "m[::2] = x": "a slice with a step",
+        "m.narrow(0, -2, 2).copy_(x)": "negative start",
+        "m.narrow(0, len(x), 2).copy_(x)": "free of calls",
+        "m.narrow(0, 1, 2).select(1, 0).copy_(x)": "a chain of views",
+        "v = m[1:3]\nv.copy_(x)": "named view",
+        "m[0] = x; m[1] = x": "shares its statement",
+        "n = m\nm[0] = x": "may keep a reference",
+        "g(m)\nm[0] = x": "may keep a reference",
+        "keep = [m]\nm[0] = x": "may keep a reference",
+        "for k in range(2):\n    m[0] = x\n    out = g(m)": "may keep a reference",
+        "h = lambda: m\nm[0] = x": "nested function, lambda",
+    }
+
+    def fixes(self, body):
+        writes = analysis.Analyzer(wrap(body, self.HEADER)).analyse().writes
+        return [(w.fix_rule, w.fix_text, w.no_fix) for w in writes]
+
+    def test_each_form_fixed_through_its_rule(self):
+        from torch_tidy_py.rules import Rules
+        rules = Rules()
+        for body, (rule, text) in self.CASES.items():
+            with self.subTest(body=body):
+                self.assertEqual(self.fixes(body), [(rule, text, None)])
+                self.assertTrue(rules.matches(rule, text))
+
+    def test_no_fix_and_why(self):
+        for body, why in self.NO_FIX.items():
+            with self.subTest(body=body):
+                got = self.fixes(body)
+                self.assertTrue(got, body)
+                for rule, _, no_fix in got:
+                    self.assertIsNone(rule)
+                    self.assertIn(why, no_fix)
+                rc, out, _ = lint(wrap(body, self.HEADER))
+                if warnings(out):
+                    self.assertIn("note: no fix: ", out)
+                    self.assertIn(why, out.split("note: no fix: ")[1])
+
+    def test_uses_that_keep_the_fix(self):
+        """Metadata, reductions, further in-place writes, and any use after
+        the write outside a loop around it."""
+        for body in ("s = m.shape[0]\nd = m.dtype\nt = m.sum()\nm.zero_()\nm[0] = x",
+                     "m.narrow(0, 0, 1).fill_(1)\nm[0] = x\nout = g(m)\nn = m",
+                     "for k in range(2):\n    m[0] = x\nout = g(m)"):
+            with self.subTest(body=body):
+                self.assertEqual([r for r, _, _ in self.fixes(body)], ["select-scatter"])
+
+    def test_fix_applies_and_a_second_run_is_clean(self):
+        source = wrap("m[1:3] = x\nm.select(1, 2).copy_(x[:, 0])")
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "mod.py")
+            with open(path, "w") as f:
+                f.write("# é: a comment\n" + source)
+            out, err = io.StringIO(), io.StringIO()
+            with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+                rc = cli.main([path, "--fix"])
+            self.assertEqual(rc, 1)
+            self.assertEqual(out.getvalue().count("note: rule: "), 2)
+            self.assertIn("2 fix(es) applied", err.getvalue())
+            with open(path) as f:
+                fixed = f.read()
+            self.assertIn("    m = m.slice_scatter(x, 0, 1, 3)\n", fixed)
+            self.assertIn("    m = m.select_scatter(x[:, 0], 1, 2)\n", fixed)
+            self.assertEqual(fixed.replace("m = m.slice_scatter(x, 0, 1, 3)", "m[1:3] = x")
+                             .replace("m = m.select_scatter(x[:, 0], 1, 2)",
+                                      "m.select(1, 2).copy_(x[:, 0])"),
+                             "# é: a comment\n" + source)
+            out, err = io.StringIO(), io.StringIO()
+            with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+                rc = cli.main([path, "--fix"])
+            self.assertEqual((rc, warnings(out.getvalue())), (0, []))
+            with open(path) as f:
+                self.assertEqual(f.read(), fixed)
+
+    def test_a_long_fix_is_laid_out_like_the_file(self):
+        """Within the file's longest line (at least 79 columns), else a
+        hanging indent four columns in from the statement."""
+        from torch_tidy_py.cli import layout
+        short = "m = m.select_scatter(x, 0, 1)"
+        self.assertEqual(layout(short, 4, "x = 1\n"), short)
+        long_ = ("matrix = matrix.index_put((torch.arange(matrix.shape[0], "
+                 "device=matrix.device)[:, None], rows, cols), vec)")
+        self.assertEqual(layout(long_, 4, "x = 1\n"),
+                         "matrix = matrix.index_put(\n        (torch.arange(matrix.shape[0], "
+                         "device=matrix.device)[:, None], rows, cols), vec)")
+        self.assertEqual(layout(long_, 4, "#" * 120 + "\n"), long_)
+
+    def test_export_fixes(self):
+        """clang-tidy's YAML: byte offsets (a non-ASCII line before), the
+        replacement, the `rule: <id>` note; the file itself untouched."""
+        import yaml
+        source = "# é: a comment\n" + wrap("m[1] = x")
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "mod.py")
+            out_yaml = os.path.join(tmp, "fixes.yaml")
+            with open(path, "w") as f:
+                f.write(source)
+            with contextlib.redirect_stdout(io.StringIO()), \
+                    contextlib.redirect_stderr(io.StringIO()):
+                rc = cli.main([path, "--export-fixes", out_yaml])
+            self.assertEqual(rc, 1)
+            with open(out_yaml) as f:
+                doc = yaml.safe_load(f)
+            with open(path) as f:
+                self.assertEqual(f.read(), source)
+        (diag,) = doc["Diagnostics"]
+        self.assertEqual(diag["DiagnosticName"], CHECK[1:-1])
+        (rep,) = diag["DiagnosticMessage"]["Replacements"]
+        data = source.encode()
+        self.assertEqual(data[rep["Offset"]:rep["Offset"] + rep["Length"]], b"m[1] = x")
+        self.assertEqual(rep["ReplacementText"], "m = m.select_scatter(x, 0, 1)")
+        self.assertEqual([n["Message"] for n in diag["Notes"]], ["rule: select-scatter"])
+
+    def test_a_text_without_its_rule_form_is_not_offered(self):
+        """The fix goes through the table: with the rule's Python form
+        changed, the same text is withdrawn, and a form of no rule is an
+        error."""
+        from torch_tidy_py.rules import CANDIDATES
+        table = next(p for p in CANDIDATES if os.path.exists(p))
+        with open(table) as f:
+            text = f.read()
+        with tempfile.TemporaryDirectory() as tmp:
+            changed = os.path.join(tmp, "RewriteRules.def")
+            with open(changed, "w") as f:
+                f.write(text.replace('"$t = $t.select_scatter(@)"',
+                                     '"$t = torch.select_scatter($t, @)"'))
+            rc, out, _ = lint(wrap("m[1] = x"), "--rules", changed)
+            self.assertEqual(rc, 1)
+            self.assertIn("does not have the form of rule 'select-scatter'", out)
+            self.assertNotIn("note: rule: ", out)
+            with open(changed, "w") as f:
+                f.write(text.replace('TORCH_TIDY_PYTHON_FORM("scatter",',
+                                     'TORCH_TIDY_PYTHON_FORM("no-such-rule",'))
+            rc, _, err = lint(wrap("m[1] = x"), "--rules", changed)
+            self.assertEqual(rc, 2)
+            self.assertIn("'no-such-rule', which is no rule", err)
+
+    def test_every_python_form_is_proven_by_a_case(self):
+        """prove_fixes.py's cases use every Python form (it fails otherwise
+        too; here without torch)."""
+        from torch_tidy_py.rules import Rules
+        path = os.path.join(HERE, "fix_cases.py")
+        with open(path) as f:
+            source = f.read()
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
+            cli.main([path])
+        import re
+        used = set(re.findall(r"note: rule: ([\w-]+);", out.getvalue()))
+        self.assertEqual(used, set(Rules().python))
+        self.assertNotIn("note: no fix", out.getvalue())
+        self.assertIn("INPUTS", source)
 
 
 class BadInput(unittest.TestCase):

@@ -69,6 +69,25 @@ TARGET_FORMS = {"zeros": None, "new_zeros": "new_zeros_target_",
                 "zeros_like": "zeros_like_target_", "empty": "empty_target_",
                 "ones": "ones_target_", "tensor": "tensor_target_"}
 CLONE_FORM = "clone_target_"
+# Calls of torch whose result is a tensor (or a tuple of tensors): an index
+# made by one may be passed to index_put, which takes tensors only.
+INDEX_TENSOR_FUNCS = {"arange", "tensor", "as_tensor", "triu_indices", "tril_indices",
+                      "nonzero", "where", "randint", "randperm", "argsort", "argmax",
+                      "argmin", "bucketize", "searchsorted", "cat", "stack", "full",
+                      "zeros", "ones", "unique", "masked_select", "logical_not", "isnan",
+                      "isfinite", "eq", "ne", "lt", "le", "gt", "ge"}
+# torch functions whose result is a boolean tensor (a mask).
+MASK_FUNCS = {"ge", "gt", "le", "lt", "eq", "ne", "isnan", "isfinite", "isinf",
+              "logical_not", "logical_and", "logical_or", "logical_xor"}
+# torch functions whose result, unpacked, gives 1-D index tensors.
+UNPACK_1D = {"triu_indices", "tril_indices", "nonzero"}
+# A use of the target that neither keeps a reference to it nor gives one
+# away (a fix rebinds the name: a reference kept before the write would not
+# see it): its metadata and results that are new tensors.
+SAFE_ATTRIBUTES = {"shape", "dtype", "device", "requires_grad", "ndim", "is_cuda", "layout",
+                   "is_leaf", "grad_fn"}
+SAFE_METHODS = {"size", "dim", "numel", "sum", "mean", "norm", "max", "min", "amax", "amin",
+                "prod", "std", "var", "any", "all", "clone", "item", "tolist"}
 
 
 @dataclass
@@ -85,6 +104,15 @@ class Write:
     target_forms: tuple
     flag_reads: list = field(default_factory=list)
     function: str = ""
+    # The fix: its rule (a row of RewriteRules.def), the replacement of the
+    # write's statement and the statement's range ((line, column) start and
+    # end, columns from 1); or why there is none.
+    fix_rule: str = None
+    fix_text: str = None
+    fix_layout: str = None  # fix_text laid out like the file (cli.layout)
+    fix_range: tuple = None
+    no_fix: str = None
+    statement: object = field(default=None, repr=False)  # the node a fix replaces
 
 
 @dataclass
@@ -333,6 +361,9 @@ class _FunctionScan:
         self.views = {}   # name -> base name
         self.writes = []
         self.no_grad_depth = 0
+        self.tensors = {}  # names bound to a tensor made by torch -> its ndim or None
+        self.masks = set()  # names bound to a boolean tensor
+        self.statement = None
 
     def line(self, node):
         return self.a.pos[node].start.line
@@ -407,12 +438,13 @@ class _FunctionScan:
     # Statements.
     def run(self):
         self._block(self.fn.body)
+        self._check_fixes()
         return self.writes
 
     def _block(self, suite):
         if isinstance(suite, cst.SimpleStatementSuite):
             for small in suite.body:
-                self._small(small)
+                self._small(small, alone=len(suite.body) == 1)
             return
         for stmt in suite.body:
             self._statement(stmt)
@@ -420,7 +452,7 @@ class _FunctionScan:
     def _statement(self, stmt):
         if isinstance(stmt, cst.SimpleStatementLine):
             for small in stmt.body:
-                self._small(small)
+                self._small(small, alone=len(stmt.body) == 1)
             return
         if isinstance(stmt, cst.With):
             scopes = {f"{t}.{s}" for t in self.a.torch for s in ("no_grad", "inference_mode")}
@@ -447,9 +479,13 @@ class _FunctionScan:
         if final is not None:
             self._block(final.body)
 
-    def _small(self, small):
+    def _small(self, small, alone=True):
+        # The statement a write's fix would replace: alone on its line.
+        self.statement = small if alone else None
         if isinstance(small, cst.Assign):
             value = small.value
+            if len(small.targets) != 1:
+                self.statement = None
             for t in small.targets:
                 self._assign(t.target, value)
         elif isinstance(small, cst.AnnAssign) and small.value is not None:
@@ -462,9 +498,22 @@ class _FunctionScan:
         if isinstance(target, cst.Subscript):
             self._setitem(target, value)
             return
+        if isinstance(target, cst.Tuple) and self._makes_index_tensor(value):
+            # rows, cols = torch.triu_indices(n, n, 1): 1-D each
+            one_d = _dotted(value.func).partition(".")[2] in UNPACK_1D
+            for el in target.elements:
+                if isinstance(el.value, cst.Name):
+                    self.tensors[el.value.value] = 1 if one_d else None
+            return
         if not isinstance(target, cst.Name):
             return
         name = target.value
+        self.tensors.pop(name, None)
+        self.masks.discard(name)
+        if self._is_mask(value):
+            self.masks.add(name)
+        if self._makes_index_tensor(value):
+            self.tensors[name] = _ndim(value)
         self.fresh.pop(name, None)
         self.views.pop(name, None)
         self.grad.discard(name)
@@ -493,9 +542,17 @@ class _FunctionScan:
             return
         if how == "named":
             form = "view_alias_copy_"
+            plan = (None, "a write through a named view has no fix yet")
         else:
             form = _index_form(target)
-        self._record(target, base, form)
+            if form == "setitem_adv_" and any(
+                    isinstance(el.slice, cst.Index) and self._is_mask(el.slice.value)
+                    for el in target.slice):
+                # A boolean mask: not the measured form (on torch 2.8.0,
+                # m[mask] = x[mask] kept the flag under aot_eager).
+                form = "setitem_mask_"
+            plan = self._plan_setitem(target, value)
+        self._record(target, base, form, plan)
 
     def _call_write(self, call):
         func = call.func
@@ -530,12 +587,185 @@ class _FunctionScan:
             elif base and how == "self" and len(views) > 1 and method == "copy_":
                 form = "chain_copy_"
         if base and form:
-            self._record(call, base, form)
+            self._record(call, base, form, self._plan_call(call, base, form))
 
-    def _record(self, node, base, form):
+    def _record(self, node, base, form, plan):
         made_line, made_column, factory, target_forms = self.fresh[base]
-        self.writes.append(Write(self.line(node), self.col(node), base, form, made_line,
-                                 made_column, factory, target_forms, function=self.name))
+        w = Write(self.line(node), self.col(node), base, form, made_line, made_column,
+                  factory, target_forms, function=self.name)
+        rule, text = plan
+        if rule is None:
+            w.no_fix = text
+        elif self.statement is None:
+            w.no_fix = "the write shares its statement or line with another"
+        else:
+            w.fix_rule, w.fix_text = rule, text
+            r = self.a.pos[self.statement]
+            w.fix_range = ((r.start.line, r.start.column + 1), (r.end.line, r.end.column + 1))
+            w.statement = self.statement
+        self.writes.append(w)
+
+    # Fixes: the write's statement replaced by the out-of-place form that
+    # assigns the target (RewriteRules.def's Python forms).
+    def _code(self, node):
+        return self.a.wrapper.module.code_for_node(node).strip()
+
+    def _makes_index_tensor(self, value):
+        if isinstance(value, cst.Call):
+            name = _dotted(value.func)
+            if name:
+                head, _, rest = name.partition(".")
+                return head in self.a.torch and rest in INDEX_TENSOR_FUNCS
+        return False
+
+    def _is_mask(self, node):
+        if isinstance(node, cst.Name):
+            return node.value in self.masks
+        if isinstance(node, cst.Comparison):
+            return True
+        if isinstance(node, cst.Call):
+            return (_dotted(node.func) or "").partition(".")[2] in MASK_FUNCS or (
+                isinstance(node.func, cst.Attribute) and node.func.attr.value == "bool")
+        return False
+
+    def _index_ndim(self, node):
+        if isinstance(node, cst.Name):
+            return self.tensors.get(node.value)
+        return _ndim(node)
+
+    def _is_index_tensor(self, node):
+        if isinstance(node, cst.Name):
+            return node.value in self.tensors or node.value in self.fresh
+        return self._makes_index_tensor(node)
+
+    def _plan_setitem(self, target, value):
+        """(rule, text) or (None, why not) for `m[...] = value`."""
+        m_ = self._code(target.value)
+        v = self._code(value)
+        kinds = []
+        for el in target.slice:
+            s = el.slice
+            if isinstance(s, cst.Slice):
+                if s.step is not None:
+                    return None, "a slice with a step has no fix yet"
+                full = s.lower is None and s.upper is None
+                kinds.append(("full",) if full else ("bounded", s.lower, s.upper))
+            elif _is_int(s.value):
+                kinds.append(("int", s.value))
+            elif self._is_index_tensor(s.value):
+                kinds.append(("tensor", s.value))
+            else:
+                return None, (f"index_put takes tensors, and '{self._code(s.value)}' is not "
+                              "known to be one (made by a torch function in this function)")
+        partial = [(d, k) for d, k in enumerate(kinds) if k[0] != "full"]
+        if any(k[0] == "tensor" for _, k in partial):
+            if any(k[0] != "tensor" for _, k in partial):
+                return None, "an index that mixes tensors with integers or slices has no fix yet"
+            first, last = partial[0][0], partial[-1][0]
+            if last - first + 1 != len(partial):
+                return None, "a full slice between tensor indices has no fix"
+            # Trailing full slices are index_put's default; a leading one is
+            # spelled as a broadcast arange (the seed's own workaround),
+            # where each tensor index is known to be 1-D.
+            parts = []
+            if first:
+                if any(self._index_ndim(k[1]) != 1 for _, k in partial):
+                    return None, ("a full slice before a tensor index needs the index's "
+                                  "number of dimensions, which is not known here")
+                torch_ = "torch" if "torch" in self.a.torch else sorted(self.a.torch)[0]
+                for d in range(first):
+                    nones = ", None" * (first - d)
+                    parts.append(f"{torch_}.arange({m_}.shape[{d}], device={m_}.device)"
+                                 f"[:{nones}]")
+            parts += [self._code(k[1]) for _, k in partial]
+            tup = parts[0] + "," if len(parts) == 1 else ", ".join(parts)
+            return "index-put-advanced", f"{m_} = {m_}.index_put(({tup}), {v})"
+        if len(partial) != 1:
+            return None, "a write of several integer or slice indices (a nested scatter) has no fix yet"
+        d, k = partial[0]
+        if k[0] == "int":
+            return "select-scatter", f"{m_} = {m_}.select_scatter({v}, {d}, {self._code(k[1])})"
+        lower = self._code(k[1]) if k[1] is not None else "0"
+        upper = f", {self._code(k[2])}" if k[2] is not None else ""
+        return "slice-scatter", f"{m_} = {m_}.slice_scatter({v}, {d}, {lower}{upper})"
+
+    def _plan_call(self, call, base, form):
+        """(rule, text) or (None, why not) for an in-place method's write."""
+        func = call.func
+        method = func.attr.value
+        rest = self._code(call)[len(self._code(func)):]  # "(args)" as written
+        if form == "view_alias_copy_" or form.startswith("named_"):
+            return None, "a write through a named view has no fix yet"
+        if form in INPLACE_FORMS.values():
+            rule = {"index_copy_": "index-copy", "masked_scatter_": "masked-scatter",
+                    "scatter_": "scatter"}[form]
+            return rule, f"{base} = {base}.{method[:-1]}{rest}"
+        view = func.value
+        if not (isinstance(view, cst.Call) and isinstance(view.func, cst.Attribute) and
+                isinstance(view.func.value, cst.Name) and view.func.value.value == base):
+            return None, "a write through a chain of views has no fix yet"
+        kind = view.func.attr.value
+        args = [a.value for a in view.args]
+        if any(a.keyword is not None or a.star for a in view.args) or \
+                len(args) != (3 if kind == "narrow" else 2) or \
+                not all(_pure(a) for a in args):
+            return None, (f"the fix repeats {kind}'s arguments, which must be positional and "
+                          "free of calls")
+        code = [self._code(a) for a in args]
+        d = code[0]
+        if kind == "narrow":
+            if _int_value(args[1]) is not None and _int_value(args[1]) < 0:
+                return None, "narrow from a negative start has no fix yet"
+            start, length = _int_value(args[1]), _int_value(args[2])
+            end = str(start + length) if start is not None and length is not None else \
+                f"{_parenthesized(args[1], code[1])} + {_parenthesized(args[2], code[2])}"
+            where = f"{d}, {code[1]}, {end}"
+            scatter = "slice_scatter"
+        else:
+            where = f"{d}, {code[1]}"
+            scatter = "select_scatter"
+        if method == "copy_":
+            values = _value_arguments(call, method)
+            if len(call.args) != 1 or len(values) != 1:
+                return None, "copy_ with more than its source has no fix"
+            return ("slice-scatter" if kind == "narrow" else "select-scatter",
+                    f"{base} = {base}.{scatter}({self._code(values[0])}, {where})")
+        return ("scatter-inplace-arith",
+                f"{base} = {base}.{scatter}({self._code(view)}.{method[:-1]}{rest}, {where})")
+
+    def _check_fixes(self):
+        """A fix rebinds the target's name: withdrawn where another use of
+        the name could hold the tensor across the write (an alias, a view, a
+        call that may keep it, a closure), or where a use after the write may
+        run before it (in a loop around both)."""
+        fixed = [w for w in self.writes if w.fix_rule]
+        for target in {w.target for w in fixed}:
+            mine = [w for w in fixed if w.target == target]
+            uses = _Uses(target, {id(w.statement) for w in mine})
+            self.fn.body.visit(uses)
+            last = max(w.fix_range[1] for w in mine)
+            loops = set()
+            for stack in uses.statements:
+                loops |= {id(n) for n in stack if isinstance(n, (cst.For, cst.While))}
+            why = None
+            for node, stack in uses.found:
+                if any(isinstance(n, (cst.FunctionDef, cst.Lambda, cst.ClassDef,
+                                      cst.Global, cst.Nonlocal)) for n in stack):
+                    why = "a nested function, lambda or scope declaration uses it"
+                    break
+                if _harmless_use(node, stack, uses.statement_ids):
+                    continue
+                p = self.a.pos[node].start
+                after = (p.line, p.column + 1) > last
+                in_loop = any(id(n) in loops for n in stack)
+                if not after or in_loop:
+                    why = (f"'{target}' is used at line {p.line} in a way that may keep a "
+                           "reference to it, and the fix rebinds the name")
+                    break
+            if why:
+                for w in mine:
+                    w.fix_rule = w.fix_text = w.fix_range = None
+                    w.no_fix = why
 
     def _flag_reads(self, node):
         for attr in m.findall(node, m.Attribute(attr=m.Name("requires_grad"))):
@@ -545,6 +775,128 @@ class _FunctionScan:
                 for w in self.writes:
                     if w.target == base and w.function == self.name:
                         w.flag_reads.append(self.line(attr))
+
+
+class _Uses(cst.CSTVisitor):
+    """Every Name `name` in a function body with its ancestors, and the
+    ancestors of the statements given by id."""
+
+    def __init__(self, name, statement_ids):
+        self.name = name
+        self.statement_ids = statement_ids
+        self.stack = []
+        self.found = []
+        self.statements = []
+
+    def on_visit(self, node):
+        if isinstance(node, cst.Name) and node.value == self.name:
+            self.found.append((node, tuple(self.stack)))
+        if id(node) in self.statement_ids:
+            self.statements.append(tuple(self.stack))
+        self.stack.append(node)
+        return True
+
+    def on_leave(self, original_node):
+        self.stack.pop()
+
+
+def _harmless_use(node, stack, statement_ids):
+    """A use that keeps no reference to the tensor: the written statements
+    themselves, a binding of the name, another in-place write into it as a
+    statement, its metadata, or a method that gives a new tensor or a
+    number."""
+    if any(id(n) in statement_ids for n in stack):
+        return True
+    parent = stack[-1] if stack else None
+    if isinstance(parent, cst.Attribute) and parent.attr is node:
+        return True  # x.name: another name
+    if isinstance(parent, (cst.AssignTarget, cst.Param)):
+        return True  # a binding
+    if isinstance(parent, cst.Arg) and parent.keyword is node:
+        return True
+    if isinstance(parent, cst.Subscript) and parent.value is node and len(stack) > 1 and \
+            isinstance(stack[-2], cst.AssignTarget):
+        return True  # m[...] = ...: an in-place write into it
+    if not (isinstance(parent, cst.Attribute) and parent.value is node):
+        return False
+    if parent.attr.value in SAFE_ATTRIBUTES:
+        return True
+    # A chain of method calls on it: m.sum(), m.narrow(0, 1, 2).zero_()
+    methods, k, current = [], len(stack) - 1, None
+    while k >= 1 and isinstance(stack[k], cst.Attribute) and \
+            isinstance(stack[k - 1], cst.Call) and stack[k - 1].func is stack[k] and \
+            (current is None or stack[k].value is current):
+        methods.append(stack[k].attr.value)
+        current = stack[k - 1]
+        k -= 2
+    if not methods:
+        return False
+    if methods[0] in SAFE_METHODS:
+        return True
+    statement = k >= 0 and isinstance(stack[k], cst.Expr) and stack[k].value is current
+    return statement and methods[-1].endswith("_") and \
+        all(x in VIEWS for x in methods[:-1])
+
+
+def check_rule_forms(writes, rules):
+    """Withdraws a fix whose text does not have its rule's Python form."""
+    for w in writes:
+        if w.fix_rule and not rules.matches(w.fix_rule, w.fix_text):
+            w.no_fix = (f"the fix '{w.fix_text}' does not have the form of rule "
+                        f"'{w.fix_rule}' in RewriteRules.def (a bug; please report it)")
+            w.fix_rule = w.fix_text = w.fix_range = None
+
+
+def _ndim(call):
+    """The number of dimensions of a torch call's tensor where the call
+    says it: arange (1), tensor of a nested list literal; else None."""
+    if not isinstance(call, cst.Call):
+        return None
+    name = (_dotted(call.func) or "").partition(".")[2]
+    if name == "arange":
+        return 1
+    if name in ("tensor", "as_tensor") and call.args:
+        depth, node = 0, call.args[0].value
+        while isinstance(node, (cst.List, cst.Tuple)) and node.elements:
+            depth += 1
+            node = node.elements[0].value
+        return depth or None
+    return None
+
+
+def _is_int(node):
+    return _int_value(node) is not None
+
+
+def _int_value(node):
+    if isinstance(node, cst.Integer):
+        return int(node.value, 0)
+    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus) and \
+            isinstance(node.expression, cst.Integer):
+        return -int(node.expression.value, 0)
+    return None
+
+
+def _pure(node):
+    """An expression without calls (evaluating it twice gives the same)."""
+    if isinstance(node, (cst.Name, cst.Integer)):
+        return True
+    if isinstance(node, cst.UnaryOperation):
+        return _pure(node.expression)
+    if isinstance(node, cst.BinaryOperation):
+        return _pure(node.left) and _pure(node.right)
+    if isinstance(node, cst.Attribute):
+        return _pure(node.value)
+    if isinstance(node, cst.Subscript):
+        return _pure(node.value) and all(
+            isinstance(e.slice, cst.Index) and _pure(e.slice.value) for e in node.slice)
+    return False
+
+
+def _parenthesized(node, code):
+    if isinstance(node, (cst.Name, cst.Integer, cst.Attribute, cst.Subscript)):
+        return code
+    return f"({code})"
 
 
 def _value_arguments(call, method):

@@ -5,10 +5,18 @@ function, where the code reads the tensor's requires_grad after the write:
 torch.compile reads False there on the torch versions the message names
 (measured: docs/ground-truth.json), where the uncompiled code reads True.
 
+Fixes (--fix, --export-fixes) replace the write's statement by its
+out-of-place form assigned to the tensor's name, through a rule of
+RewriteRules.def (the C++ checks' table) whose Python form the text has;
+each rule's fix is proven on real torch.compile by the python-fixes ctests.
+
 Exit status: 0 no warning, 1 warnings, 2 a file could not be read or
-parsed (the others are still linted), or a bad option."""
+parsed (the others are still linted; nothing is written into it), or a bad
+option."""
 import argparse
+import os
 import sys
+import tempfile
 
 from .ground_truth import GroundTruth, GroundTruthError, version_key
 
@@ -67,15 +75,27 @@ def main(argv=None):
     p.add_argument("--min-torch", type=_parse_version, metavar="VERSION",
                    help="the oldest torch the project supports: forms every compiled backend "
                         "kept on a measured version no newer than it are not reported")
+    p.add_argument("--fix", action="store_true",
+                   help="apply the fixes of the warnings to the files")
+    p.add_argument("--export-fixes", metavar="YAML",
+                   help="write the fixes of the warnings to YAML (clang-tidy's format, for "
+                        "clang-apply-replacements)")
     p.add_argument("--ground-truth", metavar="JSON", help=argparse.SUPPRESS)
+    p.add_argument("--rules", metavar="DEF", help=argparse.SUPPRESS)
     args = p.parse_args(argv)
     try:
         truth = GroundTruth(args.ground_truth)
     except GroundTruthError as e:
         print(f"torch-tidy-py: error: {e}", file=sys.stderr)
         return 2
+    from .rules import Rules, RulesError
     try:
-        from .analysis import Analyzer, Project
+        rules = Rules(args.rules)
+    except RulesError as e:
+        print(f"torch-tidy-py: error: {e}", file=sys.stderr)
+        return 2
+    try:
+        from .analysis import Analyzer, Project, check_rule_forms
     except ImportError as e:
         print(f"torch-tidy-py: error: {e}: the Python front end needs LibCST "
               "(pip install libcst)", file=sys.stderr)
@@ -83,13 +103,16 @@ def main(argv=None):
     import libcst as cst
     status = 0
     warnings = regions = unmeasured = 0
+    fixes = []  # (path, write, message)
     # Every file parsed first: a region in one may reach functions of another.
     analyzers = []
+    sources = {}
     for path in args.files:
         try:
-            with open(path, encoding="utf-8") as f:
+            with open(path, encoding="utf-8", newline="") as f:
                 source = f.read()
             analyzers.append(Analyzer(source, path))
+            sources[path] = source
         except (OSError, UnicodeDecodeError) as e:
             print(f"{path}: error: cannot read: {e}", file=sys.stderr)
             status = 2
@@ -120,6 +143,7 @@ def main(argv=None):
             continue
         regions += len(result.regions)
         reasons = dict(result.regions)
+        check_rule_forms(result.writes, rules)
         for w in result.writes:
             if args.flag_read == "read" and not w.flag_reads:
                 continue
@@ -140,10 +164,137 @@ def main(argv=None):
             fn = result.functions[w.function]
             print(f"{path}:{fn[0]}:{fn[1]}: note: '{w.function}' is compiled: "
                   f"{reasons[w.function]}")
+            if w.fix_rule:
+                (line, col), _ = w.fix_range
+                print(f"{path}:{line}:{col}: note: rule: {w.fix_rule}; the fix writes "
+                      f"'{w.fix_text}'")
+                w.fix_layout = layout(w.fix_text, col - 1, sources[path])
+                fixes.append((path, w, message(w, lost, kept)))
+            else:
+                print(f"{path}:{w.line}:{w.column}: note: no fix: {w.no_fix}")
     print(f"torch-tidy-py: {len(args.files)} file(s), {regions} compiled region(s), "
-          f"{warnings} warning(s)" + (f"; {unmeasured} write(s) of a form or into a target "
-                                      "whose making was not measured, not reported"
-                                      if unmeasured else ""), file=sys.stderr)
+          f"{warnings} warning(s), {len(fixes)} with a fix"
+          + (f"; {unmeasured} write(s) of a form or into a target "
+             "whose making was not measured, not reported" if unmeasured else ""),
+          file=sys.stderr)
+    if args.export_fixes:
+        try:
+            export_fixes(args.export_fixes, fixes, sources)
+        except OSError as e:
+            print(f"torch-tidy-py: error: cannot write {args.export_fixes}: {e}",
+                  file=sys.stderr)
+            status = 2
+    if args.fix:
+        for path in sorted({f[0] for f in fixes}):
+            done = apply_fixes(path, sources[path], [w for p_, w, _ in fixes if p_ == path])
+            if done is None:
+                status = 2
+            else:
+                print(f"torch-tidy-py: {path}: {done} fix(es) applied", file=sys.stderr)
     if status:
         return status
     return 1 if warnings else 0
+
+
+def _offset(source, line, column):
+    """The character offset of (line, column), both from 1."""
+    lines = source.splitlines(keepends=True)
+    return sum(len(x) for x in lines[:line - 1]) + column - 1
+
+
+def layout(text, indent, source):
+    """The fix laid out like the file: on one line where it fits the file's
+    longest line (at least 79 columns, PEP 8's), else its arguments on the
+    next line, indented four more than the statement (a hanging indent)."""
+    limit = max([79] + [len(x) for x in source.splitlines()])
+    if indent + len(text) <= limit:
+        return text
+    at = text.index("(", text.index(" = ") + 3) + 1
+    return text[:at] + "\n" + " " * (indent + 4) + text[at:]
+
+
+def _edits(source, writes):
+    """[(start, end, text)] in characters, last first; None if two overlap."""
+    edits = sorted(((_offset(source, *w.fix_range[0]), _offset(source, *w.fix_range[1]),
+                     w.fix_layout) for w in writes), reverse=True)
+    for (s1, _, _), (_, e2, _) in zip(edits, edits[1:]):
+        if e2 > s1:
+            return None
+    return edits
+
+
+def apply_fixes(path, source, writes):
+    """Rewrites path with the fixes (all or none): the number applied, or
+    None (said on stderr) where they overlap, the file changed since it was
+    read, or the result would not parse."""
+    import libcst as cst
+    edits = _edits(source, writes)
+    if edits is None:
+        print(f"{path}: error: fixes overlap; nothing written", file=sys.stderr)
+        return None
+    text = source
+    for start, end, new in edits:
+        text = text[:start] + new + text[end:]
+    try:
+        cst.parse_module(text)
+    except cst.ParserSyntaxError as e:
+        print(f"{path}: error: the fixed file would not parse ({e.message}); nothing "
+              "written; please report this", file=sys.stderr)
+        return None
+    try:
+        with open(path, encoding="utf-8", newline="") as f:
+            if f.read() != source:
+                print(f"{path}: error: the file changed while it was linted; nothing written",
+                      file=sys.stderr)
+                return None
+        mode = os.stat(path).st_mode & 0o7777
+        fd, tmp = tempfile.mkstemp(dir=os.path.dirname(os.path.abspath(path)),
+                                   prefix=".torch-tidy-py-")
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
+            f.write(text)
+        os.chmod(tmp, mode)
+        os.replace(tmp, path)
+    except OSError as e:
+        print(f"{path}: error: cannot write the fixes: {e}", file=sys.stderr)
+        return None
+    return len(edits)
+
+
+def _yaml(text):
+    return "'" + text.replace("'", "''") + "'"
+
+
+def export_fixes(out, fixes, sources):
+    """clang-tidy's export format: one diagnostic per warning with its
+    replacement (byte offsets) and its `rule: <id>` note."""
+    lines = ["---", "MainSourceFile:  ''", "Diagnostics:"]
+    for path, w, msg in fixes:
+        source = sources[path]
+        full = os.path.abspath(path)
+        start = _offset(source, *w.fix_range[0])
+        end = _offset(source, *w.fix_range[1])
+        at = len(source[:_offset(source, w.line, w.column)].encode("utf-8"))
+        offset = len(source[:start].encode("utf-8"))
+        length = len(source[start:end].encode("utf-8"))
+        lines += [f"  - DiagnosticName:  {CHECK}",
+                  "    DiagnosticMessage:",
+                  f"      Message:         {_yaml(msg)}",
+                  f"      FilePath:        {_yaml(full)}",
+                  f"      FileOffset:      {at}",
+                  "      Replacements:",
+                  f"        - FilePath:        {_yaml(full)}",
+                  f"          Offset:          {offset}",
+                  f"          Length:          {length}",
+                  f"          ReplacementText: {_yaml(w.fix_layout)}",
+                  "    Notes:",
+                  f"      - Message:         {_yaml('rule: ' + w.fix_rule)}",
+                  f"        FilePath:        {_yaml(full)}",
+                  f"        FileOffset:      {offset}",
+                  "        Replacements:    []",
+                  "    Level:           Warning",
+                  f"    BuildDirectory:  {_yaml(os.getcwd())}"]
+    if not fixes:
+        lines[-1] = "Diagnostics:     []"
+    lines.append("...")
+    with open(out, "w") as f:
+        f.write("\n".join(lines) + "\n")
