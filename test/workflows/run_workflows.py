@@ -293,6 +293,49 @@ def case_ci_project(c):
           f"at the finding's line) (exit {rc}): {json.dumps(found)[:600]}")
     validate(c, os.path.join(c.out, "ci-project.json"),
              "the sample project's --json")
+    # The project's own Python in the same run (issue 60): a compiled
+    # function with the seed's write joins the warnings, --json (with its
+    # fix) and SARIF; without LibCST the run says it did not lint it.
+    py = c.args.tools_python
+    if not py or run([py, "-c", "import libcst"])[0] != 0:
+        print("SKIPPED the project's Python in torch-tidy-project: no tools venv "
+              "with LibCST (tools/bootstrap)")
+        return
+    shutil.copy(os.path.join(c.src, "examples", "skew_symmetric.py"),
+                os.path.join(d, "src", "model.py"))
+    rc, out = run([os.path.join(c.bin, "torch-tidy-project"), "-j", "2",
+                   "--python-files", "off", "--json", "../ci-project-off.json"], cwd=d)
+    check(rc == 1 and "model.py" not in out,
+          f"--python-files off: the Python file is not linted (exit {rc})")
+    rc, out = run([py, os.path.join(c.bin, "torch-tidy-project"), "-j", "2",
+                   "--json", "../ci-project-py.json", "--sarif", "../ci-project-py.sarif"],
+                  cwd=d)
+    s = load_json(os.path.join(c.out, "ci-project-py.json"))
+    found = [f for f in s.get("findings", []) if f["file"] == "src/model.py"]
+    check(rc == 1 and [f["line"] for f in found] == [17, 18] and
+          all(f["check"] == CHECK and f["fix"] and
+              f["fix"]["rule"] == "index-put-advanced" and
+              f["fix"]["replacements"][0]["file"] == "src/model.py" and
+              "index_put(" in f["fix"]["replacements"][0]["text"] for f in found) and
+          s["warnings"].get(CHECK) == 4 and
+          (s.get("python") or {}).get("linted") == 1 and
+          "python: 1 of 1 files that mention torch linted by torch-tidy-py" in out,
+          f"torch-tidy-project lints the project's Python in the same run: both "
+          f"writes of src/model.py with their fix in --json, 4 warnings in all "
+          f"(exit {rc}): {json.dumps(found)[:400]} {out[-600:]}")
+    sarif_doc = load_json(os.path.join(c.out, "ci-project-py.sarif"))
+    uris = [r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
+            for run_ in sarif_doc["runs"] for r in run_["results"]]
+    check(sum(u.endswith("src/model.py") for u in uris) == 2,
+          f"and in SARIF ({uris})")
+    validate(c, os.path.join(c.out, "ci-project-py.json"),
+             "the sample project's --json with its Python")
+    rc, out = run([os.path.join(c.bin, "torch-tidy-project"), "-j", "2",
+                   "--python-files", "on"], cwd=d,
+                  env=dict(os.environ, PYTHONPATH=""))
+    if run(["python3", "-c", "import libcst"])[0] != 0:
+        check(rc == 2 and "--python-files on" in out and "LibCST" in out,
+              f"--python-files on without LibCST: an error (exit {rc}): {out[-300:]}")
 
 
 def case_ci_build(c):

@@ -12,8 +12,8 @@ from collections import Counter
 from . import cache as file_cache
 from . import cmake_guards
 from . import coverage as cov
-from . import (database, index, pruning, pyproject, recorder, registry,
-               report, running, sarif, shards, torchenv)
+from . import (database, index, pruning, pyproject, python_files, recorder,
+               registry, report, running, sarif, shards, torchenv)
 from .common import (ProjectError, log, read_text, rel, scratch_dir,
                      write_json)
 
@@ -202,6 +202,12 @@ def parse_args(argv):
                    "src/), MODULE[,MODULE] names them (then one that does "
                    "not import is an error), 'off' reads only the sources "
                    "(default: auto)")
+    p.add_argument("--python-files", default="auto", choices=("auto", "on", "off"),
+                   help="lint the project's Python files that mention torch "
+                   "with torch-tidy-py in the same run and report: 'auto' "
+                   "where LibCST imports in this Python or --python's, and "
+                   "says so where it does not; 'on' makes that an error; "
+                   "'off' (default: auto)")
     p.add_argument("--torch-tidy", help="the torch-tidy binary")
     args = p.parse_args(argv)
     args.shard_k = args.shard_n = None
@@ -348,6 +354,17 @@ def run(args, here):
         index_json, db, llvm_version)
     warnings, findings, unparsed, causes = _read(
         files, results, running.find_sarif(tidy), scratch, root, llvm_version)
+    # The project's Python (torch-tidy-py), once per run: by the first
+    # shard in a sharded one.
+    py_info = None
+    if not args.shard or args.shard_k == 1:
+        py_warnings, py_findings, py_unparsed, py_info = python_files.lint(
+            args.python_files, args.python, root, scratch,
+            running.find_sarif(tidy))
+        warnings.update(py_warnings)
+        findings += py_findings
+        for cause, where in py_unparsed.items():
+            unparsed.setdefault(cause, []).extend(where)
     seconds = time.time() - start
 
     # A shard counts every file of the run as linted: the others are the
@@ -409,6 +426,7 @@ def run(args, here):
         "file_seconds": {rel(f, root): results[f].seconds for f in files
                          if results[f].seconds is not None},
         "cache": cache_info,
+        "python": py_info,
     }
     if args.shard:
         names = [rel(f, root) for f in every]

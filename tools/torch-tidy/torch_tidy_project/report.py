@@ -302,6 +302,20 @@ def print_summary(s, project):
     if classes:
         print("  by class: " + ", ".join(f"{n} {c}" for c, n in
                                          sorted(classes.items())))
+    py = s.get("python")
+    if py and py.get("files"):
+        if not py.get("compiling") and not py.get("not_linted_why"):
+            print(f"  python: {py['files']} files mention torch, none compiles anything "
+                  f"(torch.compile, .compile(), torch._dynamo): nothing for torch-tidy-py")
+        elif py.get("not_linted_why"):
+            print(f"  python: {py['files']} files that mention torch NOT linted: "
+                  f"{py['not_linted_why']}")
+        else:
+            print(f"  python: {py['linted']} of {py['files']} files that mention torch "
+                  f"linted by torch-tidy-py: {py['regions']} compiled regions, "
+                  f"{py['warnings']} warnings ({py['fixes']} with a fix)" +
+                  (f", {py['unmeasured']} writes of unmeasured forms not reported"
+                   if py.get("unmeasured") else ""))
     skipped = s["files_skipped"]
     print(f"  files: {files} linted, {sum(skipped.values())} skipped" +
           "".join(f"; {n} {why}" for why, n in sorted(skipped.items())))

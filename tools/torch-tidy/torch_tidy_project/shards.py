@@ -208,6 +208,8 @@ def merge(docs, names):
         "cache": dict(cache, used=any((d.get("cache") or {}).get("used")
                                       for _, d, _ in shards)),
         "merged_shards": n,
+        # The project's Python files: linted by the first shard.
+        "python": next((d.get("python") for _, d, _ in shards if d.get("python")), None),
     })
     return merged
 
