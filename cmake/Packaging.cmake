@@ -8,6 +8,7 @@ install(DIRECTORY ${CMAKE_SOURCE_DIR}/docs/ DESTINATION ${CMAKE_INSTALL_DOCDIR})
 install(FILES ${CMAKE_SOURCE_DIR}/README.md DESTINATION ${CMAKE_INSTALL_DOCDIR})
 # The pre-commit hook's entry and the extension-project recipe's helper.
 install(PROGRAMS ${CMAKE_SOURCE_DIR}/tools/pre-commit/torch-tidy-hook
+                 ${CMAKE_SOURCE_DIR}/tools/pre-commit/torch-tidy-py-hook
         DESTINATION ${CMAKE_INSTALL_BINDIR})
 if(EXISTS ${CMAKE_SOURCE_DIR}/tools/torch-tidy/torch-tidy-cdb)
   install(PROGRAMS ${CMAKE_SOURCE_DIR}/tools/torch-tidy/torch-tidy-cdb

@@ -158,6 +158,33 @@ def case_pre_commit(c):
                   cwd=d, env=env_nobin)
     check(rc == 1 and "no torch-tidy binary" in out,
           "without a binary the hook says how to get one, exit 1")
+    # The Python hook (issue 60): torch-tidy-py on the staged Python files.
+    py_hook = os.path.join(c.src, "tools", "pre-commit", "torch-tidy-py-hook")
+    rc, out = run([py_hook])
+    check(rc == 0 and "no Python files" in out,
+          "the Python hook script with zero files: success")
+    if run([c.args.tools_python, "-c", "import libcst"])[0] != 0:
+        print("SKIPPED the torch-tidy-py hook: no LibCST in the tools venv")
+        return
+    env_py = dict(env, TORCH_TIDY_PYTHON=c.args.tools_python)
+    try_py = [pc, "try-repo", c.src, "torch-tidy-py", "--verbose"]
+    with open(os.path.join(d, "helpers.py"), "w") as f:
+        f.write("import torch\n\n\ndef scale(x):\n    return x * 2\n")
+    run(["git", "add", "helpers.py"], cwd=d)
+    rc, out = run(try_py, cwd=d, env=env_py)
+    check(rc == 0 and "Passed" in out,
+          f"a clean staged Python file passes the torch-tidy-py hook (exit {rc})")
+    shutil.copy(os.path.join(c.src, "examples", "skew_symmetric.py"),
+                os.path.join(d, "model.py"))
+    run(["git", "add", "model.py"], cwd=d)
+    rc, out = run(try_py, cwd=d, env=env_py)
+    check(rc != 0 and "model.py:17:5: warning: " in out and f"[{CHECK}]" in out,
+          f"a staged Python file with the seed fails the torch-tidy-py hook with the "
+          f"warning (exit {rc})")
+    rc, out = run([py_hook, "model.py"], cwd=d,
+                  env=dict(env, TORCH_TIDY_PYTHON="/bin/false"))
+    check(rc == 1 and "cannot import LibCST" in out,
+          "without LibCST the Python hook says how to get it, exit 1")
 
 
 def tidy_output(c, d, extra=()):
