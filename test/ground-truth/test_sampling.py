@@ -88,6 +88,18 @@ class WholeTest(unittest.TestCase):
         self.assertTrue(sampling.whole("s", "latest", ["sampling.py"], "py")[0])
         self.assertTrue(sampling.whole("t", "2.8.0", ["sampling.py"], "py")[0])
 
+    def test_a_fix_that_writes_another_text_is_proven_whole(self):
+        fixed = "TORCH_LIBRARY(ns, m) { m.def(\"f(Tensor(a!) x) -> ()\"); }\n"
+        sampling.stamp("fixes", "2.8.0", ["sampling.py"], "py", text=fixed)
+        self.assertFalse(sampling.whole("fixes", "2.8.0", ["sampling.py"], "py",
+                                        text=fixed)[0])
+        is_whole, why = sampling.whole("fixes", "2.8.0", ["sampling.py"], "py",
+                                       text=fixed.replace("(a!)", ""))
+        self.assertTrue(is_whole)
+        self.assertIn("the fixed source", why)
+        # A text is an input: the inputs without it are not those recorded.
+        self.assertTrue(sampling.whole("fixes", "2.8.0", ["sampling.py"], "py")[0])
+
     def test_environment_forces_whole(self):
         sampling.stamp("s", "2.8.0", ["sampling.py"], "py")
         os.environ[sampling.ENV] = "full"

@@ -52,6 +52,7 @@ JSON_PATH = os.path.join(ROOT, "docs", "found.json")
 # What a measurement depends on (sampling.py): a change re-measures every twin.
 INPUTS = ["found_twins.py", "undeclared_mutation.py"]
 SUITE = "found-twins"
+FIXES_SUITE = "found-twins-fixes"
 # Twins measured in every check: fused_add_rmsnorm_cpu's callers carry the
 # showcase's claim (the llama chain, silent under inductor on both versions).
 ALWAYS = {"fused_add_rmsnorm_cpu"}
@@ -1132,6 +1133,14 @@ CLAIMS = {
 }
 
 
+def sample_twins():
+    """check's sample: every project and registration shape keeps a twin,
+    and the twins whose callers carry the showcase's claims (ALWAYS)."""
+    return sampling.sample(list(TWINS), [lambda k: TWINS[k]["project"],
+                                         lambda k: TWINS[k]["registers"],
+                                         lambda k: k if k in ALWAYS else ""])
+
+
 def cmd_check(args):
     label, python = python_of(args.python)
     if not python:
@@ -1147,9 +1156,7 @@ def cmd_check(args):
         # and caller of it; the twins whose callers carry the showcase's
         # claims (ALWAYS) are always measured. Each twin's callers compile
         # alone (dynamo reset), so a twin measures the same in any subset.
-        chosen = sampling.sample(names, [lambda k: TWINS[k]["project"],
-                                         lambda k: TWINS[k]["registers"],
-                                         lambda k: k if k in ALWAYS else ""])
+        chosen = sample_twins()
     sampling.say(f"found-twins {label}", is_whole, why, len(chosen or names), len(names))
     got = measure_with(python, twins=chosen)
     if want_version and got["torch"] != want_version:
@@ -1262,7 +1269,13 @@ def cmd_fixes(args):
         # The check warns on no fixed variant (found-twins-static), so --fix
         # leaves them as `check` measures them: only the undeclared variants,
         # which it fixed, are measured here.
-        got = measure_with(python, src, ["tt_found", "tt_found_fake"])
+        # The fixed text proven whole before is re-proven on check's sample
+        # of twins; a fix that wrote another text, whole.
+        is_whole, why = sampling.whole(FIXES_SUITE, label, INPUTS, python, text=fixed)
+        chosen = None if is_whole else sample_twins()
+        sampling.say(f"found-twins fixes {label}", is_whole, why, len(chosen or TWINS),
+                     len(TWINS))
+        got = measure_with(python, src, ["tt_found", "tt_found_fake"], twins=chosen)
     bad = checked = incomplete = 0
     for key, twin in TWINS.items():
         if twin["registers"] == "catchall" and f'm.def("{key}", &k_tt_found_{key});' not in fixed:
@@ -1297,7 +1310,13 @@ def cmd_fixes(args):
           f"{checked - bad - incomplete} pass opcheck and lose no write ({', '.join(BACKENDS)}; "
           f"with a fake, those whose fix is the schema alone keep every write, fullgraph too); "
           f"{incomplete} partly fixed as docs/found.md says; {bad} otherwise")
-    return 1 if bad else 0
+    if bad:
+        return 1
+    if is_whole and args.stamp:
+        sampling.stamp(FIXES_SUITE, label, INPUTS, python, text=fixed)
+        print(f"found-twins fixes: recorded the inputs of {label} in "
+              "docs/ground-truth-inputs.json")
+    return 0
 
 
 # The twins the check's --fix leaves partly fixed, and how (docs/found.md):
@@ -1341,6 +1360,10 @@ def main():
         s.add_argument("--python", required=True)
         s.add_argument("--clang-tidy", required=True)
         s.add_argument("--module", required=True)
+        if name == "fixes":
+            s.add_argument("--stamp", action="store_true",
+                           help="once every fixed twin was proven, record the inputs and "
+                           "the fixed source's digest")
     args = p.parse_args()
     if args.cmd == "generate":
         generate(args.out)

@@ -13,6 +13,11 @@ run with --stamp). A check then re-measures:
     the first case of each value of every stratum (path, form, registration,
     ...) not yet in it, so every value is still exercised on every run.
 
+A suite that proves a check's fixes (applies --fix, then builds and measures
+what it wrote) digests the fixed source with its inputs: the fixes proven
+whole once are sampled while the check writes the same text, and a check
+that writes another text has it proven whole.
+
 Either way it fails on any measured cell that differs from the table, and it
 says which it did. The sample keeps `make test` within CI's time; it checks
 that the committed measurement still reproduces here, while the inputs'
@@ -43,10 +48,13 @@ def versions_of(python):
     return out[0], out[1]
 
 
-def digest(files, python):
+def digest(files, python, text=None):
     """The inputs' digest: the named files of tools/ground-truth (their
-    bytes), the torch version and the Python version of `python`."""
+    bytes), the torch version and the Python version of `python`, and a text
+    made at run time where given (a fix suite's fixed source)."""
     h = hashlib.sha256()
+    if text is not None:
+        h.update(b"text\0" + text.encode() + b"\0")
     for name in sorted(files):
         with open(os.path.join(HERE, name), "rb") as f:
             h.update(name.encode() + b"\0" + f.read() + b"\0")
@@ -66,27 +74,30 @@ def recorded(suite, label):
     return _read().get(suite, {}).get(label)
 
 
-def stamp(suite, label, files, python):
+def stamp(suite, label, files, python, text=None):
     """Records the inputs a whole measurement of suite under label used."""
     data = _read()
-    data.setdefault(suite, {})[label] = digest(files, python)
+    data.setdefault(suite, {})[label] = digest(files, python, text)
     with open(INPUTS_PATH, "w") as f:
         json.dump(data, f, indent=1, sort_keys=True)
         f.write("\n")
 
 
-def whole(suite, label, files, python):
+def whole(suite, label, files, python, text=None):
     """(True, why) when the check must re-measure every cell; (False, why)
-    when the sample suffices."""
+    when the sample suffices. A suite that proves fixes passes the fixed
+    source as text: a fix that changed is proven whole."""
     if os.environ.get(ENV) == "full":
         return True, f"{ENV}=full"
     want = recorded(suite, label)
-    have = digest(files, python)
+    have = digest(files, python, text)
     if want is None:
         return True, f"no inputs recorded for {suite} {label} in docs/ground-truth-inputs.json"
     if want != have:
         return True, (f"the inputs differ from those the table was measured from "
-                      f"({have}, recorded {want}): a reproducer or the torch version changed")
+                      f"({have}, recorded {want}): "
+                      + ("the fixed source, " if text is not None else "")
+                      + "a reproducer or the torch version changed")
     return False, f"the inputs are those the table was measured from ({have})"
 
 

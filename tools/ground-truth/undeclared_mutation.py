@@ -750,6 +750,7 @@ def cmd_write(args):
 INPUTS = ["undeclared_mutation.py"]
 SUITE = "undeclared-mutation"
 SAMPLE_KEY = "cpu"  # the key whose batch the sample re-measures
+FIXES_SUITE = "undeclared-mutation-fixes"
 
 
 def cmd_check(args):
@@ -912,11 +913,18 @@ def cmd_fixes(args):
             print("FAIL: a second --fix changed the file or still warns on an operator it can fix")
             return 1
         shutil.copy(src, os.path.join(args.keep, "tt_umfix_ops.cpp")) if args.keep else None
-        got = measure_with(python, [src], ["tt_umfix"], only=failing)
+        # The text proven whole before is re-proven on one key's batch (every
+        # form: cmd_check's sample); a fix that wrote another text, whole.
+        is_whole, why = sampling.whole(FIXES_SUITE, label, INPUTS, python, text=fixed)
+        proven = failing if is_whole else {
+            op for op in failing if op.split("::")[0] == f"tt_umfix_{SAMPLE_KEY}"}
+        sampling.say(f"undeclared-mutation fixes {label}", is_whole, why, len(proven),
+                     len(failing))
+        got = measure_with(python, [src], ["tt_umfix"], only=proven)
     bad = 0
     notes = []
     rows = {r["op"]: r for r in got["rows"]}
-    for op in sorted(failing):
+    for op in sorted(proven):
         r = rows[op]
         original = want_rows.get(op.replace("tt_umfix_", "tt_um_", 1), {})
         problems = []
@@ -940,10 +948,17 @@ def cmd_fixes(args):
             print(f"FIX NOT PROVEN {op}: " + ", ".join(problems))
     for n in notes:
         print(n)
-    print(f"torch {got['torch']}: {len(failing)} operators that opcheck rejects, fixed by --fix; "
-          f"{len(failing) - bad} pass opcheck test_schema and, where the uncompiled call runs, "
+    print(f"torch {got['torch']}: {len(failing)} operators that opcheck rejects, fixed by --fix, "
+          f"{len(proven)} of them proven here; "
+          f"{len(proven) - bad} pass opcheck test_schema and, where the uncompiled call runs, "
           f"match its values on {', '.join(COLUMNS)}; {bad} do not")
-    return 1 if bad or not failing else 0
+    if bad or not failing:
+        return 1
+    if is_whole and args.stamp:
+        sampling.stamp(FIXES_SUITE, label, INPUTS, python, text=fixed)
+        print(f"undeclared-mutation fixes: recorded the inputs of {label} in "
+              "docs/ground-truth-inputs.json")
+    return 0
 
 
 def main():
@@ -972,6 +987,10 @@ def main():
         s.add_argument("--clang-tidy", required=True)
         s.add_argument("--module", required=True)
         s.add_argument("--keep", help="copy the fixed source here")
+        if name == "fixes":
+            s.add_argument("--stamp", action="store_true",
+                           help="once every fixed operator was proven, record the inputs "
+                           "and the fixed source's digest")
     args = p.parse_args()
     if args.cmd == "generate":
         generate(args.out, args.ns)
