@@ -115,5 +115,7 @@ if [ "$MODE" = full ] && [ "${TORCH_TIDY_NO_PYPI:-0}" != 1 ]; then
   add_to_venv venv-tools jsonschema jsonschema==4.23.0
   # The Python front end's concrete syntax trees (torch-tidy-py).
   add_to_venv venv-tools libcst libcst==1.5.1
+  # torch-tidy-py's flake8 plugin is tested with flake8 itself.
+  add_to_venv venv-tools flake8 flake8==7.1.1
 fi
 exit 0

@@ -49,6 +49,27 @@ def claim(write, truth):
     return sorted(lost.items(), key=lambda kv: version_key(kv[0])), kept
 
 
+def reported(writes, truth, flag_read="read", min_torch=None):
+    """([(write, versions losing the flag, versions keeping it)] to report,
+    the number of writes not reported because their form or target's making
+    was not measured)."""
+    out, unmeasured = [], 0
+    for w in writes:
+        if flag_read == "read" and not w.flag_reads:
+            continue
+        measured = claim(w, truth)
+        if measured is None:
+            unmeasured += 1
+            continue
+        lost, kept = measured
+        if not lost:
+            continue
+        if min_torch and any(version_key(v) <= version_key(min_torch) for v in kept):
+            continue
+        out.append((w, lost, kept))
+    return out, unmeasured
+
+
 def message(write, lost, kept):
     from .analysis import REMEDY
     where = "; ".join(f"torch {v} ({', '.join(b)})" for v, b in lost)
@@ -144,19 +165,9 @@ def main(argv=None):
         regions += len(result.regions)
         reasons = dict(result.regions)
         check_rule_forms(result.writes, rules)
-        for w in result.writes:
-            if args.flag_read == "read" and not w.flag_reads:
-                continue
-            measured = claim(w, truth)
-            if measured is None:
-                unmeasured += 1
-                continue
-            lost, kept = measured
-            if not lost:
-                continue
-            if args.min_torch and any(version_key(v) <= version_key(args.min_torch)
-                                      for v in kept):
-                continue
+        shown, skipped = reported(result.writes, truth, args.flag_read, args.min_torch)
+        unmeasured += skipped
+        for w, lost, kept in shown:
             warnings += 1
             print(f"{path}:{w.line}:{w.column}: warning: {message(w, lost, kept)} [{CHECK}]")
             print(f"{path}:{w.made_line}:{w.made_column}: note: '{w.target}' is made here by "

@@ -22,7 +22,9 @@ class GroundTruthError(Exception):
 
 
 def version_key(version):
-    return tuple(int(p) if p.isdigit() else 0 for p in version.split("."))
+    """(major, minor, patch): 2.15 and 2.15.0 are one version."""
+    parts = [int(p) if p.isdigit() else 0 for p in version.split("+")[0].split(".")]
+    return tuple((parts + [0, 0, 0])[:3])
 
 
 class GroundTruth:
