@@ -219,16 +219,19 @@ def main():
             print(res.stdout[-2000:])
             print(f"FAIL: the installed {script} --help (its package in "
                   f"share/torch-tidy/python)")
-    # torch-tidy-py finds its package and the measured table it reads
-    # (share/doc/torch-tidy/ground-truth.json) from where it is installed.
+    # torch-tidy-py finds its package, the measured table it reads
+    # (share/doc/torch-tidy/ground-truth.json) and the rule table its fixes
+    # go through (share/torch-tidy/RewriteRules.def) from where it is
+    # installed.
     seed = os.path.join(work, "seed.py")
     with open(seed, "w") as f:
-        f.write("import torch\n\n@torch.compile\ndef f(x, rows, cols):\n"
-                "    m = torch.zeros(2, 4, 4)\n    m[:, rows, cols] = x\n"
-                "    assert m.requires_grad\n    return m\n")
+        f.write("import torch\n\n@torch.compile\ndef f(x):\n"
+                "    m = torch.zeros(2, 4, 4)\n    rows, cols = torch.triu_indices(4, 4, 1)\n"
+                "    m[:, rows, cols] = x\n    assert m.requires_grad\n    return m\n")
     if args.tools_python:
         py = run([args.tools_python, os.path.join(root, "usr/bin/torch-tidy-py"), seed], env=env)
-        if py.returncode != 1 or "torch 2.8.0 (eager, aot_eager, inductor)" not in py.stdout:
+        if py.returncode != 1 or "torch 2.8.0 with the eager, aot_eager and inductor " \
+                "backends" not in py.stdout or "note: rule: index-put-advanced" not in py.stdout:
             bad += 1
             print(py.stdout[-2000:])
             print("FAIL: the installed torch-tidy-py did not report the seed")

@@ -113,6 +113,45 @@ class Regions(unittest.TestCase):
         # A module that is never compiled.
         self.assertRegion(module + "net = Net()\n", count=0)
 
+    def test_how_training_scripts_make_and_compile_models(self):
+        """An annotated name, methods that return the module (.cuda(),
+        .to(device), .eval()), a method compiled in place, and a
+        submodule's forward called as self.attn(x)."""
+        block = textwrap.dedent("""
+            import torch
+            class Block(torch.nn.Module):
+                def forward(self, x):
+                    m = torch.zeros(4, 3)
+                    m[1:3, 0] = x[:, 0] * self.scale
+                    return m if m.requires_grad else m.detach()
+            class Net(torch.nn.Module):
+                def __init__(self):
+                    super().__init__()
+                    self.block = Block()
+                def forward(self, x):
+                    return self.block(x) * 2
+            """)
+        for how in ("model: torch.nn.Module = Net()\nmodel = torch.compile(model)",
+                    "model = Net().cuda()\nmodel.compile()",
+                    "model = Net().to('cpu').eval()\nopt = torch.compile(model)"):
+            with self.subTest(how=how):
+                out = self.assertRegion(block + how + "\n")
+                self.assertIn("'Block.forward' is compiled: called from 'Net.forward'", out)
+        in_place = textwrap.dedent("""
+            import torch
+            class Loss(torch.nn.Module):
+                def __init__(self):
+                    super().__init__()
+                    self.compute = torch.compile(self.compute)
+                def compute(self, x):
+                    m = torch.zeros(4, 3)
+                    m[1:3, 0] = x[:, 0]
+                    return m if m.requires_grad else m.detach()
+            """)
+        out = self.assertRegion(in_place)
+        self.assertIn("'Loss.compute' is compiled: compiled in place: "
+                      "self.compute = torch.compile(self.compute)", out)
+
     def test_the_upstream_report(self):
         """pytorch/pytorch#169179's code as reported: a module's method,
         indices held on self, the flag asserted under is_grad_enabled()."""
@@ -151,6 +190,29 @@ class Regions(unittest.TestCase):
             def run(x):
                 return NAME(x) * 2
             """)
+        # A module whose class is in another file, compiled here.
+        layers = textwrap.dedent("""
+            import torch
+            class Layer(torch.nn.Module):
+                def forward(self, x):
+                    m = torch.zeros(4, 3)
+                    m[1:3, 0] = x[:, 0]
+                    return m if m.requires_grad else m.detach()
+            """)
+        with tempfile.TemporaryDirectory() as tmp:
+            os.makedirs(os.path.join(tmp, "pkg"))
+            files = {"pkg/__init__.py": "", "pkg/layers.py": layers,
+                     "pkg/train.py": "import torch\nfrom .layers import Layer\n"
+                                     "model = torch.compile(Layer())\n"}
+            for rel, text in files.items():
+                with open(os.path.join(tmp, rel), "w") as f:
+                    f.write(text)
+            out = io.StringIO()
+            with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
+                cli.main([os.path.join(tmp, r) for r in files])
+            self.assertIn("layers.py:6:9: warning:", out.getvalue())
+            self.assertIn("'Layer.forward' is compiled: the forward of a 'Layer' passed to "
+                          "torch.compile in train.py", out.getvalue())
         cases = {"from .utils import helper": ("helper", 1),
                  "from pkg.utils import helper as h": ("h", 1),
                  "from pkg import utils": ("utils.helper", 0),  # not followed yet
@@ -213,7 +275,7 @@ class Forms(unittest.TestCase):
                 self.assertEqual(len(found), 1 if lost else 0, out)
                 if found:
                     for v in lost:
-                        self.assertIn(f"torch {v} (", found[0])
+                        self.assertIn(f"torch {v} with the ", found[0])
                     if remedy:
                         self.assertIn(f"write it out of place ({remedy}", found[0])
                     self.assertTrue(found[0].endswith(CHECK))
@@ -275,6 +337,15 @@ class Sources(unittest.TestCase):
             # an index never carries grad (kernels-community's grouped_topk).
             "index from a grad value": "i = torch.topk(x, 2)[1]\nm.scatter_(1, i, 1)",
             "mask from a grad value": "v = m[1:3]\nv.masked_fill_(x[:2] > 0, 1.0)",
+            # Integer and boolean tensors never require grad (a new user's
+            # false positives in torchtitan and modded-nanogpt).
+            "integer target": "m = torch.zeros(4, 3, dtype=torch.int32)\nm[0] = x[0]",
+            "boolean target": "m = torch.zeros_like(x, dtype=torch.bool)\nm[0] = x[0]",
+            "integer literal target": "m = torch.tensor([0, 1, 2])\nm[0] = x[0]",
+            "comparison value": "m[0] = x[0] == 1",
+            "bitwise value": "m[0] = (x ^ 3)[0]",
+            "argmax value": "m[0] = x.argmax(1)",
+            "cast to long": "m[0] = x[0].to(torch.long)",
         }
         for what, body in cases.items():
             with self.subTest(what):
@@ -291,6 +362,19 @@ class Targets(unittest.TestCase):
                 rc, out, _ = lint(wrap(f"m = {make}\nm[:, 0] = x[:, 0]"))
                 self.assertEqual(len(warnings(out)), 1, out)
                 self.assertIn("note: 'm' is made here by", out)
+
+    def test_unmeasured_forms_are_counted_not_reported(self):
+        """In-place writes the table does not hold (index_add_, scatter_add_,
+        index_put_, fill_ through a view, an augmented setitem): counted on
+        the summary line, not reported, with --flag-read any too."""
+        body = ("m.index_add_(0, idx, x)\nm.scatter_add_(0, idx, x)\nm[0:2] += x[:2]\n"
+                "m.narrow(0, 0, 1).fill_(x.sum())\nm.index_put_((idx,), x)\n"
+                "m.requires_grad_(False)")
+        for options in ((), ("--flag-read", "any")):
+            rc, out, err = lint(wrap(body), *options)
+            self.assertEqual((rc, warnings(out)), (0, []))
+            self.assertIn("; 5 write(s) of a form or into a target whose making was not "
+                          "measured, not reported", err)
 
     def test_unmeasured_factory_is_counted_not_reported(self):
         rc, out, err = lint(wrap("m = torch.full((4, 3), 2.0)\nm[:, 0] = x[:, 0]"))
@@ -322,6 +406,12 @@ class Options(unittest.TestCase):
         # A version given without its patch level is that version's .0.
         short = ".".join(newest.split(".")[:2])
         self.assertEqual(lint(adv, "--min-torch", short)[0], 0)
+
+    def test_list_regions(self):
+        source = wrap("y = x * 2", "def f(x):") + "\ng = torch.compile(f)\n"
+        rc, out, err = lint(source, "--list-regions")
+        self.assertEqual(rc, 0)
+        self.assertIn("mod.py:3:5: note: 'f' is compiled: passed to torch.compile", err)
 
     def test_bad_option(self):
         with self.assertRaises(SystemExit) as e, \
@@ -457,7 +547,8 @@ class Fixes(unittest.TestCase):
         the write outside a loop around it."""
         for body in ("s = m.shape[0]\nd = m.dtype\nt = m.sum()\nm.zero_()\nm[0] = x",
                      "m.narrow(0, 0, 1).fill_(1)\nm[0] = x\nout = g(m)\nn = m",
-                     "for k in range(2):\n    m[0] = x\nout = g(m)"):
+                     "for k in range(2):\n    m[0] = x\nout = g(m)",
+                     "if x.sum() > 0:\n    return g(m)\nm[0] = x"):
             with self.subTest(body=body):
                 self.assertEqual([r for r, _, _ in self.fixes(body)], ["select-scatter"])
 

@@ -56,6 +56,17 @@ REMEDY = {
     "scatter_": "scatter",
 }
 DETACHING = {"detach", "item", "tolist", "numpy", "data"}
+# In-place methods that write no values into the tensor.
+NOT_WRITES = {"requires_grad_", "detach_", "retain_grad", "share_memory_", "pin_memory_",
+              "record_stream"}
+# Integer and boolean tensors never require grad: a target made with such a
+# dtype is none, and a value of such a kind carries no grad.
+INT_DTYPES = {"bool", "uint8", "int8", "int16", "short", "int32", "int", "int64", "long",
+              "uint16", "uint32", "uint64"}
+INT_RESULTS = {"long", "int", "bool", "short", "byte", "char", "argmax", "argmin", "argsort",
+               "nonzero", "eq", "ne", "lt", "le", "gt", "ge", "logical_not", "logical_and",
+               "logical_or", "logical_xor", "isnan", "isinf", "isfinite", "bucketize",
+               "searchsorted", "randint", "randperm", "numel", "dim", "size"}
 # The argument whose values an in-place method writes (position, keywords):
 # an index or a mask (integers, booleans) never carries grad.
 VALUE_ARGUMENT = {"copy_": (0, ("src",)), "index_copy_": (2, ("source",)),
@@ -104,6 +115,7 @@ class Write:
     target_forms: tuple
     flag_reads: list = field(default_factory=list)
     function: str = ""
+    source: str = ""  # the written value, as written (shortened)
     # The fix: its rule (a row of RewriteRules.def), the replacement of the
     # write's statement and the statement's range ((line, column) start and
     # end, columns from 1); or why there is none.
@@ -121,6 +133,22 @@ class FileResult:
     regions: list = field(default_factory=list)  # [(function, why compiled)]
     writes: list = field(default_factory=list)
     functions: dict = field(default_factory=dict)  # function -> (line, column)
+
+
+# Module methods that return the module itself: GPT(...).cuda() is a GPT.
+MODULE_SELF_METHODS = {"cuda", "cpu", "to", "train", "eval", "float", "half", "bfloat16",
+                       "double", "requires_grad_", "to_empty", "type"}
+
+
+def _constructed(value):
+    """The class name called to make value: Net(...), and Net(...).cuda(),
+    .to(device), .eval(), ... (methods that return the module); else None."""
+    while isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute) and \
+            value.func.attr.value in MODULE_SELF_METHODS:
+        value = value.func.value
+    if isinstance(value, cst.Call) and isinstance(value.func, cst.Name):
+        return value.func.value
+    return None
 
 
 def _dotted(node):
@@ -149,10 +177,17 @@ class _Survey(cst.CSTVisitor):
         self.calls.append(node)
 
     def visit_Assign(self, node):
-        if isinstance(node.value, cst.Call) and isinstance(node.value.func, cst.Name):
+        made = _constructed(node.value)
+        if made:
             for t in node.targets:
                 if isinstance(t.target, cst.Name):
-                    self.assigned_calls.append((t.target.value, node.value.func.value))
+                    self.assigned_calls.append((t.target.value, made))
+
+    def visit_AnnAssign(self, node):
+        # model: nn.Module = GPT(...)
+        made = _constructed(node.value) if node.value is not None else None
+        if made and isinstance(node.target, cst.Name):
+            self.assigned_calls.append((node.target.value, made))
 
     def visit_Import(self, node):
         for a in node.names:
@@ -200,7 +235,27 @@ class Analyzer:
                         self.functions[f"{stmt.name.value}.{item.name.value}"] = item
         # Names bound to an instance of a class of this file: model = Net().
         self.instances = {name: cls for name, cls in survey.assigned_calls
-                          if cls in self.classes}
+                          if cls in self.classes or cls in survey.imported}
+        # A class's attributes bound to an instance of a class in its
+        # methods (self.attn = Attention(...)), and its methods compiled in
+        # place (self.f = torch.compile(self.f)).
+        self.members = {}
+        self.compiled_methods = {}
+        for stmt in self.wrapper.module.body:
+            if not isinstance(stmt, cst.ClassDef):
+                continue
+            for assign in m.findall(stmt, m.Assign(targets=[m.AssignTarget(
+                    target=m.Attribute(value=m.Name("self")))])):
+                attr = assign.targets[0].target.attr.value
+                made = _constructed(assign.value)
+                if made:
+                    self.members[(stmt.name.value, attr)] = made
+                v = assign.value
+                if isinstance(v, cst.Call) and self._is_compile(v.func) and v.args and \
+                        m.matches(v.args[0].value, m.Attribute(value=m.Name("self"))) and \
+                        f"{stmt.name.value}.{v.args[0].value.attr.value}" in self.functions:
+                    self.compiled_methods[f"{stmt.name.value}.{v.args[0].value.attr.value}"] = \
+                        f"compiled in place: self.{attr} = torch.compile(self.{v.args[0].value.attr.value})"
 
     @property
     def pos(self):
@@ -230,6 +285,8 @@ class Analyzer:
         for name, fn in self.functions.items():
             if any(self._compiling_decorator(d) for d in fn.decorators):
                 roots[name] = "decorated with torch.compile"
+        for name, why in self.compiled_methods.items():
+            roots.setdefault(name, why)
         for call in self.calls:
             func = call.func
             # torch.compile(fn, ...) and torch._dynamo.optimize(...)(fn)
@@ -242,16 +299,19 @@ class Analyzer:
                 roots.setdefault(arg.value, "passed to torch.compile")
             # A module: torch.compile(Net(...)), torch.compile(model).
             cls = self._instance_class(arg)
-            if cls and f"{cls}.forward" in self.functions:
+            if cls:
                 roots.setdefault(f"{cls}.forward",
                                  f"the forward of a '{cls}' passed to torch.compile")
             # model.compile()
             if m.matches(func, m.Attribute(attr=m.Name("compile"))):
                 cls = self._instance_class(func.value)
-                if cls and f"{cls}.forward" in self.functions:
+                if cls:
                     roots.setdefault(f"{cls}.forward",
                                      f"the forward of a '{cls}' compiled with .compile()")
-        return roots
+        # Those of a class of this file; the others' (an imported class) are
+        # the Project's to find.
+        return {name: why for name, why in roots.items() if name in self.functions
+                or name.split(".")[0] in self.imported}
 
     def callees(self, name):
         """What a function calls that may be defined in the project: a name
@@ -261,12 +321,20 @@ class Analyzer:
             if isinstance(call.func, cst.Name):
                 yield call.func.value
             elif cls and m.matches(call.func, m.Attribute(value=m.Name("self"))):
-                yield f"{cls}.{call.func.attr.value}"
+                attr = call.func.attr.value
+                member = self.members.get((cls, attr))
+                if member:
+                    # self.attn(x): the forward of the submodule's class
+                    yield f"{member}.forward"
+                else:
+                    yield f"{cls}.{attr}"
 
     def _instance_class(self, node):
-        if isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and \
-                node.func.value in self.classes:
-            return node.func.value
+        """The class (of this file, or imported) of a module made by
+        node or bound to the name node."""
+        made = _constructed(node) if isinstance(node, cst.Call) else None
+        if made and (made in self.classes or made in self.imported):
+            return made
         if isinstance(node, cst.Name):
             return self.instances.get(node.value)
         return None
@@ -313,6 +381,20 @@ class Project:
                  if any(p == t or p.endswith(os.sep + t) for t in tails)]
         return found[0] if len(found) == 1 else None
 
+    def _find(self, a, name):
+        """(the file, the name there) of a function or method a names: its
+        own, or one it imports (`helper`, `Attention.forward` of an imported
+        Attention); (None, None) where no file of the run defines it."""
+        if name in a.functions:
+            return a, name
+        head, dot, rest = name.partition(".")
+        if head in a.imported:
+            other = self._resolve(a, a.imported[head])
+            original = a.imported[head][2] + dot + rest
+            if other is not None and original in other.functions:
+                return other, original
+        return None, None
+
     def regions(self):
         """{path: {function: why it is compiled}}."""
         seen = {p: {} for p in self.files}
@@ -320,18 +402,21 @@ class Project:
         for p, a in self.files.items():
             for name, why in a.roots().items():
                 seen[p][name] = why
-                work.append((a, name))
+                if name in a.functions:
+                    work.append((a, name))
+        for p, a in self.files.items():
+            for name in list(seen[p]):
+                if name not in a.functions:  # the forward of an imported class
+                    why = seen[p].pop(name)
+                    target, defined = self._find(a, name)
+                    if target is not None:
+                        tp = os.path.normpath(target.path)
+                        seen[tp].setdefault(defined, f"{why} in {os.path.basename(a.path)}")
+                        work.append((target, defined))
         while work:
             a, name = work.pop()
             for callee in a.callees(name):
-                target, defined = None, None
-                if callee in a.functions:
-                    target, defined = a, callee
-                elif callee in a.imported:
-                    other = self._resolve(a, a.imported[callee])
-                    original = a.imported[callee][2]
-                    if other is not None and original in other.functions:
-                        target, defined = other, original
+                target, defined = self._find(a, callee)
                 if target is None:
                     continue
                 tp = os.path.normpath(target.path)
@@ -379,6 +464,8 @@ class _FunctionScan:
             return None
         if any(a.keyword and a.keyword.value == "requires_grad" for a in value.args):
             return None
+        if self._int_dtype(value):
+            return None  # an integer or boolean tensor never requires grad
         def made(spelling, factory):
             if factory not in TARGET_FORMS:
                 return spelling, None  # not measured
@@ -407,7 +494,42 @@ class _FunctionScan:
                                                   else forms + (CLONE_FORM,))
         return None
 
+    def _int_dtype(self, call):
+        """Whether a call names an integer or boolean dtype (dtype=torch.long,
+        .to(torch.int32)), or is torch.tensor of integer literals."""
+        for a in call.args:
+            if a.keyword is None and not (isinstance(call.func, cst.Attribute) and
+                                          call.func.attr.value == "to"):
+                continue
+            name = _dotted(a.value) or ""
+            head, _, rest = name.partition(".")
+            if (a.keyword is None or a.keyword.value == "dtype") and \
+                    head in self.a.torch and rest in INT_DTYPES:
+                return True
+        name = _dotted(call.func) or ""
+        if name.partition(".")[2] in ("tensor", "as_tensor") and call.args and \
+                not any(a.keyword and a.keyword.value == "dtype" for a in call.args):
+            ints = list(m.findall(call.args[0].value, m.Integer()))
+            others = list(m.findall(call.args[0].value, m.Float() | m.Name() | m.Call()))
+            return bool(ints) and not others
+        return False
+
     def _may_require_grad(self, node):
+        if isinstance(node, (cst.Comparison, cst.BooleanOperation)):
+            return False  # a boolean
+        if isinstance(node, cst.BinaryOperation) and isinstance(
+                node.operator, (cst.BitAnd, cst.BitOr, cst.BitXor, cst.LeftShift,
+                                cst.RightShift)):
+            return False  # integers or booleans
+        if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.BitInvert):
+            return False
+        if isinstance(node, cst.Call):
+            name = _dotted(node.func) or ""
+            method = node.func.attr.value if isinstance(node.func, cst.Attribute) else ""
+            if method in INT_RESULTS or (name.partition(".")[0] in self.a.torch and
+                                         name.partition(".")[2] in INT_RESULTS) or \
+                    (method == "to" and self._int_dtype(node)):
+                return False
         if isinstance(node, cst.Name):
             return node.value in self.grad
         if isinstance(node, cst.Attribute):
@@ -492,6 +614,12 @@ class _FunctionScan:
             self._assign(small.target, small.value)
         elif isinstance(small, cst.Expr) and isinstance(small.value, cst.Call):
             self._call_write(small.value)
+        elif isinstance(small, cst.AugAssign) and isinstance(small.target, cst.Subscript):
+            # m[0:4] += h: not measured; counted, not reported
+            base, _ = self._base_of(small.target.value)
+            if base and not self.no_grad_depth and self._may_require_grad(small.value):
+                self._record(small.target, base, "unmeasured:setitem_augmented",
+                             (None, "the form was not measured"))
         self._flag_reads(small)
 
     def _assign(self, target, value):
@@ -552,7 +680,7 @@ class _FunctionScan:
                 # m[mask] = x[mask] kept the flag under aot_eager).
                 form = "setitem_mask_"
             plan = self._plan_setitem(target, value)
-        self._record(target, base, form, plan)
+        self._record(target, base, form, plan, value)
 
     def _call_write(self, call):
         func = call.func
@@ -560,8 +688,10 @@ class _FunctionScan:
             return
         method = func.attr.value
         recv = func.value
-        if method not in VALUE_ARGUMENT or \
-                not any(self._may_require_grad(v) for v in _value_arguments(call, method)):
+        if method not in VALUE_ARGUMENT:
+            self._unmeasured_call(call, method)
+            return
+        if not any(self._may_require_grad(v) for v in _value_arguments(call, method)):
             return
         base, how = self._base_of(recv)
         form = None
@@ -587,12 +717,31 @@ class _FunctionScan:
             elif base and how == "self" and len(views) > 1 and method == "copy_":
                 form = "chain_copy_"
         if base and form:
-            self._record(call, base, form, self._plan_call(call, base, form))
+            source = next(v for v in _value_arguments(call, method) if self._may_require_grad(v))
+            self._record(call, base, form, self._plan_call(call, base, form), source)
 
-    def _record(self, node, base, form, plan):
+    def _unmeasured_call(self, call, method):
+        """An in-place method the table does not hold (index_put_,
+        scatter_add_, index_add_, fill_ with a tensor, ...) writing a fresh
+        tensor, directly or through views, from a value that may require
+        grad: recorded with an unmeasured form, so that it is counted."""
+        if not method.endswith("_") or method in NOT_WRITES or self.no_grad_depth:
+            return
+        recv = call.func.value
+        while isinstance(recv, cst.Call) and isinstance(recv.func, cst.Attribute) and \
+                recv.func.attr.value in VIEWS:
+            recv = recv.func.value
+        base, _ = self._base_of(recv)
+        if base and any(self._may_require_grad(a.value) for a in call.args):
+            self._record(call, base, "unmeasured:" + method, (None, "the form was not measured"))
+
+    def _record(self, node, base, form, plan, source=None):
         made_line, made_column, factory, target_forms = self.fresh[base]
         w = Write(self.line(node), self.col(node), base, form, made_line, made_column,
                   factory, target_forms, function=self.name)
+        if source is not None:
+            text = " ".join(self._code(source).split())
+            w.source = text if len(text) <= 40 else text[:37] + "..."
         rule, text = plan
         if rule is None:
             w.no_fix = text
@@ -807,6 +956,8 @@ def _harmless_use(node, stack, statement_ids):
     number."""
     if any(id(n) in statement_ids for n in stack):
         return True
+    if any(isinstance(n, cst.Return) for n in stack):
+        return True  # the function ends there: no later write is seen
     parent = stack[-1] if stack else None
     if isinstance(parent, cst.Attribute) and parent.attr is node:
         return True  # x.name: another name

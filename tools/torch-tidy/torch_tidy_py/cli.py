@@ -72,15 +72,20 @@ def reported(writes, truth, flag_read="read", min_torch=None):
 
 def message(write, lost, kept):
     from .analysis import REMEDY
-    where = "; ".join(f"torch {v} ({', '.join(b)})" for v, b in lost)
+    def backends(names):
+        names = list(names)
+        listed = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+        return f"the {listed} backend" + ("s" if len(names) > 1 else "")
+    where = "; ".join(f"torch {v} with {backends(b)}" for v, b in lost)
     kept_text = f"; torch {', '.join(kept)} keeps it" if kept else ""
     reads = ", ".join(str(n) for n in sorted(set(write.flag_reads)))
     remedy = REMEDY.get(write.form)
     fix = (f"; write it out of place ({remedy}), which keeps the flag on every version "
            "and backend measured" if remedy else
            "; write it out of place (the view's out-of-place result scattered back)")
-    return (f"in-place write into '{write.target}', made without gradient tracking, from a "
-            f"value that may require grad, inside a compiled region: torch.compile reads "
+    source = f"'{write.source}', which" if write.source else "a value that"
+    return (f"in-place write into '{write.target}', made without gradient tracking, from "
+            f"{source} may require grad, inside a compiled region: torch.compile reads "
             f"'{write.target}.requires_grad' as False after it where uncompiled code reads "
             f"True (measured on {where}{kept_text})"
             + (f", and this code reads the flag (line {reads})" if reads else "") + fix)
@@ -96,6 +101,9 @@ def main(argv=None):
     p.add_argument("--min-torch", type=_parse_version, metavar="VERSION",
                    help="the oldest torch the project supports: forms every compiled backend "
                         "kept on a measured version no newer than it are not reported")
+    p.add_argument("--list-regions", action="store_true",
+                   help="also list every compiled region found, and why it is one (on "
+                        "stderr), to see what was looked at")
     p.add_argument("--fix", action="store_true",
                    help="apply the fixes of the warnings to the files")
     p.add_argument("--export-fixes", metavar="YAML",
@@ -164,6 +172,11 @@ def main(argv=None):
             continue
         regions += len(result.regions)
         reasons = dict(result.regions)
+        if args.list_regions:
+            for name, why in result.regions:
+                line, col = result.functions[name]
+                print(f"{path}:{line}:{col}: note: '{name}' is compiled: {why}",
+                      file=sys.stderr)
         check_rule_forms(result.writes, rules)
         shown, skipped = reported(result.writes, truth, args.flag_read, args.min_torch)
         unmeasured += skipped
