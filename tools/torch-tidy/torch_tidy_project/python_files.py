@@ -29,6 +29,12 @@ COMPILES = re.compile(r"\bcompile\b|_dynamo")
 
 def candidates(root):
     """The root's Python files that mention torch, sorted."""
+    return [p for p, _ in _scan(root)]
+
+
+def _scan(root):
+    """[(path, whether it mentions compile or _dynamo)] of the root's Python
+    files that mention torch, sorted; each file read once."""
     paths = None
     if os.path.isdir(os.path.join(root, ".git")):
         res = subprocess.run(["git", "-C", root, "ls-files", "-z", "--", "*.py"],
@@ -46,10 +52,12 @@ def candidates(root):
     for p in paths:
         try:
             with open(p, encoding="utf-8", errors="replace") as f:
-                if "torch" in f.read():
-                    out.append(p)
+                text = f.read()
         except OSError:
-            out.append(p)  # torch-tidy-py says it cannot read it
+            out.append((p, True))  # torch-tidy-py says it cannot read it
+            continue
+        if "torch" in text:
+            out.append((p, bool(COMPILES.search(text))))
     return sorted(out)
 
 
@@ -77,15 +85,9 @@ def lint(mode, project_python, root, scratch, sarif):
     if mode == "off":
         return Counter(), [], {}, {"files": None, "linted": 0,
                                    "not_linted_why": "--python-files off"}
-    files = candidates(root)
-    compiling = []
-    for f in files:
-        try:
-            with open(f, encoding="utf-8", errors="replace") as fh:
-                if COMPILES.search(fh.read()):
-                    compiling.append(f)
-        except OSError:
-            compiling.append(f)
+    scanned = _scan(root)
+    files = [p for p, _ in scanned]
+    compiling = [p for p, compiles in scanned if compiles]
     info = {"files": len(files), "compiling": len(compiling), "linted": 0, "regions": 0,
             "warnings": 0, "fixes": 0, "unmeasured": 0, "python": None,
             "not_linted_why": None}
@@ -116,7 +118,7 @@ def lint(mode, project_python, root, scratch, sarif):
         [os.path.dirname(package)] + [p for p in [os.environ.get("PYTHONPATH")] if p]))
     res = subprocess.run([py, "-m", "torch_tidy_py", "--export-fixes", fixes_yaml, *files],
                          capture_output=True, text=True, env=env, cwd=root)
-    if res.returncode not in (0, 1, 2) or "Traceback" in res.stderr and res.returncode != 2:
+    if res.returncode not in (0, 1, 2) or ("Traceback" in res.stderr and res.returncode != 2):
         raise ProjectError(f"torch-tidy-py failed (exit {res.returncode}): "
                            f"{res.stderr[-1500:]}")
     if res.stdout.strip():
