@@ -64,6 +64,25 @@ class ModeTest(unittest.TestCase):
                 self.assertIn("--python-files on: 1 Python files cannot be linted",
                               str(e.exception))
 
+    def test_a_gate_does_not_pass_on_unread_compiled_python(self):
+        """auto without LibCST: a passing or warning verdict becomes exit 3
+        (coverage); off, nothing compiled, or --fail-on never keep theirs."""
+        unread = {"files": 2, "compiling": 1, "not_linted_why": "LibCST is not installed"}
+        code, reasons, last = python_files.gate(0, [], "PASS", unread, {"warnings", "coverage"})
+        self.assertEqual((code, reasons), (3, ["coverage"]))
+        self.assertIn("1 of the project's Python files compile something and were not "
+                      "linted: LibCST is not installed", last)
+        self.assertEqual(python_files.gate(1, ["warnings"], "x", unread,
+                                           {"warnings", "coverage"})[:2],
+                         (3, ["warnings", "coverage"]))
+        for info, fail_on in ((dict(unread, compiling=0), {"coverage"}),
+                              ({"files": None, "not_linted_why": "--python-files off"},
+                               {"coverage"}),
+                              (unread, {"never"}), (unread, {"warnings"}), (None, {"coverage"})):
+            with self.subTest(info=info, fail_on=fail_on):
+                self.assertEqual(python_files.gate(0, [], "PASS", info, fail_on),
+                                 (0, [], "PASS"))
+
     def test_nothing_compiled_needs_no_libcst(self):
         """No file, or no file that compiles anything: no region can be
         there, so nothing is linted and LibCST is not needed, even `on`."""

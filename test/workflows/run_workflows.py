@@ -357,6 +357,15 @@ def case_ci_project(c):
           f"and in SARIF ({uris})")
     validate(c, os.path.join(c.out, "ci-project-py.json"),
              "the sample project's --json with its Python")
+    # A gate never passes on the share it read: run under a Python without
+    # LibCST (the torch venv's), the compiled Python is not linted, exit 3.
+    tp = c.args.torch_python
+    if tp and os.path.exists(tp) and run([tp, "-c", "import libcst"])[0] != 0:
+        rc, out = run([tp, os.path.join(c.bin, "torch-tidy-project"), "-j", "2"], cwd=d)
+        check(rc == 3 and "compile something and were not linted: LibCST is not installed"
+              in last_line(out),
+              f"without LibCST the gate does not pass on the C++ alone (exit {rc}): "
+              f"{last_line(out)[-300:]}")
     rc, out = run([os.path.join(c.bin, "torch-tidy-project"), "-j", "2",
                    "--python-files", "on"], cwd=d,
                   env=dict(os.environ, PYTHONPATH=""))

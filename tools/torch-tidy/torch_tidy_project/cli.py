@@ -397,6 +397,8 @@ def run(args, here):
     code, reasons, last = report.verdict(
         args.fail_on, warnings, sum(len(v) for v in unparsed.values()), c,
         args.min_coverage)
+    code, reasons, last = python_files.gate(code, reasons, last, py_info,
+                                            args.fail_on)
     summary = {
         "schema": report.SCHEMA,
         "result": {"exit_status": code, "failed_on": reasons,

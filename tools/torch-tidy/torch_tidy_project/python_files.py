@@ -61,6 +61,21 @@ def _scan(root):
     return sorted(out)
 
 
+def gate(code, reasons, last, info, fail_on):
+    """The verdict with the project's Python: a gate on coverage never
+    passes where Python files that compile something were not linted (no
+    LibCST under --python-files auto): exit 3, as for C++ it did not read.
+    --python-files off leaves them out on purpose."""
+    if not info or not info.get("not_linted_why") or not info.get("compiling") or \
+            "never" in fail_on or "coverage" not in fail_on or code not in (0, 1):
+        return code, reasons, last
+    reasons = list(reasons) + ["coverage"]
+    return 3, reasons, (f"torch-tidy-project: FAIL ({', '.join(reasons)}): "
+                        f"{info['compiling']} of the project's Python files compile something "
+                        f"and were not linted: {info['not_linted_why']} (--python-files off "
+                        f"leaves them out)")
+
+
 def _with_libcst(pythons):
     for py in pythons:
         if not py:

@@ -19,7 +19,7 @@ import sys
 from collections import Counter
 
 from . import coverage as cov
-from . import index, report, sarif
+from . import index, python_files, report, sarif
 from .common import ProjectError, rel, write_json
 
 
@@ -188,6 +188,10 @@ def merge(docs, names):
     c["bring_in"] = cov.bring_in(c)
     code, reasons, last = report.verdict(
         set(opts["fail_on"]), warnings, len(bad), c, opts["min_coverage"])
+    code, reasons, last = python_files.gate(
+        code, reasons, last,
+        next((d.get("python") for _, d, _ in shards if d.get("python")), None),
+        set(opts["fail_on"]))
     idx = base["index"]
     if idx is not None:
         idx = dict(idx, kernels_unseen=index.kernels_unseen(
