@@ -40,7 +40,7 @@ SKIP = 77
 HERE = os.path.dirname(os.path.abspath(__file__))
 SCRIPTS = ("torch-tidy", "torch-clangd", "torch-tidy-sarif",
            "torch-tidy-verify", "torch-tidy-project", "torch-tidy-cdb",
-           "torch-tidy-py")
+           "torch-tidy-py", "torch-tidy-hook")
 
 
 def run(cmd, **kw):
@@ -84,6 +84,7 @@ cd ..
 END=$(date +%s.%N)
 echo "FIRST_RUN $START $END"
 check py torch-tidy-py project/rowfill/__init__.py
+check hook torch-tidy-hook -p project/.torch-tidy project/csrc/rowfill.cpp
 check sarif torch-tidy-sarif --help
 check verify torch-tidy-verify --help
 printf 'int main() { return 0; }\n' > clangd.cpp
@@ -237,6 +238,7 @@ def check(args, scratch):
             print("PASS project-report: --json and --sarif hold the C++ "
                   "kernel's index_put_ and the compiled Python write")
     expect("py", 1, "torch-compile-requires-grad-propagation")
+    expect("hook", 1, "rowfill.cpp:9:3: error: in-place index_put_")
     expect("sarif", 0)
     expect("verify", 0)
     expect("clangd", 0)
@@ -255,6 +257,7 @@ def check(args, scratch):
     else:
         print(f"PASS needed: {', '.join(sorted(needed))} need glibc and "
               f"libgcc_s only")
+    pre_commit(args, scratch, wheel, failures)
     size = os.path.getsize(wheel) / 2**20
     print(f"wheel: {os.path.basename(wheel)}, {size:.1f} MiB; packed and "
           f"repaired in {pack_s:.0f} s; pip install {install_s:.1f} s; first "
@@ -265,6 +268,38 @@ def check(args, scratch):
     print("PASS: the wheel installs and works with no LLVM" +
           ("" if hide else " (LLVM NOT HIDDEN: see above)"))
     return 0
+
+
+def pre_commit(args, scratch, wheel, failures):
+    """The hooks that install from the wheel (language: python): pre-commit
+    installs the checkout (pyproject.toml), which pulls the wheel; offline,
+    from the wheel's directory and the wheelhouse."""
+    version = os.path.basename(wheel).split("-")[1]
+    pyproject = open(os.path.join(args.source_dir, "pyproject.toml")).read()
+    if f'"torch-tidy=={version}"' not in pyproject:
+        failures.append("pyproject")
+        print(f"FAIL pyproject: pyproject.toml does not depend on "
+              f"torch-tidy=={version}, the wheel's version")
+    pc = os.path.join(os.path.dirname(args.tools_python), "pre-commit")
+    repo = os.path.join(scratch, "hooked")
+    os.makedirs(repo)
+    run(["git", "init", "-q"], cwd=repo)
+    shutil.copy(os.path.join(args.source_dir, "examples", "skew_symmetric.py"),
+                os.path.join(repo, "model.py"))
+    run(["git", "add", "model.py"], cwd=repo)
+    env = dict(os.environ, PIP_NO_INDEX="1",
+               PIP_FIND_LINKS=f"{os.path.dirname(wheel)} {args.wheelhouse}",
+               PRE_COMMIT_HOME=os.path.join(scratch, "pre-commit-home"))
+    out = run([pc, "try-repo", args.source_dir, "torch-tidy-py-pip",
+               "--verbose"], cwd=repo, env=env)
+    if out.returncode == 0 or "model.py:17:5: warning: " not in out.stdout:
+        failures.append("pre-commit")
+        print(f"FAIL pre-commit: the torch-tidy-py-pip hook (installed from "
+              f"the wheel) did not fail on the seed with its warning (exit "
+              f"{out.returncode}):\n  " + out.stdout[-3000:].replace("\n", "\n  "))
+    else:
+        print("PASS pre-commit: the torch-tidy-py-pip hook, installed from "
+              "the wheel through pyproject.toml, fails on the seed")
 
 
 if __name__ == "__main__":

@@ -89,16 +89,19 @@ add_to_venv() {
     log "WARNING: could not install $* into $dir (see $CACHE_DIR/pip.log); the tests needing it will print a skip line"
 }
 # The wheel's install test installs it offline: its dependencies (LibCST and
-# what LibCST needs), downloaded once into a local wheelhouse.
+# what LibCST needs) and, for the pre-commit hooks' install of pyproject.toml,
+# setuptools, downloaded once into a local wheelhouse.
+WHEELHOUSE_SPEC="libcst==1.5.1 setuptools==75.8.0"
 fill_wheelhouse() {
   local dir="$CACHE_DIR/wheelhouse"
-  [ -f "$dir/.torch-tidy-ok" ] && return 0
+  [ "$(cat "$dir/.torch-tidy-ok" 2>/dev/null)" = "$WHEELHOUSE_SPEC" ] && return 0
   [ -x "$CACHE_DIR/venv-tools/bin/pip" ] || return 0
-  log "downloading LibCST's wheels into $dir (cached afterwards)"
-  if "$CACHE_DIR/venv-tools/bin/pip" download -q -d "$dir" libcst==1.5.1 >>"$CACHE_DIR/pip.log" 2>&1; then
-    touch "$dir/.torch-tidy-ok"
+  log "downloading $WHEELHOUSE_SPEC into $dir (cached afterwards)"
+  # shellcheck disable=SC2086 # the spec is a list
+  if "$CACHE_DIR/venv-tools/bin/pip" download -q -d "$dir" $WHEELHOUSE_SPEC >>"$CACHE_DIR/pip.log" 2>&1; then
+    echo "$WHEELHOUSE_SPEC" >"$dir/.torch-tidy-ok"
   else
-    log "WARNING: could not download LibCST into $dir (see $CACHE_DIR/pip.log); the wheel's install test will print a skip line"
+    log "WARNING: could not download $WHEELHOUSE_SPEC into $dir (see $CACHE_DIR/pip.log); the wheel's install test will print a skip line"
   fi
 }
 # The tools venv: independent consumers and hosts of our outputs (a SARIF

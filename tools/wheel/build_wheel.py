@@ -32,6 +32,7 @@ CONSOLE_SCRIPTS = {
     "torch-tidy-project": "torch_tidy:torch_tidy_project",
     "torch-tidy-cdb": "torch_tidy_project.cdb:main",
     "torch-tidy-py": "torch_tidy_py.cli:main",
+    "torch-tidy-hook": "torch_tidy:torch_tidy_hook",
 }
 # LibCST for torch-tidy-py; the version the suites test is 1.5.1.
 REQUIRES = ["libcst>=1.1"]
@@ -81,6 +82,11 @@ def stage(args, root):
             continue
         shutil.copy2(src, os.path.join(pkg, "bin", tool))
         tools.append(tool)
+    # The pre-commit hook's script, which torch-tidy-hook runs.
+    os.makedirs(os.path.join(pkg, "hooks"))
+    shutil.copy2(os.path.join(args.source_dir, "tools", "pre-commit",
+                              "torch-tidy-hook"),
+                 os.path.join(pkg, "hooks", "torch-tidy-hook"))
     # Clang's builtin headers (stddef.h, the intrinsics): torch-tidy looks
     # for them in <its bin>/../lib/clang/<major>, as clang-tidy does.
     major = args.llvm_version.split(".")[0]
@@ -131,6 +137,7 @@ def main():
                         "torch_tidy_py/ (the build's bin/)")
     p.add_argument("--clang-resources", required=True,
                    help="clang's resource directory (lib/clang/<major>)")
+    p.add_argument("--source-dir", required=True)
     p.add_argument("--work", required=True, help="a scratch directory")
     p.add_argument("--out", required=True, help="where the wheel goes")
     p.add_argument("--plat", default=None,

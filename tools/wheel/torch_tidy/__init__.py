@@ -1,7 +1,8 @@
 """torch-tidy, installed from its wheel: the console scripts pip makes run
 the static binaries in bin/ beside this file (torch-tidy, torch-clangd,
-torch-tidy-sarif, torch-tidy-verify) and the Python tools (torch-tidy-project,
-torch-tidy-cdb, torch-tidy-py). torch-tidy and torch-clangd find clang's
+torch-tidy-sarif, torch-tidy-verify), the Python tools (torch-tidy-project,
+torch-tidy-cdb, torch-tidy-py) and the pre-commit hook's script
+(torch-tidy-hook, in hooks/). torch-tidy and torch-clangd find clang's
 builtin headers in lib/clang/ beside bin/, as an installed clang-tidy does."""
 import os
 import sys
@@ -38,6 +39,14 @@ def torch_tidy_sarif():
 
 def torch_tidy_verify():
     _exec("torch-tidy-verify")
+
+
+def torch_tidy_hook():
+    # The pre-commit hook's script (tools/pre-commit/torch-tidy-hook), with
+    # this wheel's torch-tidy unless TORCH_TIDY_BIN names another.
+    script = os.path.join(os.path.dirname(BIN), "hooks", "torch-tidy-hook")
+    os.environ.setdefault("TORCH_TIDY_BIN", binary("torch-tidy"))
+    os.execv("/bin/bash", ["bash", script] + sys.argv[1:])
 
 
 def torch_tidy_project():
