@@ -9,7 +9,7 @@ CTEST_ARGS   ?=
 # a RESOURCE_LOCK and run one at a time.
 TEST_JOBS    ?= $(shell nproc 2>/dev/null || echo 2)
 
-.PHONY: all bootstrap configure build demo test bench bench-index corpus sweep format ground-truth package clean
+.PHONY: all bootstrap configure build demo test bench bench-index corpus sweep format ground-truth package wheel clean
 
 all: build
 
@@ -52,6 +52,12 @@ test: build
 # The Debian package (CPack): build/torch-tidy_<version>_<arch>.deb.
 package: build
 	@cd $(BUILD_DIR) && cpack -G DEB
+
+# The wheel: dist/torch_tidy-<version>-py3-none-manylinux_<glibc>_<arch>.whl,
+# its binaries linked statically against LLVM (tools/wheel). `make test`'s
+# wheel-install packs the same wheel and installs it.
+wheel: build
+	@cmake --build $(BUILD_DIR) --target wheel
 
 # The performance harness: prints the table, writes docs/performance.md.
 bench: build

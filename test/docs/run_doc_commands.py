@@ -5,8 +5,11 @@ A block is a fenced ```sh block preceded by a line
 
     <!-- runnable: in=DIR [exit=N] [expect="TEXT"] [after=path] -->
 
-DIR is where it runs: `.` is the checkout, anything else a fresh copy of
-that directory of the repository (a sample project). Each block runs in
+DIR is where it runs: `.` is the checkout, anything else a copy of that
+directory of the repository (a sample project), one copy per directory:
+the blocks that name it run there in the order of the files given and of
+their lines, as a reader who follows the docs runs them in one project
+(so a later block may find what an earlier one left, such as the cache). Each block runs in
 bash with -e -o pipefail and these stand-ins for the reader's machine:
 
   $TT            a tree that looks like the reader's checkout after
@@ -87,6 +90,7 @@ def main():
     shutil.rmtree(args.out, ignore_errors=True)
     os.makedirs(args.out)
     failures, ran, skipped = [], 0, 0
+    projects = {}  # in= directory -> its one copy
     for doc in args.docs:
         found = blocks(os.path.join(src, doc))
         if not found:
@@ -101,21 +105,26 @@ def main():
             fake_checkout(src, build, tt)
             if where == ".":
                 cwd = tt
+            elif where in projects:
+                cwd = projects[where]
             else:
-                cwd = os.path.join(base, "project")
+                cwd = os.path.join(os.path.abspath(args.out),
+                                   "project-" + re.sub(r"\W+", "-", where))
                 shutil.copytree(os.path.join(src, where), cwd, symlinks=True)
-                if ".venv/bin/python" in text:
-                    if not args.torch_python:
-                        print(f"SKIPPED {name}: no torch 2.8.0 venv "
-                              f"(tools/bootstrap) for .venv/bin/python")
-                        skipped += 1
-                        continue
-                    os.makedirs(os.path.join(cwd, ".venv", "bin"))
-                    wrapper = os.path.join(cwd, ".venv", "bin", "python")
-                    with open(wrapper, "w") as f:
-                        f.write(f"#!/bin/sh\nexec "
-                                f"{shlex.quote(args.torch_python)} \"$@\"\n")
-                    os.chmod(wrapper, 0o755)
+                projects[where] = cwd
+            if where != "." and ".venv/bin/python" in text:
+                if not args.torch_python:
+                    print(f"SKIPPED {name}: no torch 2.8.0 venv "
+                          f"(tools/bootstrap) for .venv/bin/python")
+                    skipped += 1
+                    continue
+                os.makedirs(os.path.join(cwd, ".venv", "bin"),
+                            exist_ok=True)
+                wrapper = os.path.join(cwd, ".venv", "bin", "python")
+                with open(wrapper, "w") as f:
+                    f.write(f"#!/bin/sh\nexec "
+                            f"{shlex.quote(args.torch_python)} \"$@\"\n")
+                os.chmod(wrapper, 0o755)
             env = dict(os.environ, TT=tt)
             if attrs.get("after") == "path":
                 env["PATH"] = os.path.join(tt, "build", "demo", "bin") + \

@@ -18,8 +18,11 @@ runs, with the same inputs), then checks:
         (test/wheel/project: setup.py, a LibTorch operator, a compiled
         Python function) against the torch 2.8.0 venv's torch, with --json
         and --sarif, and finds both its bugs;
-      - torch-tidy-py, torch-tidy-sarif, torch-tidy-verify and torch-clangd
-        run.
+      - torch-tidy-py, flake8 (TTP001, through the wheel's entry point),
+        torch-tidy-hook (the pre-commit hook's script), torch-tidy-sarif,
+        torch-tidy-verify and torch-clangd run;
+  * pre-commit installs the torch-tidy-py-pip hook through pyproject.toml,
+    which pulls the wheel (offline), and it fails on the seed.
 Prints the wheel's size, the install time and the first run's time.
 
 Exit 77 (a SKIPPED line naming what is missing) without the tools venv
@@ -84,6 +87,7 @@ cd ..
 END=$(date +%s.%N)
 echo "FIRST_RUN $START $END"
 check py torch-tidy-py project/rowfill/__init__.py
+check flake8 flake8 --select TTP project/rowfill/__init__.py
 check hook torch-tidy-hook -p project/.torch-tidy project/csrc/rowfill.cpp
 check sarif torch-tidy-sarif --help
 check verify torch-tidy-verify --help
@@ -156,6 +160,12 @@ def check(args, scratch):
     if missing:
         return fail(f"pip made no console script for {missing}")
 
+    # flake8 beside it: the wheel's flake8.extension entry point registers
+    # TTP001 (checked below, with LLVM hidden).
+    inst = run([os.path.join(venv, "bin", "pip"), "install", "--no-index",
+                "--find-links", args.wheelhouse, "flake8"])
+    if inst.returncode:
+        return fail("pip install flake8 from the wheelhouse failed", inst.stdout)
     shutil.copytree(os.path.join(HERE, "project"),
                     os.path.join(scratch, "project"))
     hide = os.geteuid() == 0 and shutil.which("unshare")
@@ -238,6 +248,7 @@ def check(args, scratch):
             print("PASS project-report: --json and --sarif hold the C++ "
                   "kernel's index_put_ and the compiled Python write")
     expect("py", 1, "torch-compile-requires-grad-propagation")
+    expect("flake8", 1, "rowfill/__init__.py:7:5: TTP001 ")
     expect("hook", 1, "rowfill.cpp:9:3: error: in-place index_put_")
     expect("sarif", 0)
     expect("verify", 0)

