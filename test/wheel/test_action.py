@@ -9,6 +9,10 @@
   * .pre-commit-hooks.yaml by pre-commit's own validate-manifest;
   * the action's interface is the one docs/ci.md documents: every input and
     output is named there, and its workflow is the example's;
+  * torch-tidy is not on PyPI (the name there is not ours): the action's
+    package input is required (the example gives a wheel), its install step
+    stops on an empty one, and no doc or manifest says `pip install
+    torch-tidy` by name;
   * the validators can fail: a copy of action.yml without `runs` is refused,
     and one that puts an input straight into a run: script is flagged.
 
@@ -87,6 +91,46 @@ def main():
     used = re.findall(r"uses: ([^\s]+)", open(workflow).read())
     expect("the example workflow uses this action",
            any(u.startswith("torch-tidy/torch-tidy@") for u in used), str(used))
+
+    # torch-tidy is not on PyPI and the name there is not ours: nothing may
+    # install it by name from an index, and the action has no default.
+    package = doc["inputs"]["package"]
+    expect("the action's package input is required, with no default",
+           package.get("required") is True and "default" not in package,
+           str(package))
+    steps = [s for j in yaml.safe_load(open(workflow))["jobs"].values()
+             for s in j["steps"]]
+    ours = [s for s in steps
+            if s.get("uses", "").startswith("torch-tidy/torch-tidy@")]
+    expect("the example workflow gives the action a wheel (package)",
+           ours and str(ours[0].get("with", {}).get("package", "")).endswith(".whl"),
+           str(ours))
+    by_name = re.compile(r"pip install (?:-\S+ )*['\"]?torch-tidy(?:[=<>~!\s'\"`]|$)",
+                         re.M)
+    texts = [os.path.join(src, f) for f in
+             ("README.md", "action.yml", ".pre-commit-hooks.yaml",
+              "pyproject.toml", os.path.join("tools", "wheel", "DESCRIPTION.md"),
+              os.path.join("tools", "action", "example-workflow.yml"))]
+    docs_dir = os.path.join(src, "docs")
+    texts += [os.path.join(docs_dir, f) for f in sorted(os.listdir(docs_dir))
+              if f.endswith(".md")]
+    named = [f"{os.path.relpath(t, src)}: {m.group(0)!r}" for t in texts
+             for m in by_name.finditer(open(t).read())]
+    expect(f"no file tells a user to pip install torch-tidy by name from an "
+           f"index ({len(texts)} files read)", not named, "\n".join(named))
+    expect("the by-name probe matches the form it forbids",
+           bool(by_name.search("pip install torch-tidy\n"))
+           and bool(by_name.search("run: pip install --quiet torch-tidy==0.1.0"))
+           and not by_name.search("pip install dist/torch_tidy-0.1.0.whl"))
+    install = doc["runs"]["steps"][0]["run"]
+    with tempfile.TemporaryDirectory() as tmp:
+        p = subprocess.run(["bash", "-e", "-c", install], text=True,
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                           env=dict(os.environ, TT_PACKAGE="", RUNNER_TEMP=tmp))
+        expect("the action's install step stops on an empty package, saying so",
+               p.returncode == 2 and "not on PyPI" in p.stdout
+               and not os.path.exists(os.path.join(tmp, "torch-tidy")),
+               f"exit {p.returncode}: {p.stdout}")
 
     with tempfile.TemporaryDirectory() as tmp:
         broken = dict(doc)

@@ -1,5 +1,5 @@
 # The wheel's install test lints this project as a user would, after
-# `pip install torch-tidy`: a torch.utils.cpp_extension operator library whose
+# `pip install` of the wheel: a torch.utils.cpp_extension operator library whose
 # kernel writes rows of a buffer its caller owns, and a compiled Python
 # function that writes into a fresh tensor.
 from setuptools import setup
