@@ -34,6 +34,7 @@ DEB_PACKAGES=(
   dpkg-dev       # the .deb's Depends (dpkg-shlibdeps) and its install test
   zlib1g-dev     # the CMake operator library of the workflow tests finds ZLIB
   pkgconf        # make wheel: the static archives gRPC and protobuf link with (pkg-config)
+  libzstd-dev libxml2-dev libffi-dev libncurses-dev  # make wheel: LLVM's own static dependencies
 )
 [ "$MODE" = demo ] && DEB_PACKAGES=("${DEMO_PACKAGES[@]}")
 missing=()
