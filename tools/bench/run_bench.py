@@ -19,7 +19,8 @@ docs/performance.md (with docs/performance.png, drawn by gnuplot).
 4. editor latency: didChange to publishDiagnostics in torch-clangd on a
    real-header file, with and without the torch checks.
 
-Prints the table; writes docs/performance.md and docs/performance.png unless
+Prints the table; writes docs/performance.md (keeping, after the table, the
+sections it does not write itself) and docs/performance.png unless
 --no-write. --quick uses fewer runs and smaller inputs (a smoke run).
 """
 import argparse
@@ -391,7 +392,33 @@ def machine():
     return f"{os.cpu_count()} cores ({cpu}){mem}, {osname}, {platform.release()}"
 
 
+# The sections write_markdown writes itself; every other `## ` section of
+# docs/performance.md is written by hand (or by another bench: incremental
+# runs, the twins, the wheel) and kept, in its order, after the table.
+GENERATED_SECTIONS = ("How each number is taken", "Reading the numbers")
+
+
+def kept_sections(path):
+    """The `## ` sections of the page at path that this script does not
+    write, as text, in their order ([] when there is no page)."""
+    try:
+        text = open(path, encoding="utf-8").read()
+    except FileNotFoundError:
+        return []
+    kept, current = [], None
+    for line in text.splitlines():
+        if line.startswith("## "):
+            current = None
+            if line[3:].strip() not in GENERATED_SECTIONS:
+                current = [line]
+                kept.append(current)
+        elif current is not None:
+            current.append(line)
+    return ["\n".join(c).rstrip("\n") + "\n" for c in kept]
+
+
 def write_markdown(b, path, png_ok, command, seconds):
+    kept = kept_sections(path)
     L = []
     L.append("# Performance\n")
     L.append("What torch-tidy costs, measured by `tools/bench/run_bench.py` "
@@ -411,6 +438,7 @@ def write_markdown(b, path, png_ok, command, seconds):
     L.append("")
     if png_ok:
         L.append("![check time against input size](performance.png)\n")
+    L.extend(kept)
     L.append("## How each number is taken\n")
     L.append("1. **share**: clang-tidy with `-checks='-*,torch-*,bugprone-use-"
              "after-move' --enable-check-profile` on a generated file of "
