@@ -249,20 +249,105 @@ def setitem_rows_col_(src):
 
 
 def _target(make):
+    """m = make(src), then written through a view: a form every version
+    measured loses on a torch.zeros target, so that the row tells whether
+    this way of making the target loses the flag too."""
     def write(src):
         m = make(src)
-        m[:, 0] = src[:, 0]
+        m.narrow(0, 1, 2).copy_(src)
         return m
     return write
 
 
+# --- issue 78: more forms real training code writes ------------------------
+
+def index_add_(src):
+    m = torch.zeros(3, 4)
+    m.index_add_(0, index_copy_index(), src)
+    return m
+
+
+def scatter_add_(src):
+    m = torch.zeros(3, 4)
+    m.scatter_add_(1, scatter_index(), src)
+    return m
+
+
+def index_put_(src):
+    m = torch.zeros(3, 4)
+    m.index_put_((torch.tensor([0, 2]), torch.tensor([1, 3])), src)
+    return m
+
+
+def setitem_augmented_(src):
+    m = torch.zeros(3, 4)
+    m[1:3] += src
+    return m
+
+
+def setitem_mask_(src):
+    m = torch.zeros(3, 4)
+    m[masked_scatter_mask()] = src
+    return m
+
+
+def chained_inplace_(src):
+    m = torch.zeros(3, 4)
+    m.mul_(2).add_(src)
+    return m
+
+
+def whole_copy_(src):
+    m = torch.empty(3, 4)
+    m.copy_(src)
+    return m
+
+
+def bound_result_(src):
+    # The flag is read on what the in-place method returned, not on m.
+    m = torch.zeros(3, 4)
+    out = m.index_copy_(0, index_copy_index(), src)
+    return out
+
+
+# id -> (write, source shape). The targets have 3 rows or more, written in
+# rows 1 and 2 by _target; the *_like ones are made from a tensor that
+# requires grad (torch.cat([src, src])), as real code makes them.
 PYTHON_MORE_FORMS = {
     "chain_copy_": (chain_copy_, (2,)),
     "setitem_rows_col_": (setitem_rows_col_, (2,)),
-    "new_zeros_target_": (_target(lambda s: s.new_zeros(3, 4)), (3, 4)),
-    "zeros_like_target_": (_target(torch.zeros_like), (3, 4)),
-    "empty_target_": (_target(lambda s: torch.empty(3, 4)), (3, 4)),
-    "ones_target_": (_target(lambda s: torch.ones(3, 4)), (3, 4)),
-    "tensor_target_": (_target(lambda s: torch.tensor([[0.0] * 4] * 3)), (3, 4)),
-    "clone_target_": (_target(lambda s: torch.zeros(3, 4).clone()), (3, 4)),
+    "index_add_": (index_add_, (2, 4)),
+    "scatter_add_": (scatter_add_, (3, 2)),
+    "index_put_": (index_put_, (2,)),
+    "setitem_augmented_": (setitem_augmented_, (2, 4)),
+    "setitem_mask_": (setitem_mask_, (4,)),
+    "chained_inplace_": (chained_inplace_, (3, 4)),
+    "whole_copy_": (whole_copy_, (3, 4)),
+    "bound_result_": (bound_result_, (2, 4)),
+    "new_zeros_target_": (_target(lambda s: s.new_zeros(3, 4)), (2, 4)),
+    "zeros_like_target_": (_target(lambda s: torch.zeros_like(torch.cat([s, s]))), (2, 4)),
+    "empty_target_": (_target(lambda s: torch.empty(3, 4)), (2, 4)),
+    "ones_target_": (_target(lambda s: torch.ones(3, 4)), (2, 4)),
+    "tensor_target_": (_target(lambda s: torch.tensor([[0.0] * 4] * 3)), (2, 4)),
+    "clone_target_": (_target(lambda s: torch.zeros(3, 4).clone()), (2, 4)),
+    "new_empty_target_": (_target(lambda s: s.new_empty(3, 4)), (2, 4)),
+    "new_ones_target_": (_target(lambda s: s.new_ones(3, 4)), (2, 4)),
+    "new_full_target_": (_target(lambda s: s.new_full((3, 4), 0.5)), (2, 4)),
+    "empty_like_target_": (_target(lambda s: torch.empty_like(torch.cat([s, s]))), (2, 4)),
+    "ones_like_target_": (_target(lambda s: torch.ones_like(torch.cat([s, s]))), (2, 4)),
+    "full_target_": (_target(lambda s: torch.full((3, 4), 0.5)), (2, 4)),
+    "eye_repeat_target_": (_target(lambda s: torch.eye(2).repeat(3, 2)), (2, 4)),
+    "to_device_target_": (_target(lambda s: torch.zeros(3, 4).to(s.device)), (2, 4)),
+    "fill_target_": (_target(lambda s: torch.empty(3, 4).fill_(0)), (2, 4)),
+}
+
+
+# --- what reads the flag (issue 78; consumers.py) -------------------------
+# Every in-place form the Python front end reports, by id: the writes above,
+# their source shapes, in a table of their own order.
+PYTHON_WRITES = {
+    **{f: (FORMS[f][0], FORMS[f][1]) for f in FORMS if f.endswith("_")},
+    **{f: w for f, w in PYTHON_MORE_FORMS.items() if not f.endswith("_target_")
+       and f != "bound_result_"},
+    **VIEW_ARITH_FORMS,
 }

@@ -43,7 +43,7 @@ COMPILED = BACKENDS[1:]
 SKIP_CODE = 77
 
 # What a measurement depends on (sampling.py): a change re-measures the whole table.
-INPUTS = ["forms.py", "measure.py", "cpp_ops.py", "tt_gt_ops.cpp"]
+INPUTS = ["forms.py", "measure.py", "cpp_ops.py", "tt_gt_ops.cpp", "consumers.py"]
 SUITE = "ground-truth"
 
 BEGIN = "<!-- BEGIN GENERATED: tools/ground-truth/run.sh rewrites this part -->"
@@ -122,30 +122,32 @@ def verdict(cases):
         parts.append("error (" + "; ".join(errors) + ")")
     if not (lost or wrong or differ or out_lost or errors):
         parts.append("kept, grads equal")
-    parts += mutable_verdict(base, by_backend)
+    what = "of src" if cases[0]["path"].startswith("python_") else "through the buffer"
+    parts += mutable_verdict(base, by_backend, what)
     return "; ".join(parts)
 
 
-def mutable_verdict(base, by_backend):
-    """The grad and opcheck columns of a mutable-argument path, summarised."""
+def mutable_verdict(base, by_backend, what="through the buffer"):
+    """The grad and opcheck columns of a mutable-argument path or a consumer
+    path (consumers.py), summarised."""
     if base.get("grad") is None and base.get("opcheck") is None:
         return []
     parts = []
     grads = {b: by_backend[b].get("grad") for b in COMPILED}
     if base.get("grad") == "none":
-        parts.append("no gradient through the buffer even uncompiled")
+        parts.append(f"no gradient {what} even uncompiled")
     by_cell = {}
     for b in COMPILED:
         by_cell.setdefault(grads[b], []).append(b)
     for cell, names in by_cell.items():
         if cell == "none" and base.get("grad") != "none":
-            parts.append("**no gradient** through the buffer " + backends(names))
+            parts.append(f"**no gradient** {what} " + backends(names))
         elif cell == "differs":
-            parts.append("gradient through the buffer differs " + backends(names))
+            parts.append(f"gradient {what} differs " + backends(names))
         elif cell and cell.startswith("error"):
-            parts.append(f"gradient through the buffer {cell} " + backends(names))
+            parts.append(f"gradient {what} {cell} " + backends(names))
     if set(by_cell) == {"same"}:
-        parts.append("gradient through the buffer kept")
+        parts.append(f"gradient {what} kept")
     verdict_ = base.get("opcheck")
     if verdict_ == "pass":
         parts.append("opcheck passes")

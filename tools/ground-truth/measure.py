@@ -24,6 +24,15 @@ four above (so those stay what they were):
            tests, on the uncompiled row only: "pass", or the first failing
            test and the first line of its message (other failing tests
            follow as "+ name").
+
+The consumer paths (consumers.CONSUMERS, issue 78) read no flag: the written
+target goes to what reads it in real code (an autograd.Function's apply,
+directly, through a value computed from it or through checkpoint; a custom
+op as the control) and the loss is sum(out * w). Their rows have rg_output,
+grads_equal (src.grad against the uncompiled run's) and the grad column as
+above ("computed" uncompiled; "same", "differs" or "none" compiled).
+The flag paths of consumers.FLAG_READS read m.grad_fn, m.is_leaf or the
+requires_grad of a value computed from m instead of m.requires_grad.
 """
 
 import argparse
@@ -53,7 +62,7 @@ def sources_digest():
     """
     here = os.path.dirname(os.path.abspath(__file__))
     digest = hashlib.sha256()
-    for name in ("forms.py", "measure.py", "cpp_ops.py", "tt_gt_ops.cpp"):
+    for name in ("forms.py", "measure.py", "cpp_ops.py", "tt_gt_ops.cpp", "consumers.py"):
         with open(os.path.join(here, name), "rb") as f:
             digest.update(name.encode() + b"\0" + f.read())
     return digest.hexdigest()[:16]
@@ -68,13 +77,15 @@ import torch  # noqa: E402
 import torch._dynamo  # noqa: E402
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import consumers  # noqa: E402
 import cpp_ops  # noqa: E402
 import forms  # noqa: E402
 
 BACKENDS = ["none", "eager", "aot_eager", "inductor"]
 PATHS = ["python", "cpp_composite", "cpp_cpu_autograd", "autograd_function",
          "cpp_mutable_composite", "cpp_mutable_cpu_autograd", "cpp_mutable_cpu",
-         "cpp_mutable_explicit", "python_view_arith", "python_more"]
+         "cpp_mutable_explicit", "python_view_arith", "python_more",
+         *consumers.FLAG_READS, *consumers.CONSUMERS]
 # The mutable-argument paths and the namespace of their operators.
 MUTABLE_PATHS = {"cpp_mutable_composite": "tt_gt_mut",
                  "cpp_mutable_cpu_autograd": "tt_gt_mut_cpu_ag",
@@ -84,9 +95,10 @@ MUTABLE_PATHS = {"cpp_mutable_composite": "tt_gt_mut",
 REGISTRATION_ERRORS = {}
 
 
-def branch_on_flag(m):
-    """User code after the write: read the flag, skip the grad path if false."""
-    rg = m.requires_grad
+def branch_on_flag(m, read=None):
+    """User code after the write: read the flag (m.requires_grad, or what
+    `read` reads), skip the grad path if false."""
+    rg = m.requires_grad if read is None else read(m)
     y = m * 2
     if rg:
         z = y * 3
@@ -213,6 +225,8 @@ def forms_of(path):
         return list(forms.VIEW_ARITH_FORMS)
     if path == "python_more":
         return list(forms.PYTHON_MORE_FORMS)
+    if path in consumers.FLAG_READS or path in consumers.CONSUMERS:
+        return list(forms.PYTHON_WRITES)
     return list(forms.FORMS)
 
 
@@ -221,6 +235,8 @@ def source_shape(path, form):
         return forms.VIEW_ARITH_FORMS[form][1]
     if path == "python_more":
         return forms.PYTHON_MORE_FORMS[form][1]
+    if path in consumers.FLAG_READS or path in consumers.CONSUMERS:
+        return forms.PYTHON_WRITES[form][1]
     table = forms.MUTABLE_FORMS if path in MUTABLE_PATHS else forms.FORMS
     return table[form][1] if table is forms.FORMS else table[form][0]
 
@@ -235,6 +251,10 @@ def region_for(path, form):
     if path == "python_more":
         more = forms.PYTHON_MORE_FORMS[form][0]
         return lambda src: branch_on_flag(more(src))
+    if path in consumers.FLAG_READS:
+        write = forms.PYTHON_WRITES[form][0]
+        read = consumers.FLAG_READS[path][1]
+        return lambda src: branch_on_flag(write(src), read)
     write = forms.FORMS[form][0]
     if path == "python":
         return lambda src: branch_on_flag(write(src))
@@ -269,6 +289,35 @@ def run_once(path, form, backend):
         loss.backward()
         grad = src.grad
     return bool(flag), bool(branch), bool(y.requires_grad), grad
+
+
+def consumer_once(path, form, backend):
+    """A consumer path (consumers.py): the written target handed to the
+    consumer, the loss sum(out * w) with no flag read. Returns
+    (out.requires_grad, src.grad or None)."""
+    torch._dynamo.reset()
+    torch.manual_seed(0)
+    src = torch.randn(source_shape(path, form), requires_grad=True)
+    write = forms.PYTHON_WRITES[form][0]
+    consume = consumers.CONSUMERS[path]
+    if path in consumers.TWO_INPUTS:
+        shape = write(src.detach()).shape
+        w = consumers.weight(shape)
+
+        def fn(s):
+            return consume(write(s), w)
+    else:
+        def fn(s):
+            return consume(write(s))
+    if backend != "none":
+        fn = torch.compile(fn, backend=backend)
+    out = fn(src)
+    grad = None
+    if out.requires_grad:
+        weights = torch.linspace(-1.0, 1.0, out.numel()).view_as(out)
+        (out * weights).sum().backward()
+        grad = src.grad
+    return bool(out.requires_grad), grad
 
 
 def grads_equal(a, b):
@@ -320,6 +369,23 @@ def measure(paths, device="cpu", cases=None):
                         row["opcheck"] = opcheck_verdict(path, form)
                     except Exception as e:  # opcheck itself could not run
                         row["opcheck"] = "error: " + type(e).__name__
+            if path in consumers.CONSUMERS:
+                try:
+                    rg_out, grad = consumer_once(path, form, backend)
+                except Exception as e:  # a graph break, compile error, ...
+                    row["error"] = type(e).__name__
+                    rows.append(row)
+                    continue
+                if backend == "none":
+                    eager_grad = grad
+                    row["grad"] = "none" if grad is None else "computed"
+                else:
+                    row["grad"] = grad_cell(grad, eager_grad)
+                    row["grads_equal"] = grads_equal(grad, eager_grad)
+                row["rg_output"] = rg_out
+                rows.append(row)
+                print(f"{path:18} {form:20} {backend:10} {row}", file=sys.stderr, flush=True)
+                continue
             try:
                 flag, branch, rg_out, grad = run_once(path, form, backend)
             except Exception as e:  # a graph break, compile error, ...: record it
