@@ -1,9 +1,11 @@
 """torch-tidy-py: the seed in compiled Python. Reports, in clang-tidy's
 diagnostic format, in-place writes into a tensor made without gradient
 tracking from a value that may require grad, inside a torch.compile'd
-function, where the code reads the tensor's requires_grad after the write:
-torch.compile reads False there on the torch versions the message names
-(measured: docs/ground-truth.json), where the uncompiled code reads True.
+function, after which the tensor's stale requires_grad is read: by the code
+(requires_grad, grad_fn, is_leaf), or by Dynamo where the tensor, or a value
+computed from it, reaches a custom autograd.Function's apply (its backward
+dropped, or a None gradient). Each claim is the measured table's
+(docs/ground-truth.json): the torch versions and backends it names.
 
 Fixes (--fix, --export-fixes) replace the write's statement by its
 out-of-place form assigned to the tensor's name, through a rule of
@@ -18,7 +20,7 @@ import os
 import sys
 import tempfile
 
-from .ground_truth import GroundTruth, GroundTruthError, version_key
+from .ground_truth import GroundTruth, GroundTruthError
 
 CHECK = "torch-compile-requires-grad-propagation"
 
@@ -30,77 +32,28 @@ def _parse_version(text):
     return text
 
 
-def claim(write, truth):
-    """(versions losing the flag with their backends, versions keeping it) for
-    a write: its form and its target's making must each be measured, and a
-    version loses it where every one of them lost it there. None where one
-    of them was not measured."""
-    if write.target_forms is None:
-        return None
-    forms = (write.form,) + tuple(write.target_forms)
-    if not all(truth.measured(f) for f in forms):
-        return None
-    lost = dict(truth.losing(write.form))
-    for f in write.target_forms:
-        other = dict(truth.losing(f))
-        lost = {v: b for v, b in lost.items() if v in other}
-    kept = [v for v in truth.kept_on(write.form)
-            if all(v in truth.kept_on(f) for f in write.target_forms)]
-    return sorted(lost.items(), key=lambda kv: version_key(kv[0])), kept
-
-
-def reported(writes, truth, flag_read="read", min_torch=None):
-    """([(write, versions losing the flag, versions keeping it)] to report,
-    the number of writes not reported because their form or target's making
-    was not measured)."""
-    out, unmeasured = [], 0
-    for w in writes:
-        if flag_read == "read" and not w.flag_reads:
-            continue
-        measured = claim(w, truth)
-        if measured is None:
-            unmeasured += 1
-            continue
-        lost, kept = measured
-        if not lost:
-            continue
-        if min_torch and any(version_key(v) <= version_key(min_torch) for v in kept):
-            continue
-        out.append((w, lost, kept))
-    return out, unmeasured
-
-
-def message(write, lost, kept):
-    from .analysis import REMEDY
-    def backends(names):
-        names = list(names)
-        listed = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
-        return f"the {listed} backend" + ("s" if len(names) > 1 else "")
-    where = "; ".join(f"torch {v} with {backends(b)}" for v, b in lost)
-    kept_text = f"; torch {', '.join(kept)} keeps it" if kept else ""
-    reads = ", ".join(str(n) for n in sorted(set(write.flag_reads)))
-    remedy = REMEDY.get(write.form)
-    fix = (f"; write it out of place ({remedy}), which keeps the flag on every version "
-           "and backend measured" if remedy else
-           "; write it out of place (the view's out-of-place result scattered back)")
-    source = f"'{write.source}', which" if write.source else "a value that"
-    return (f"in-place write into '{write.target}', made without gradient tracking, from "
-            f"{source} may require grad, inside a compiled region: torch.compile reads "
-            f"'{write.target}.requires_grad' as False after it where uncompiled code reads "
-            f"True (measured on {where}{kept_text})"
-            + (f", and this code reads the flag (line {reads})" if reads else "") + fix)
-
-
 def main(argv=None):
     p = argparse.ArgumentParser(prog="torch-tidy-py", description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("files", nargs="+", help="Python files to lint")
-    p.add_argument("--flag-read", choices=("read", "any"), default="read",
-                   help="read (default): report a write only where its function reads the "
-                        "tensor's requires_grad after it; any: every such write (an audit)")
+    p.add_argument("files", nargs="*", help="Python files to lint (all the files of a "
+                   "package, so that calls across them are followed)")
+    p.add_argument("--flag-read", choices=("read", "any"), default=None,
+                   help="read (default): report a write only where the stale flag is read "
+                        "after it (by this code, or by Dynamo at an autograd.Function's "
+                        "apply); any: every such write (an audit)")
     p.add_argument("--min-torch", type=_parse_version, metavar="VERSION",
                    help="the oldest torch the project supports: forms every compiled backend "
                         "kept on a measured version no newer than it are not reported")
+    p.add_argument("--compiled", action="append", metavar="NAME", default=None,
+                   help="a class (its forward), function or method the project compiles "
+                        "where this run cannot see it (repeat it; adds to the "
+                        "configuration's compiled)")
+    p.add_argument("--config", metavar="FILE",
+                   help="read [tool.torch-tidy-py] from FILE (default: the nearest "
+                        "pyproject.toml above the files that has one)")
+    p.add_argument("--no-config", action="store_true", help="read no configuration file")
+    p.add_argument("--dump-config", action="store_true",
+                   help="print the configuration this run would use, and exit")
     p.add_argument("--list-regions", action="store_true",
                    help="also list every compiled region found, and why it is one (on "
                         "stderr), to see what was looked at")
@@ -112,6 +65,23 @@ def main(argv=None):
     p.add_argument("--ground-truth", metavar="JSON", help=argparse.SUPPRESS)
     p.add_argument("--rules", metavar="DEF", help=argparse.SUPPRESS)
     args = p.parse_args(argv)
+    from .config import Config, ConfigError, find, load
+    try:
+        source = None if args.no_config else (args.config or find(args.files))
+        config = load(source, _parse_version) if source else Config()
+    except ConfigError as e:
+        print(f"torch-tidy-py: error: {e}", file=sys.stderr)
+        return 2
+    if args.flag_read:
+        config.flag_read = args.flag_read
+    if args.min_torch:
+        config.min_torch = args.min_torch
+    config.compiled += args.compiled or []
+    if args.dump_config:
+        sys.stdout.write(config.dump())
+        return 0
+    if not args.files:
+        p.error("no files given")
     try:
         truth = GroundTruth(args.ground_truth)
     except GroundTruthError as e:
@@ -124,24 +94,25 @@ def main(argv=None):
         print(f"torch-tidy-py: error: {e}", file=sys.stderr)
         return 2
     try:
-        from .analysis import Analyzer, Project, check_rule_forms
+        from .analysis import Analysis, check_rule_forms
+        from .claims import message, reported
+        from .definitions import PythonFile
     except ImportError as e:
         print(f"torch-tidy-py: error: {e}: the Python front end needs LibCST "
-              "(pip install libcst)", file=sys.stderr)
+              f"(pip install libcst, for {sys.executable})", file=sys.stderr)
         return 2
     import libcst as cst
     status = 0
     warnings = regions = unmeasured = 0
     fixes = []  # (path, write, message)
     # Every file parsed first: a region in one may reach functions of another.
-    analyzers = []
-    sources = {}
+    files, sources = [], {}
     for path in args.files:
         try:
             with open(path, encoding="utf-8", newline="") as f:
-                source = f.read()
-            analyzers.append(Analyzer(source, path))
-            sources[path] = source
+                text = f.read()
+            files.append(PythonFile(text, path))
+            sources[path] = text
         except (OSError, UnicodeDecodeError) as e:
             print(f"{path}: error: cannot read: {e}", file=sys.stderr)
             status = 2
@@ -153,22 +124,30 @@ def main(argv=None):
             print(f"{path}: error: torch-tidy-py failed on this file ({type(e).__name__}: "
                   f"{e}); nothing reported for it; please report this", file=sys.stderr)
             status = 2
+    analysis = Analysis(files, config.compiled)
     try:
-        project_regions = Project(analyzers).regions()
-    except Exception as e:
+        results = analysis.run()
+    except Exception as e:  # a bug of ours: say so, lint each file alone
         print(f"torch-tidy-py: error: following calls across the files failed "
               f"({type(e).__name__}: {e}); each file is linted alone; please report this",
               file=sys.stderr)
         status = 2
-        project_regions = {}
-    for analyzer in analyzers:
-        path = analyzer.path
-        try:
-            result = analyzer.analyse(project_regions.get(path))
-        except Exception as e:  # a bug of ours: say so, lint the other files
-            print(f"{path}: error: torch-tidy-py failed on this file ({type(e).__name__}: "
-                  f"{e}); nothing reported for it; please report this", file=sys.stderr)
-            status = 2
+        results = {}
+        for f in files:
+            try:
+                results[f.path] = Analysis([f], config.compiled).run()[f.path]
+            except Exception as e:
+                print(f"{f.path}: error: torch-tidy-py failed on this file "
+                      f"({type(e).__name__}: {e}); nothing reported for it; please report "
+                      "this", file=sys.stderr)
+    if args.list_regions:
+        for f, node, why in analysis.project.not_regions:
+            print(f"{f.path}:{f.line(node)}:{f.column(node)}: note: not a region: {why}",
+                  file=sys.stderr)
+    for f in files:
+        path = f.path
+        result = results.get(path)
+        if result is None:
             continue
         regions += len(result.regions)
         reasons = dict(result.regions)
@@ -178,28 +157,39 @@ def main(argv=None):
                 print(f"{path}:{line}:{col}: note: '{name}' is compiled: {why}",
                       file=sys.stderr)
         check_rule_forms(result.writes, rules)
-        shown, skipped = reported(result.writes, truth, args.flag_read, args.min_torch)
+        shown, skipped = reported(result.writes, truth, config.flag_read, config.min_torch)
         unmeasured += skipped
-        for w, lost, kept in shown:
+        for w, consumer, lost, kept in shown:
             warnings += 1
-            print(f"{path}:{w.line}:{w.column}: warning: {message(w, lost, kept)} [{CHECK}]")
+            text = message(w, lost, kept, consumer)
+            print(f"{path}:{w.line}:{w.column}: warning: {text} [{CHECK}]")
             print(f"{path}:{w.made_line}:{w.made_column}: note: '{w.target}' is made here by "
                   f"{w.factory}, which does not track gradients")
             fn = result.functions[w.function]
             print(f"{path}:{fn[0]}:{fn[1]}: note: '{w.function}' is compiled: "
                   f"{reasons[w.function]}")
+            if consumer is not None and (consumer.kind != "flag" or
+                                         consumer.path != path or
+                                         consumer.function != w.function):
+                what = (f"'{consumer.callee}.apply'" if consumer.kind != "flag"
+                        else f"a read of {consumer.attribute}")
+                print(f"{consumer.path}:{consumer.line}:{consumer.column}: note: the stale flag "
+                      f"reaches {what} here, in '{consumer.function}'")
             if w.fix_rule:
                 (line, col), _ = w.fix_range
                 print(f"{path}:{line}:{col}: note: rule: {w.fix_rule}; the fix writes "
                       f"'{w.fix_text}'")
-                w.fix_layout = layout(w.fix_text, col - 1, sources[path])
-                fixes.append((path, w, message(w, lost, kept)))
+                if w.fix_note:
+                    print(f"{path}:{line}:{col}: note: {w.fix_note}")
+                start, end, first = w.fix_edits[0]
+                w.fix_edits[0] = (start, end, layout(first, col - 1, sources[path]))
+                fixes.append((path, w, text))
             else:
                 print(f"{path}:{w.line}:{w.column}: note: no fix: {w.no_fix}")
     print(f"torch-tidy-py: {len(args.files)} file(s), {regions} compiled region(s), "
           f"{warnings} warning(s), {len(fixes)} with a fix"
-          + (f"; {unmeasured} write(s) of a form or into a target "
-             "whose making was not measured, not reported" if unmeasured else ""),
+          + (f"; {unmeasured} write(s) of a form, into a target or read in a way "
+             "that was not measured, not reported" if unmeasured else ""),
           file=sys.stderr)
     if args.export_fixes:
         try:
@@ -227,20 +217,21 @@ def _offset(source, line, column):
 
 
 def layout(text, indent, source):
-    """The fix laid out like the file: on one line where it fits the file's
+    """The fix laid out like the file: each line where it fits the file's
     longest line (at least 79 columns, PEP 8's), else its arguments on the
     next line, indented four more than the statement (a hanging indent)."""
     limit = max([79] + [len(x) for x in source.splitlines()])
-    if indent + len(text) <= limit:
-        return text
-    at = text.index("(", text.index(" = ") + 3) + 1
-    return text[:at] + "\n" + " " * (indent + 4) + text[at:]
+    first, newline, rest = text.partition("\n")
+    if indent + len(first) > limit:
+        at = first.index("(", first.index(" = ") + 3) + 1
+        first = first[:at] + "\n" + " " * (indent + 4) + first[at:]
+    return first + newline + rest
 
 
 def _edits(source, writes):
     """[(start, end, text)] in characters, last first; None if two overlap."""
-    edits = sorted(((_offset(source, *w.fix_range[0]), _offset(source, *w.fix_range[1]),
-                     w.fix_layout) for w in writes), reverse=True)
+    edits = sorted(((_offset(source, *s), _offset(source, *e), t)
+                    for w in writes for s, e, t in w.fix_edits), reverse=True)
     for (s1, _, _), (_, e2, _) in zip(edits, edits[1:]):
         if e2 > s1:
             return None
@@ -281,7 +272,7 @@ def apply_fixes(path, source, writes):
     except OSError as e:
         print(f"{path}: error: cannot write the fixes: {e}", file=sys.stderr)
         return None
-    return len(edits)
+    return len(writes)
 
 
 def _yaml(text):
@@ -290,30 +281,29 @@ def _yaml(text):
 
 def export_fixes(out, fixes, sources):
     """clang-tidy's export format: one diagnostic per warning with its
-    replacement (byte offsets) and its `rule: <id>` note."""
+    replacements (byte offsets) and its `rule: <id>` note."""
     lines = ["---", "MainSourceFile:  ''", "Diagnostics:"]
     for path, w, msg in fixes:
         source = sources[path]
         full = os.path.abspath(path)
-        start = _offset(source, *w.fix_range[0])
-        end = _offset(source, *w.fix_range[1])
         at = len(source[:_offset(source, w.line, w.column)].encode("utf-8"))
-        offset = len(source[:start].encode("utf-8"))
-        length = len(source[start:end].encode("utf-8"))
+        first = len(source[:_offset(source, *w.fix_range[0])].encode("utf-8"))
         lines += [f"  - DiagnosticName:  {CHECK}",
                   "    DiagnosticMessage:",
                   f"      Message:         {_yaml(msg)}",
                   f"      FilePath:        {_yaml(full)}",
                   f"      FileOffset:      {at}",
-                  "      Replacements:",
-                  f"        - FilePath:        {_yaml(full)}",
-                  f"          Offset:          {offset}",
-                  f"          Length:          {length}",
-                  f"          ReplacementText: {_yaml(w.fix_layout)}",
-                  "    Notes:",
+                  "      Replacements:"]
+        for s, e, text in w.fix_edits:
+            start, end = _offset(source, *s), _offset(source, *e)
+            lines += [f"        - FilePath:        {_yaml(full)}",
+                      f"          Offset:          {len(source[:start].encode('utf-8'))}",
+                      f"          Length:          {len(source[start:end].encode('utf-8'))}",
+                      f"          ReplacementText: {_yaml(text)}"]
+        lines += ["    Notes:",
                   f"      - Message:         {_yaml('rule: ' + w.fix_rule)}",
                   f"        FilePath:        {_yaml(full)}",
-                  f"        FileOffset:      {offset}",
+                  f"        FileOffset:      {first}",
                   "        Replacements:    []",
                   "    Level:           Warning",
                   f"    BuildDirectory:  {_yaml(os.getcwd())}"]
