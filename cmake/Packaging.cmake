@@ -11,10 +11,23 @@ install(PROGRAMS ${CMAKE_SOURCE_DIR}/tools/pre-commit/torch-tidy-hook
                  ${CMAKE_SOURCE_DIR}/tools/pre-commit/torch-tidy-py-hook
         DESTINATION ${CMAKE_INSTALL_BINDIR})
 if(EXISTS ${CMAKE_SOURCE_DIR}/tools/torch-tidy/torch-tidy-cdb)
-  install(PROGRAMS ${CMAKE_SOURCE_DIR}/tools/torch-tidy/torch-tidy-cdb
-                   ${CMAKE_SOURCE_DIR}/tools/torch-tidy/torch-tidy-project
-                   ${CMAKE_SOURCE_DIR}/tools/torch-tidy/torch-tidy-py
-          DESTINATION ${CMAKE_INSTALL_BINDIR})
+  # Under Debian's /usr/bin/python3 (the package depends on python3), not
+  # `env python3`, which pyenv makes whatever a folder's .python-version
+  # says; torch-tidy-py runs again under $TORCH_TIDY_PYTHON where that
+  # Python has no LibCST.
+  foreach(script torch-tidy-cdb torch-tidy-project torch-tidy-py)
+    set(_installed ${CMAKE_BINARY_DIR}/installed-scripts/${script})
+    add_custom_command(OUTPUT ${_installed}
+      COMMAND ${CMAKE_COMMAND} -DIN=${CMAKE_SOURCE_DIR}/tools/torch-tidy/${script}
+              -DOUT=${_installed} -DPYTHON=/usr/bin/python3
+              -P ${CMAKE_SOURCE_DIR}/cmake/WriteScript.cmake
+      DEPENDS ${CMAKE_SOURCE_DIR}/tools/torch-tidy/${script}
+              ${CMAKE_SOURCE_DIR}/cmake/WriteScript.cmake
+      VERBATIM)
+    list(APPEND _installed_scripts ${_installed})
+  endforeach()
+  add_custom_target(torch-tidy-installed-scripts ALL DEPENDS ${_installed_scripts})
+  install(PROGRAMS ${_installed_scripts} DESTINATION ${CMAKE_INSTALL_BINDIR})
   # Their packages: the scripts look for them beside them, then here.
   # torch_tidy_py reads the measured table from the docs installed above.
   install(DIRECTORY ${CMAKE_SOURCE_DIR}/tools/torch-tidy/torch_tidy_project

@@ -39,7 +39,7 @@ def parts(write, consumer, truth):
         if consumer.kind == "function_needs_grad":
             out.append((write.form, FUNCTION_NEEDS_GRAD))
         else:
-            out.append((write.form, FUNCTION))
+            out.append((write.form, FUNCTION_OPAQUE))
         if consumer.derived:
             out.append((write.form, FUNCTION_DERIVED))
     for via in (consumer.via if consumer else ()):
@@ -132,7 +132,7 @@ def consequence(write, consumer):
     what = f"'{t}'" if not consumer.derived else f"a value computed from '{t}'"
     through = " through torch.utils.checkpoint" if consumer.via else ""
     at = _where(consumer, write)
-    inside = f" in '{consumer.function}'" if consumer.function != write.function else ""
+    inside = f", in '{consumer.function}'" if consumer.function != write.function else ""
     if consumer.kind == "flag":
         if consumer.derived:
             return (f", and this code reads the flag of a value computed from it{through} "

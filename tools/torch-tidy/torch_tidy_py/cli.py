@@ -98,8 +98,9 @@ def main(argv=None):
         from .claims import message, reported
         from .definitions import PythonFile
     except ImportError as e:
-        print(f"torch-tidy-py: error: {e}: the Python front end needs LibCST "
-              f"(pip install libcst, for {sys.executable})", file=sys.stderr)
+        print(f"torch-tidy-py: error: {e}: the Python front end needs LibCST, which "
+              f"{sys.executable} does not have: pip install libcst for it, or set "
+              "TORCH_TIDY_PYTHON to a Python that has it", file=sys.stderr)
         return 2
     import libcst as cst
     status = 0

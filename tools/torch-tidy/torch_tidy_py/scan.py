@@ -63,6 +63,7 @@ class FunctionScan:
         self.stale = {k: frozenset(v) for k, v in (stale_params or {}).items()}
         self.writes, self.facts, self.edges = [], [], []
         self.returns = set()
+        self.applies = {}  # local names bound to a Function's apply -> the Function
         self.tensors = {}  # names bound to a tensor made by torch -> its ndim or None
         self.masks = set()  # names bound to a boolean tensor
         self.statement = None
@@ -211,8 +212,8 @@ class FunctionScan:
         if isinstance(node, cst.Name):
             return node.value in self.grad or (stale and node.value in self.stale)
         if isinstance(node, cst.Attribute):
-            if node.attr.value in tn.DETACHING:
-                return False
+            if node.attr.value in tn.DETACHING or node.attr.value in tn.SAFE_ATTRIBUTES:
+                return False  # detached, or metadata: a shape, a dtype, a flag
             base = node.value
             if isinstance(base, cst.Name) and base.value == "self":
                 return not self._never_grad_member(node.attr.value)
@@ -224,13 +225,20 @@ class FunctionScan:
                    if isinstance(c, cst.BaseExpression))
 
     def _never_grad_member(self, attr):
-        """A registered buffer or a parameter made with requires_grad=False."""
+        """A registered buffer, a parameter made with requires_grad=False, or
+        a member the class binds only to what is no tensor (a number, a
+        string, None, a module, a process group: a call of anything but torch
+        or nn.Parameter)."""
         if self.cls is None:
             return False
-        for _, c in [(self.f, self.cls)] + self.p.bases(self.f, self.cls):
+        values = []
+        for g, c in [(self.f, self.cls)] + self.p.bases(self.f, self.cls):
             if attr in c.buffers or attr in c.frozen:
                 return True
-        return False
+            values += [(g, v) for v, _ in c.members.get(attr, [])]
+        if not values:
+            return False  # not bound here: a parameter nn.Module made, perhaps
+        return all(_not_a_tensor(g, v) for g, v in values)
 
     def is_tensor(self, node):
         """Whether node is known to be a tensor (a fix spelled with a scatter
@@ -253,10 +261,28 @@ class FunctionScan:
             name = self.torch_name(node.func)
             if name is not None:
                 return name not in ("is_tensor", "numel", "is_grad_enabled")
+            if self._module_call(node):
+                return True  # a module's output (a tuple would not be written)
             if isinstance(node.func, cst.Attribute):
                 method = node.func.attr.value
                 return method not in ("item", "tolist", "size", "dim", "numel", "numpy") and \
                     self.is_tensor(node.func.value)
+        return False
+
+    def _module_call(self, call):
+        """A call of a submodule: self.proj(x), a module bound to a name or
+        iterated from a container of self (for expert in self.experts)."""
+        func = call.func
+        if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and \
+                func.value.value == "self":
+            return self.cls is not None and not self.p.method(self.f, self.cls, func.attr.value)
+        if isinstance(func, cst.Subscript):
+            return self._module_call(cst.Call(func=func.value))
+        if isinstance(func, cst.Name):
+            for iterable, _ in self.f.loops.get((self.key, func.value), []):
+                if isinstance(iterable, cst.Attribute) and \
+                        isinstance(iterable.value, cst.Name) and iterable.value.value == "self":
+                    return True
         return False
 
     def _tensor_member(self, attr):
@@ -333,7 +359,8 @@ class FunctionScan:
             if name in tn.INT_RESULTS or name in ("is_tensor", "is_grad_enabled"):
                 return frozenset()
             return self._derived([a.value for a in call.args])
-        if isinstance(func, cst.Name) and func.value in self.f.apply_aliases:
+        if isinstance(func, cst.Name) and (func.value in self.f.apply_aliases or
+                                           func.value in self.applies):
             return frozenset()
         # A function of the run: what it returns (Project's summaries).
         out = set()
@@ -466,6 +493,10 @@ class FunctionScan:
         name = target.value
         stale = frozenset() if inplace_result else self.stale_of(value)
         self._forget(name)
+        self.applies.pop(name, None)
+        if isinstance(value, cst.Attribute) and value.attr.value == "apply" and \
+                dotted(value.value):
+            self.applies[name] = dotted(value.value)
         if self._is_mask(value):
             self.masks.add(name)
         if self._makes_index_tensor(value):
@@ -672,10 +703,10 @@ class FunctionScan:
         if isinstance(func, cst.Attribute) and func.attr.value == "apply":
             fclass = self.p.function_class(self.f, func.value)
             name = dotted(func.value)
-        elif isinstance(func, cst.Name) and func.value in self.f.apply_aliases:
-            cls = self.f.apply_aliases[func.value]
-            fclass = self.p.function_class(self.f, cst.Name(cls))
-            name = cls
+        elif isinstance(func, cst.Name) and (func.value in self.applies or
+                                             func.value in self.f.apply_aliases):
+            name = self.applies.get(func.value) or self.f.apply_aliases[func.value]
+            fclass = self.p.function_class(self.f, cst.parse_expression(name))
         if fclass is not None:
             self._apply(call, fclass, name)
             return
@@ -685,10 +716,11 @@ class FunctionScan:
         for g, key, skip_self, why in self.p.callees(self.f, self.key, call):
             self._edge(call, g, key, skip_self, why, [a for a in call.args])
 
-    def _apply(self, call, fclass, name):
+    def _apply(self, call, fclass, name, args=None, via=()):
         """A stale value handed to an autograd.Function: Dynamo reads its
-        flag to decide how to trace the Function."""
-        args = [a for a in call.args if not a.star]
+        flag to decide how to trace the Function (args: those of apply where
+        call is not apply itself, checkpoint(F.apply, ...))."""
+        args = [a for a in (call.args if args is None else args) if not a.star]
         reads = None
         if fclass[0] != "outside":
             found = self.p.method(fclass[0], fclass[1], "backward")
@@ -708,7 +740,8 @@ class FunctionScan:
                     kind = "function"
                     conditions = tuple(sorted(set(conditions) | set(grad_others)))
                 self._fact(s, Consumer(kind, self.f.path, self.line(call), self.col(call),
-                                       self.key, s.derived, conditions, s.via, callee=name,
+                                       self.key, s.derived, conditions,
+                                       tuple(dict.fromkeys(s.via + via)), callee=name,
                                        position=i))
 
     def _checkpoint(self, call):
@@ -723,6 +756,11 @@ class FunctionScan:
             reentrant, ("checkpoint", "checkpoint_reentrant"))
         fn = call.args[0].value
         args = [a for a in call.args[1:] if a.keyword is None]
+        if isinstance(fn, cst.Attribute) and fn.attr.value == "apply":
+            fclass = self.p.function_class(self.f, fn.value)
+            if fclass is not None:  # checkpoint(F.apply, m): F.apply(m) checkpointed
+                self._apply(call, fclass, dotted(fn.value), args, via)
+                return
         if isinstance(fn, cst.Lambda):
             # checkpoint(lambda t: self.block(t), x): its body runs here,
             # with t bound to x.
@@ -772,6 +810,11 @@ class FunctionScan:
 
     # -- helpers of the fixes ---------------------------------------------------
     def _makes_index_tensor(self, value):
+        """A torch call that makes index tensors (arange, nonzero, ...),
+        possibly reshaped or cast after (torch.nonzero(m).squeeze(-1))."""
+        while isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute) and \
+                value.func.attr.value in tn.INDEX_RESHAPES:
+            value = value.func.value
         return isinstance(value, cst.Call) and \
             self.torch_name(value.func) in tn.INDEX_TENSOR_FUNCS
 
@@ -784,6 +827,21 @@ class FunctionScan:
             return self.torch_name(node.func) in tn.MASK_FUNCS or (
                 isinstance(node.func, cst.Attribute) and node.func.attr.value == "bool")
         return False
+
+
+def _not_a_tensor(f, value):
+    if isinstance(value, (cst.Integer, cst.Float, cst.SimpleString, cst.ConcatenatedString,
+                          cst.FormattedString, cst.Comparison)):
+        return True
+    if isinstance(value, cst.Name) and value.value in ("None", "True", "False"):
+        return True
+    if isinstance(value, cst.Call):
+        name = dotted(value.func) or ""
+        if f.torch_name(value.func) is not None or name.endswith("Parameter"):
+            return False
+        return not (isinstance(value.func, cst.Attribute) and
+                    value.func.attr.value in tn.TENSOR_METHODS)
+    return False
 
 
 def _basic_index(sub):

@@ -85,6 +85,9 @@ INDEX_TENSOR_FUNCS = {"arange", "tensor", "as_tensor", "triu_indices", "tril_ind
                       "argmin", "bucketize", "searchsorted", "cat", "stack", "full",
                       "zeros", "ones", "unique", "masked_select", "logical_not", "isnan",
                       "isfinite", "eq", "ne", "lt", "le", "gt", "ge"}
+# Methods that keep an index tensor one: reshapes and integer casts.
+INDEX_RESHAPES = {"squeeze", "unsqueeze", "view", "reshape", "flatten", "long", "int",
+                  "contiguous", "to", "t", "transpose"}
 # torch functions whose result is a boolean tensor (a mask).
 MASK_FUNCS = {"ge", "gt", "le", "lt", "eq", "ne", "isnan", "isfinite", "isinf",
               "logical_not", "logical_and", "logical_or", "logical_xor"}
