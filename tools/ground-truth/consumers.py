@@ -33,12 +33,20 @@ that asks ctx.needs_input_grad which gradients to compute.
   custom_op            torch.library.custom_op with register_autograd (the
                        same rounding, the gradient straight through): the
                        form torch recommends for an opaque kernel (control)
+  dist_all_reduce      torch.distributed.nn.functional.all_reduce(m), and
+  dist_all_to_all_single  ...all_to_all_single(torch.empty_like(m), m): the
+                       collectives expert-parallel code calls, autograd
+                       Functions of torch's own (a one-process gloo group)
 FLAG_READS are flag paths: the compiled function reads requires_grad of
 m * 2 + 1, m.grad_fn or m.is_leaf and branches on it, as the python path
 does on m.requires_grad.
 """
 
+import tempfile
+
 import torch
+import torch.distributed as dist
+import torch.distributed.nn.functional as dist_nn
 import torch.utils.checkpoint
 
 
@@ -149,6 +157,21 @@ def custom_op(m):
     return round_ste(m)
 
 
+def _process_group():
+    """One process, gloo: the collectives run (and are identities)."""
+    if not dist.is_initialized():
+        dist.init_process_group("gloo", init_method="file://" + tempfile.mktemp(
+            prefix="tt-gt-group-"), rank=0, world_size=1)
+
+
+def dist_all_reduce(m):
+    return dist_nn.all_reduce(m)
+
+
+def dist_all_to_all_single(m):
+    return dist_nn.all_to_all_single(torch.empty_like(m), m)
+
+
 def with_weight(function_class):
     """A consumer (m, w) -> function_class.apply(m, w)."""
     def consume(m, w):
@@ -166,7 +189,10 @@ CONSUMERS = {
     "python_checkpoint_function": checkpoint_function,
     "python_checkpoint_function_reentrant": checkpoint_function_reentrant,
     "python_custom_op": custom_op,
+    "python_dist_all_reduce": dist_all_reduce,
+    "python_dist_all_to_all_single": dist_all_to_all_single,
 }
+DIST = {"python_dist_all_reduce", "python_dist_all_to_all_single"}
 TWO_INPUTS = {"python_function_needs_grad", "python_function_ignores_needs_grad"}
 
 

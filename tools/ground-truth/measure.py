@@ -27,8 +27,9 @@ four above (so those stay what they were):
 
 The consumer paths (consumers.CONSUMERS, issue 78) read no flag: the written
 target goes to what reads it in real code (an autograd.Function's apply,
-directly, through a value computed from it or through checkpoint; a custom
-op as the control) and the loss is sum(out * w). Their rows have rg_output,
+directly, through a value computed from it or through checkpoint; the
+collectives of torch.distributed.nn; a custom op as the control) and the
+loss is sum(out * w). Their rows have rg_output,
 grads_equal (src.grad against the uncompiled run's) and the grad column as
 above ("computed" uncompiled; "same", "differs" or "none" compiled).
 The flag paths of consumers.FLAG_READS read m.grad_fn, m.is_leaf or the
@@ -300,6 +301,8 @@ def consumer_once(path, form, backend):
     src = torch.randn(source_shape(path, form), requires_grad=True)
     write = forms.PYTHON_WRITES[form][0]
     consume = consumers.CONSUMERS[path]
+    if path in consumers.DIST:
+        consumers._process_group()
     if path in consumers.TWO_INPUTS:
         shape = write(src.detach()).shape
         w = consumers.weight(shape)

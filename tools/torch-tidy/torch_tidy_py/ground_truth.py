@@ -34,7 +34,7 @@ def version_key(version):
 
 
 def is_consumer_path(path):
-    return path.startswith("python_function") or path.startswith("python_checkpoint") or \
+    return path.startswith(("python_function", "python_checkpoint", "python_dist_")) or \
         path == "python_custom_op"
 
 
