@@ -222,6 +222,33 @@ class Consumers(unittest.TestCase):
         self.assertIn("reaches 'Scale.apply'", out)
         self.assertIn("ctx.needs_input_grad[0]", out)
 
+    def test_collectives_of_torch_distributed_nn(self):
+        """all_reduce and all_to_all_single of torch.distributed.nn are
+        autograd Functions of torch's own: measured consumers; all_gather
+        is not measured (counted, not reported)."""
+        for call, path in (("dist_nn.all_reduce(out)", "python_dist_all_reduce"),
+                           ("dist_nn.all_to_all_single(torch.empty_like(out), out)",
+                            "python_dist_all_to_all_single"),
+                           ("torch.cat(dist_nn.all_gather(out))", None)):
+            with self.subTest(call=call):
+                source = ("import torch\nimport torch.distributed.nn.functional as dist_nn\n\n"
+                          "@torch.compile\ndef f(x: torch.Tensor, idx):\n"
+                          "    out = torch.zeros(4, 3)\n    out.scatter_add_(0, idx, x)\n"
+                          f"    return {call}\n")
+                (line, [(kind, derived, name, _)]), = self.consumers(source)
+                self.assertEqual(kind, "collective")
+                found, out, err = self.reported(source)
+                if path is None:
+                    self.assertEqual(found, [])
+                    self.assertIn("1 write(s) of a form, into a target or read in a way that "
+                                  "was not measured", err)
+                    continue
+                lost = self.truth.losing("scatter_add_", path)
+                self.assertEqual(len(found), 1 if lost else 0, out)
+                if found:
+                    self.assertClaim(found[0], "scatter_add_", path)
+                    self.assertIn(f"reaches {name}", found[0])
+
     def test_what_keeps_the_flag_is_not_a_consumer(self):
         """A custom op (torch.library.custom_op with register_autograd):
         measured to keep the gradient; and the result an in-place method
@@ -249,7 +276,8 @@ class Consumers(unittest.TestCase):
         for path in ("python_function", "python_function_opaque", "python_function_derived",
                      "python_function_needs_grad", "python_checkpoint_function",
                      "python_checkpoint_function_reentrant", "python_flag_derived",
-                     "python_flag_grad_fn", "python_flag_is_leaf"):
+                     "python_flag_grad_fn", "python_flag_is_leaf", "python_dist_all_reduce",
+                     "python_dist_all_to_all_single"):
             for form in sorted(forms):
                 with self.subTest(path=path, form=form):
                     self.assertTrue(self.truth.measured(form, path))

@@ -285,6 +285,42 @@ class Regions(unittest.TestCase):
         self.assertEqual(rc, 2)
         self.assertIn("unknown key 'compild' in [tool.torch-tidy-py]", err)
 
+    def test_libraries_that_compile_what_they_are_given(self):
+        """accelerate's prepare with an Accelerator made with a dynamo
+        backend (through the project's own helpers), a transformers Trainer
+        whose TrainingArguments set torch_compile, a model a project
+        function makes and returns; not with dynamo_backend="NO"."""
+        source = module(f"""
+            import torch
+            from torch import nn
+            import accelerate
+            from transformers import Trainer, TrainingArguments
+
+            class UNet(nn.Module):
+                def forward(self, x):
+            @WRITE8
+
+            def load_unet():
+                return UNet()
+
+            def make_accelerator(args):
+                return accelerate.Accelerator(dynamo_backend=args.dynamo_backend)
+
+            def train(args):
+                accelerator = make_accelerator(args)
+                unet = accelerator.prepare(load_unet())
+            """)
+        self.region(source, why="'UNet.forward' is compiled: the forward of a 'UNet' passed to "
+                                "accelerate's prepare, its Accelerator made with a dynamo backend")
+        self.region(source.replace("dynamo_backend=args.dynamo_backend", 'dynamo_backend="NO"'),
+                    count=0)
+        trainer = source.replace("accelerator = make_accelerator(args)\n    unet = "
+                                 "accelerator.prepare(load_unet())",
+                                 "targs = TrainingArguments('out', torch_compile=True)\n"
+                                 "    Trainer(model=load_unet(), args=targs).train()")
+        self.region(trainer, why="given to a Trainer whose arguments set torch_compile")
+        self.region(trainer.replace("torch_compile=True", "torch_compile=False"), count=0)
+
     def test_not_regions(self):
         """A module never compiled, a compile of re, a nested function
         never called, a function only called under no_grad."""

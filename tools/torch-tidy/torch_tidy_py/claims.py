@@ -35,6 +35,12 @@ def parts(write, consumer, truth):
     elif consumer.kind == "flag":
         out.append((write.form, FLAG_DERIVED if consumer.derived
                     else FLAG_PATHS[consumer.attribute]))
+    elif consumer.kind == "collective":
+        if consumer.path_rows is None:
+            return None  # a collective not measured
+        out.append((write.form, consumer.path_rows))
+        if consumer.derived:
+            out.append((write.form, FLAG_DERIVED))
     else:
         if consumer.kind == "function_needs_grad":
             out.append((write.form, FUNCTION_NEEDS_GRAD))
@@ -147,6 +153,16 @@ def consequence(write, consumer):
                             not c.derived and c.function == write.function and not c.via})
             return f", and this code reads the flag (line {', '.join(map(str, lines))})"
         return f", and this code reads the flag{through} ({at}{inside})"
+    if consumer.kind == "collective":
+        return (f", and {what} reaches {consumer.callee}{through} ({at}{inside}), an autograd "
+                "Function of torch's own that torch.compile then traces as if its input did "
+                "not require grad: the gradient through it is lost (none, or not the "
+                f"uncompiled one){_conditions(consumer)}")
+    if consumer.kind == "collective":
+        return (f", and {what} reaches {consumer.callee}{through} ({at}{inside}), an autograd "
+                "Function of torch's own that torch.compile then traces as if its input did "
+                "not require grad: the gradient through it is lost (none, or not the "
+                f"uncompiled one){_conditions(consumer)}")
     if consumer.kind == "function_needs_grad":
         return (f", and {what} reaches '{consumer.callee}.apply'{through} ({at}{inside}) as "
                 f"its input {consumer.position}, whose backward reads "

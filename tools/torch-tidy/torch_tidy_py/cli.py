@@ -172,8 +172,9 @@ def main(argv=None):
             if consumer is not None and (consumer.kind != "flag" or
                                          consumer.path != path or
                                          consumer.function != w.function):
-                what = (f"'{consumer.callee}.apply'" if consumer.kind != "flag"
-                        else f"a read of {consumer.attribute}")
+                what = {"flag": f"a read of {consumer.attribute}",
+                        "collective": consumer.callee}.get(consumer.kind,
+                                                           f"'{consumer.callee}.apply'")
                 print(f"{consumer.path}:{consumer.line}:{consumer.column}: note: the stale flag "
                       f"reaches {what} here, in '{consumer.function}'")
             if w.fix_rule:

@@ -107,6 +107,7 @@ class PythonFile:
         self.bindings = {}         # (scope, name) -> [values]
         self.loops = {}            # (scope, name) -> [(iterable, kind)]
         self.compile_sites = []
+        self.library_sites = []    # (scope, call, fors): accelerator.prepare(...), Trainer(...)
         self.patches = []
         self.apply_aliases = {}    # name -> class, for `name = SomeFunction.apply`
         self.markers = set()       # function keys and class names marked compiled
@@ -445,6 +446,13 @@ class _Survey(cst.CSTVisitor):
             how, arg = "compiled with .compile()", func.value
         if how:
             f.compile_sites.append(CompileSite(scope, arg, how, node, fors))
+        elif (isinstance(func, cst.Attribute) and func.attr.value == "prepare") or \
+                (dotted(func) or "").split(".")[-1] == "Trainer":
+            # Libraries that compile what they are given: accelerate's
+            # prepare (an Accelerator with a dynamo backend), transformers'
+            # Trainer (TrainingArguments with torch_compile); regions.py
+            # decides from how they were made.
+            f.library_sites.append((scope, node, fors))
 
 
 def _self_attribute(node):

@@ -27,7 +27,10 @@ class Consumer:
       function             an autograd.Function's apply whose other inputs
                            do not require grad: its backward is not run
       function_needs_grad  an autograd.Function's apply whose backward reads
-                           ctx.needs_input_grad for the stale input: None"""
+                           ctx.needs_input_grad for the stale input: None
+      collective           a collective of torch.distributed.nn (callee: its
+                           name; path: its ground truth path, None where
+                           not measured)"""
     kind: str
     path: str
     line: int
@@ -39,6 +42,7 @@ class Consumer:
     attribute: str = None  # flag: the attribute read
     callee: str = None     # function kinds: the Function's name
     position: int = None   # function kinds: the argument's position
+    path_rows: str = None  # collective: its ground truth path
 
 
 @dataclass

@@ -187,7 +187,14 @@ class Project:
                 return [ModuleRef(g, c, True) for g, c in
                         self._constructed_in(f, scope, call.args, depth + 1)]
             found = self.find_class(f, name)
-            return [ModuleRef(*found)] if found else []
+            if found:
+                return [ModuleRef(*found)]
+            # A function of the run that makes the module (a model loader,
+            # a factory): what it returns.
+            fn = self.find_function(f, name)
+            if fn and depth < DEPTH:
+                return self._returned_modules(fn[0], fn[1], depth + 1)
+            return []
         if isinstance(expr, cst.Attribute):
             owners = [r for r in self.modules_of(f, scope, expr.value, depth + 1)
                       if not r.container]
@@ -211,6 +218,13 @@ class Project:
             return [r.elements() for r in self.modules_of(f, scope, expr.value, depth + 1)
                     if r.container]
         return []
+
+    def _returned_modules(self, f, key, depth):
+        from .definitions import _returns
+        out = []
+        for ret in _returns(f.functions[key].node):
+            out += self.modules_of(f, key, ret.value, depth)
+        return out
 
     def _name_modules(self, f, scope, name, depth):
         if name == "self" and scope and f.functions[scope].cls:
@@ -315,7 +329,59 @@ class Project:
                              "'# torch-tidy: compiled'")
                             for g, k, patch in self.forwards_why(ModuleRef(f, f.classes[key]))]
             out += self._configured(f)
+            for scope, call, fors in f.library_sites:
+                for site in self._library_site(f, scope, call, fors):
+                    out += [(g, k, why if g is f else f"{why} in {os.path.basename(f.path)}")
+                            for g, k, why in self._site_roots(f, site)]
         return out
+
+    def _library_site(self, f, scope, call, fors):
+        """CompileSites for what accelerate's prepare compiles (an
+        Accelerator made with a dynamo backend or plugin) and what a
+        transformers Trainer compiles (TrainingArguments with torch_compile)."""
+        from .definitions import CompileSite
+        func = call.func
+        if isinstance(func, cst.Attribute) and func.attr.value == "prepare":
+            if not self._made_by(f, scope, func.value, ("Accelerator",), _dynamo_accelerator):
+                return []
+            how = "passed to accelerate's prepare, its Accelerator made with a dynamo backend"
+            return [CompileSite(scope, a.value, how, call, fors) for a in call.args
+                    if a.keyword is None and not a.star]
+        model = next((a.value for a in call.args if a.keyword and a.keyword.value == "model"),
+                     call.args[0].value if call.args and call.args[0].keyword is None else None)
+        args = next((a.value for a in call.args if a.keyword and a.keyword.value == "args"),
+                    call.args[1].value if len(call.args) > 1 and call.args[1].keyword is None
+                    else None)
+        if model is None or args is None or not self._made_by(
+                f, scope, args, ("TrainingArguments", "Seq2SeqTrainingArguments", "SFTConfig"),
+                _torch_compile_arguments):
+            return []
+        return [CompileSite(scope, model, "given to a Trainer whose arguments set torch_compile",
+                            call, fors)]
+
+    def _made_by(self, f, scope, expr, callees, test, depth=0):
+        """Whether expr is a call of one of callees (the last part of its
+        name) for which test holds: as written, bound to a name, or returned
+        by a function of the run."""
+        if depth > DEPTH or expr is None:
+            return False
+        if isinstance(expr, cst.Name):
+            for s in dict.fromkeys([scope, f.functions[scope].outer if scope else None, None]):
+                if any(self._made_by(f, s, v, callees, test, depth + 1)
+                       for v in f.bindings.get((s, expr.value), [])):
+                    return True
+            return False
+        if not isinstance(expr, cst.Call):
+            return False
+        name = dotted(expr.func) or ""
+        if name.split(".")[-1] in callees:
+            return test(expr)
+        fn = self.find_function(f, name) if name else None
+        if fn:
+            from .definitions import _returns
+            return any(self._made_by(fn[0], fn[1], r.value, callees, test, depth + 1)
+                       for r in _returns(fn[0].functions[fn[1]].node))
+        return False
 
     def _configured(self, f):
         out = []
@@ -416,6 +482,24 @@ class Project:
                         (found[0], found[1], f"put in place of the forward "
                          f"({os.path.basename(f.path)}:{f.line(patch.value)})"))
         return out
+
+
+def _dynamo_accelerator(call):
+    """Accelerator(dynamo_backend=...) other than "NO", or a dynamo plugin."""
+    for a in call.args:
+        if a.keyword and a.keyword.value in ("dynamo_plugin", "dynamo_config"):
+            return True
+        if a.keyword and a.keyword.value == "dynamo_backend":
+            return not (isinstance(a.value, cst.SimpleString) and
+                        a.value.evaluated_value.lower() == "no")
+    return False
+
+
+def _torch_compile_arguments(call):
+    """TrainingArguments(torch_compile=...) other than False."""
+    return any(a.keyword and a.keyword.value == "torch_compile" and
+               not (isinstance(a.value, cst.Name) and a.value.value in ("False", "None"))
+               for a in call.args)
 
 
 def _patched_function(value):

@@ -713,6 +713,10 @@ class FunctionScan:
         if self.f.is_checkpoint(func) and call.args:
             self._checkpoint(call)
             return
+        name = self.torch_name(func)
+        if name in tn.COLLECTIVES:
+            self._collective(call, name)
+            return
         for g, key, skip_self, why in self.p.callees(self.f, self.key, call):
             self._edge(call, g, key, skip_self, why, [a for a in call.args])
 
@@ -743,6 +747,18 @@ class FunctionScan:
                                        self.key, s.derived, conditions,
                                        tuple(dict.fromkeys(s.via + via)), callee=name,
                                        position=i))
+
+    def _collective(self, call, name):
+        """A collective of torch.distributed.nn: an autograd Function of
+        torch's own, traced from its input's flag."""
+        position, path = tn.COLLECTIVES[name]
+        args = [a for a in call.args if a.keyword is None and not a.star]
+        if position >= len(args):
+            return
+        for s in self.stale_of(args[position].value):
+            self._fact(s, Consumer("collective", self.f.path, self.line(call), self.col(call),
+                                   self.key, s.derived, s.conditions, s.via,
+                                   callee="torch." + name, position=position, path_rows=path))
 
     def _checkpoint(self, call):
         """torch.utils.checkpoint.checkpoint(fn, *args): fn runs in the

@@ -131,6 +131,18 @@ CHECKPOINT = {"utils.checkpoint.checkpoint"}
 # ... that are torch.autograd.Function.
 FUNCTION_BASES = {"autograd.Function", "autograd.function.Function",
                   "autograd.function.InplaceFunction"}
+# The collectives of torch.distributed.nn, autograd Functions of torch's own
+# (their names after the torch alias) -> (the position of the tensor whose
+# flag they read, its ground truth path, or None where not measured).
+COLLECTIVES = {}
+for _module in ("distributed.nn.functional.", "distributed.nn."):
+    COLLECTIVES.update({
+        _module + "all_reduce": (0, "python_dist_all_reduce"),
+        _module + "all_to_all_single": (1, "python_dist_all_to_all_single"),
+        _module + "all_gather": (0, None), _module + "reduce_scatter": (1, None),
+        _module + "all_to_all": (1, None), _module + "broadcast": (0, None),
+        _module + "reduce": (0, None), _module + "gather": (0, None),
+        _module + "scatter": (1, None)})
 # Grad-mode scopes: a decorator or a with item named so runs its body
 # without grad (set_grad_enabled only with False).
 NO_GRAD = {"no_grad", "inference_mode", "autograd.no_grad", "autograd.grad_mode.no_grad",
