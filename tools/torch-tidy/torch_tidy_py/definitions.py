@@ -111,6 +111,7 @@ class PythonFile:
         self.patches = []
         self.apply_aliases = {}    # name -> class, for `name = SomeFunction.apply`
         self.markers = set()       # function keys and class names marked compiled
+        self.returns = {}          # function key -> its return statements (with a value)
         _Survey(self).run()
         if MARKER.search(source):
             self._read_markers()
@@ -305,11 +306,15 @@ class _Survey(cst.CSTVisitor):
         self.functions.pop()
         self.fors = self.saved_fors.pop()
 
+    def visit_Return(self, node):
+        if self.functions and node.value is not None:
+            self.f.returns.setdefault(self.functions[-1].key, []).append(node)
+
     def _compile_maker(self, info):
         """A function that hands one of its parameters to torch.compile and
         returns the result (def maybe_compile(fn): return torch.compile(fn))."""
         params = [p.name.value for p in info.node.params.params]
-        for ret in _returns(info.node):
+        for ret in self.f.returns.get(info.key, ()):
             value = ret.value
             if isinstance(value, cst.IfExp):
                 values = [value.body, value.orelse]
@@ -464,24 +469,3 @@ def _is_regex(func):
     """re.compile(...), a pattern's compile: not a module's."""
     return dotted(func.value) in ("re", "regex") or (
         isinstance(func.value, cst.Name) and func.value.value in ("re", "regex"))
-
-
-def _returns(fn):
-    """The return statements of a function, not of functions nested in it."""
-    found = []
-
-    class Returns(cst.CSTVisitor):
-        def visit_FunctionDef(self, node):
-            return node is fn
-
-        def visit_Lambda(self, node):
-            return False
-
-        def visit_ClassDef(self, node):
-            return False
-
-        def visit_Return(self, node):
-            if node.value is not None:
-                found.append(node)
-    fn.visit(Returns())
-    return found

@@ -220,9 +220,8 @@ class Project:
         return []
 
     def _returned_modules(self, f, key, depth):
-        from .definitions import _returns
         out = []
-        for ret in _returns(f.functions[key].node):
+        for ret in f.returns.get(key, ()):
             out += self.modules_of(f, key, ret.value, depth)
         return out
 
@@ -378,9 +377,8 @@ class Project:
             return test(expr)
         fn = self.find_function(f, name) if name else None
         if fn:
-            from .definitions import _returns
             return any(self._made_by(fn[0], fn[1], r.value, callees, test, depth + 1)
-                       for r in _returns(fn[0].functions[fn[1]].node))
+                       for r in fn[0].returns.get(fn[1], ()))
         return False
 
     def _configured(self, f):
