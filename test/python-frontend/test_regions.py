@@ -211,6 +211,22 @@ class Regions(unittest.TestCase):
                           f"@torch_compile\ndef f(x):\n{body(4)}\n")
                 self.region(source)
 
+    def test_a_helper_of_another_file_that_compiles(self):
+        """compile_model(model, cfg) of a utils module, which passes its
+        parameter to torch.compile and returns the result under another
+        name."""
+        files = {"pkg/__init__.py": "",
+                 "pkg/compile_utils.py": "import torch\n\ndef compile_model(model, cfg):\n"
+                                         "    if not cfg.enabled:\n        return model\n"
+                                         "    compiled = torch.compile(model, mode=cfg.mode)\n"
+                                         "    return compiled\n",
+                 "pkg/train.py": BLOCK + "\nfrom .compile_utils import compile_model\n\n"
+                                 "def main(cfg):\n    model = compile_model(Model(2), cfg)\n"}
+        rc, out, err = lint_files(files, "--list-regions")
+        self.assertEqual(len(warnings(out)), 1, out + err)
+        self.assertIn("'Model.forward' is compiled: the forward of a 'Model' passed to "
+                      "'compile_model', which compiles it", err)
+
     def test_decorated_under_if_and_try(self):
         source = (f"import torch\nif hasattr(torch, 'compile'):\n    @torch.compile\n"
                   f"    def f(x):\n{body(8)}\nelse:\n    def f(x):\n        return x\n")

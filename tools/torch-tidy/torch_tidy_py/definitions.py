@@ -108,6 +108,7 @@ class PythonFile:
         self.loops = {}            # (scope, name) -> [(iterable, kind)]
         self.compile_sites = []
         self.library_sites = []    # (scope, call, fors): accelerator.prepare(...), Trainer(...)
+        self.calls = []            # (scope, call, fors): every call
         self.patches = []
         self.apply_aliases = {}    # name -> class, for `name = SomeFunction.apply`
         self.markers = set()       # function keys and class names marked compiled
@@ -217,6 +218,10 @@ class _Survey(cst.CSTVisitor):
 
     def run(self):
         self.f.module.visit(self)
+        self.f.calls = self.calls
+        self._calls_by_scope = {}
+        for entry in self.calls:
+            self._calls_by_scope.setdefault(entry[0], []).append(entry)
         # What compiles is known once every alias and maker is.
         for info in self.f.functions.values():
             self._compile_maker(info)
@@ -311,20 +316,16 @@ class _Survey(cst.CSTVisitor):
             self.f.returns.setdefault(self.functions[-1].key, []).append(node)
 
     def _compile_maker(self, info):
-        """A function that hands one of its parameters to torch.compile and
-        returns the result (def maybe_compile(fn): return torch.compile(fn))."""
+        """A function that hands one of its parameters to torch.compile
+        (def compile_model(model, config): ... torch.compile(model, ...)):
+        what it is called on is compiled, as where it is called."""
         params = [p.name.value for p in info.node.params.params]
-        for ret in self.f.returns.get(info.key, ()):
-            value = ret.value
-            if isinstance(value, cst.IfExp):
-                values = [value.body, value.orelse]
-            else:
-                values = [value]
-            for v in values:
-                if isinstance(v, cst.Call) and self.f.is_compile(v.func) and v.args and \
-                        isinstance(v.args[0].value, cst.Name) and \
-                        v.args[0].value.value in params:
-                    self.f.compile_makers[info.key] = params.index(v.args[0].value.value)
+        for scope, call, _ in self._calls_by_scope.get(info.key, ()):
+            if self.f.is_compile(call.func) and call.args and \
+                    isinstance(call.args[0].value, cst.Name) and \
+                    call.args[0].value.value in params:
+                self.f.compile_makers[info.key] = params.index(call.args[0].value.value)
+                return
 
     def visit_For(self, node):
         self.fors.append(node)

@@ -19,7 +19,7 @@ import libcst as cst
 from . import torch_names as tn
 from .definitions import constructed, dotted
 
-DEPTH = 6  # how far a value's class is followed through names and members
+DEPTH = 24  # a bound on how far a value is followed through names and members
 
 
 class ModuleRef:
@@ -59,10 +59,23 @@ class Project:
         self._function_classes = {}
         self._patched = None
         self.returns = {}                # (path, key) -> Stale facts of what it returns
+        self._memo = {}                  # what the questions below answered, by question
+        self._busy = set()               # modules_of questions being answered (cycles)
+        self._by_member = {}             # attribute -> [(file, ClassInfo)] binding it
+        for f in self.files.values():
+            for info in f.classes.values():
+                for attr in set(info.members) | set(info.added):
+                    self._by_member.setdefault(attr, []).append((f, info))
 
     # -- names across the files ------------------------------------------
     def resolve_module(self, f, spec):
         """The file of the run that `from M import` / `import M` names."""
+        key = ("module", f.path if spec[0] else None, spec[0], spec[1])
+        if key not in self._memo:
+            self._memo[key] = self._resolve_module(f, spec)
+        return self._memo[key]
+
+    def _resolve_module(self, f, spec):
         dots, module = spec[0], spec[1]
         parts = module.split(".") if module else []
         if dots:
@@ -129,12 +142,17 @@ class Project:
 
     def bases(self, f, cls, depth=0):
         """The classes of the run cls derives from, nearest first."""
+        key = ("bases", f.path, cls.name)
+        if depth == 0 and key in self._memo:
+            return self._memo[key]
         out = []
         for base in cls.bases:
             found = self.find_class(f, base)
             if found and depth < DEPTH:
                 out.append(found)
                 out += self.bases(found[0], found[1], depth + 1)
+        if depth == 0:
+            self._memo[key] = out
         return out
 
     def method(self, f, cls, name):
@@ -172,9 +190,28 @@ class Project:
 
     # -- what a value is ---------------------------------------------------
     def modules_of(self, f, scope, expr, depth=0):
-        """The modules (ModuleRefs) expr may be in scope of f."""
+        """The modules (ModuleRefs) expr may be in scope of f (answered once
+        per expression; a question met again while it is being answered, a
+        cycle through members or names, adds nothing)."""
         if depth > DEPTH or expr is None:
             return []
+        key = ("modules", f.path, scope, id(expr))
+        if key in self._memo:
+            return [ModuleRef(r.file, r.cls, r.container, r.guess) for r in self._memo[key]]
+        if key in self._busy:
+            return []
+        self._busy.add(key)
+        try:
+            out = self._modules_of(f, scope, expr, depth)
+        finally:
+            self._busy.discard(key)
+        unique = {}
+        for r in out:
+            unique.setdefault(r.key(), r)
+        self._memo[key] = list(unique.values())
+        return [ModuleRef(r.file, r.cls, r.container, r.guess) for r in unique.values()]
+
+    def _modules_of(self, f, scope, expr, depth):
         if isinstance(expr, cst.Name):
             return self._name_modules(f, scope, expr.value, depth)
         if isinstance(expr, cst.Call):
@@ -207,12 +244,10 @@ class Project:
             # The owner's class is not known here (a parameter, a library's
             # model): every class of the run that binds such a member.
             out = []
-            for classes in self.by_class.values():
-                for g, c in classes:
-                    if attr in c.members or attr in c.added:
-                        for r in self._member_modules(g, c, attr, depth + 1):
-                            r.guess = attr
-                            out.append(r)
+            for g, c in self._by_member.get(attr, ()):
+                for r in self._member_modules(g, c, attr, depth + 1):
+                    r.guess = attr
+                    out.append(r)
             return out
         if isinstance(expr, cst.Subscript):
             return [r.elements() for r in self.modules_of(f, scope, expr.value, depth + 1)
@@ -328,10 +363,33 @@ class Project:
                              "'# torch-tidy: compiled'")
                             for g, k, patch in self.forwards_why(ModuleRef(f, f.classes[key]))]
             out += self._configured(f)
+            for site in self._imported_makers(f):
+                out += [(g, k, why if g is f else f"{why} in {os.path.basename(f.path)}")
+                        for g, k, why in self._site_roots(f, site)]
             for scope, call, fors in f.library_sites:
                 for site in self._library_site(f, scope, call, fors):
                     out += [(g, k, why if g is f else f"{why} in {os.path.basename(f.path)}")
                             for g, k, why in self._site_roots(f, site)]
+        return out
+
+    def _imported_makers(self, f):
+        """Calls of a function of another file that compiles one of its
+        parameters (compile_model(model, cfg) of a utils module)."""
+        from .definitions import CompileSite
+        out = []
+        for scope, call, fors in f.calls:
+            name = dotted(call.func)
+            if not name or name in f.functions or name in f.compile_makers:
+                continue
+            head = name.split(".")[0]
+            if head not in f.imported and head not in f.modules:
+                continue
+            found = self.find_function(f, name)
+            if found and found[0] is not f and found[1] in found[0].compile_makers:
+                index = found[0].compile_makers[found[1]]
+                if index < len(call.args) and call.args[index].keyword is None:
+                    out.append(CompileSite(scope, call.args[index].value,
+                                           f"passed to '{name}', which compiles it", call, fors))
         return out
 
     def _library_site(self, f, scope, call, fors):
