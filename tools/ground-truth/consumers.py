@@ -28,7 +28,10 @@ that asks ctx.needs_input_grad which gradients to compute.
                        returns both gradients whatever ctx says (control)
   function_derived     RoundSTE.apply(m * 2 + 1): a value computed from m
   checkpoint_function  torch.utils.checkpoint.checkpoint(f, m,
-                       use_reentrant=False), f applying RoundSTE
+                       use_reentrant=False), f applying OpaqueDouble (whose
+                       loss shows for every form: a write of a product into
+                       zeros has a zero gradient, which RoundSTE's straight-
+                       through backward and its traced forward agree on)
   checkpoint_function_reentrant  the same with use_reentrant=True
   custom_op            torch.library.custom_op with register_autograd (the
                        same rounding, the gradient straight through): the
@@ -129,8 +132,8 @@ def weight(shape):
     return torch.linspace(0.5, 1.5, n).view(shape).requires_grad_()
 
 
-def _round_applied(t):
-    return RoundSTE.apply(t)
+def _opaque_applied(t):
+    return OpaqueDouble.apply(t)
 
 
 def function(m):
@@ -146,11 +149,11 @@ def function_derived(m):
 
 
 def checkpoint_function(m):
-    return torch.utils.checkpoint.checkpoint(_round_applied, m, use_reentrant=False)
+    return torch.utils.checkpoint.checkpoint(_opaque_applied, m, use_reentrant=False)
 
 
 def checkpoint_function_reentrant(m):
-    return torch.utils.checkpoint.checkpoint(_round_applied, m, use_reentrant=True)
+    return torch.utils.checkpoint.checkpoint(_opaque_applied, m, use_reentrant=True)
 
 
 def custom_op(m):
