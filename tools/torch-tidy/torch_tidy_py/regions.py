@@ -310,18 +310,35 @@ class Project:
         displays, comprehensions, dict values, names bound to them)."""
         found = {}
         for i, arg in enumerate(args):
-            s = scopes[i] if scopes else scope
-            for node in _calls_and_names(arg.value):
+            for g, c in self._made_in(f, scopes[i] if scopes else scope, arg.value):
+                found[(g.path, c.name)] = (g, c)
+        return list(found.values())
+
+    def _made_in(self, f, scope, expr):
+        """The module classes made inside one expression, and inside what the
+        names in it are bound to (answered once; a cycle adds nothing)."""
+        key = ("made", f.path, scope, id(expr))
+        if key in self._memo:
+            return self._memo[key]
+        if key in self._busy:
+            return []
+        self._busy.add(key)
+        found = {}
+        try:
+            for node in _calls_and_names(expr):
                 if isinstance(node, cst.Call):
                     name, _ = constructed(node)
                     cls = self.find_class(f, name) if name else None
                     if cls:
                         found[(cls[0].path, cls[1].name)] = cls
-                elif depth < DEPTH:
-                    for value in f.bindings.get((s, node.value), []):
-                        for g, c in self._constructed_in(f, s, [cst.Arg(value)], depth + 1):
+                else:
+                    for value in f.bindings.get((scope, node.value), []):
+                        for g, c in self._made_in(f, scope, value):
                             found[(g.path, c.name)] = (g, c)
-        return list(found.values())
+        finally:
+            self._busy.discard(key)
+        self._memo[key] = list(found.values())
+        return self._memo[key]
 
     def callees(self, f, scope, call):
         return callees(self, f, scope, call)
