@@ -44,6 +44,11 @@ def parts(write, consumer, truth):
     else:
         if consumer.kind == "function_needs_grad":
             out.append((write.form, FUNCTION_NEEDS_GRAD))
+        elif consumer.opaque is None:
+            # Traced inline, a forward of differentiable operations gives its
+            # own gradient (measured: kept through a collective's Function):
+            # what is lost cannot be told.
+            return None
         else:
             out.append((write.form, FUNCTION_OPAQUE))
         if consumer.derived:
@@ -169,10 +174,9 @@ def consequence(write, consumer):
                 f"ctx.needs_input_grad[{consumer.position}]: False for it compiled, so "
                 f"its gradient is None{_conditions(consumer)}")
     return (f", and {what} reaches '{consumer.callee}.apply'{through} ({at}{inside}), "
-            "which torch.compile then traces as if no input required grad: the Function's "
-            "backward is not run, and the gradient comes from its forward as traced "
-            "(it differs from uncompiled, or is None where the forward is not "
-            f"differentiable){_conditions(consumer)}")
+            "which torch.compile then traces as if no input required grad: its backward is "
+            f"not run, and {consumer.opaque}, so the gradient through it is lost"
+            f"{_conditions(consumer)}")
 
 
 def message(write, lost, kept, consumer=None):

@@ -43,6 +43,9 @@ class Consumer:
     callee: str = None     # function kinds: the Function's name
     position: int = None   # function kinds: the argument's position
     path_rows: str = None  # collective: its ground truth path
+    # function: why the Function's forward is not differentiable as traced
+    # (its backward not run, the gradient is lost), None where nothing shows it
+    opaque: str = None
 
 
 @dataclass

@@ -188,6 +188,19 @@ class Project:
             return ("outside", name)
         return None
 
+    def opaque_forward(self, f, cls):
+        """Why an autograd.Function's forward is not differentiable as
+        Dynamo traces it inline (so that its backward, not run then, is the
+        only gradient there is), or None where nothing shows it: the forward
+        (and the functions of the run it calls) runs under no_grad, detaches,
+        rounds or casts to integers, or calls a kernel (torch.ops, an
+        extension module, a triton launch)."""
+        key = ("opaque", f.path, cls.name)
+        if key not in self._memo:
+            found = self.method(f, cls, "forward")
+            self._memo[key] = _opaque(self, found[0], found[1], 0) if found else None
+        return self._memo[key]
+
     # -- what a value is ---------------------------------------------------
     def modules_of(self, f, scope, expr, depth=0):
         """The modules (ModuleRefs) expr may be in scope of f (answered once
@@ -555,6 +568,48 @@ class Project:
                         (found[0], found[1], f"put in place of the forward "
                          f"({os.path.basename(f.path)}:{f.line(patch.value)})"))
         return out
+
+
+_ROUNDING = {"round", "floor", "ceil", "trunc", "sign", "_int_mm", "_scaled_mm", "int", "long",
+             "char", "byte", "short", "detach"}
+
+
+def _opaque(p, f, key, depth):
+    """The evidence opaque_forward looks for, in one function of the run."""
+    info = f.functions[key]
+    for dec in info.node.decorators:
+        if f.grad_scope(dec.decorator) == "off":
+            return f"'{key}' runs under torch.no_grad()"
+    for scope, call, _ in f.calls:
+        if scope != key:
+            continue
+        func = call.func
+        name = f.torch_name(func)
+        if name in ("no_grad", "inference_mode") or f.grad_scope(call) == "off":
+            return f"its forward runs {f.code(call)}"
+        if name and (name.startswith("ops.") or name.split(".")[-1] in _ROUNDING):
+            return f"its forward calls {f.code(func)}"
+        if isinstance(func, cst.Attribute) and func.attr.value in _ROUNDING:
+            return f"its forward calls .{func.attr.value}()"
+        if isinstance(func, cst.Attribute) and func.attr.value == "to" and any(
+                f.torch_name(a.value) in tn.INT_DTYPES or
+                (f.torch_name(a.value) or "").startswith("float8") for a in call.args):
+            return f"its forward casts with {f.code(call)}"
+        if isinstance(func, cst.Subscript):
+            return f"its forward launches {f.code(func)}"  # kernel[grid](...)
+        if name is None and isinstance(func, cst.Attribute) and \
+                isinstance(func.value, cst.Name):
+            head = func.value.value
+            if head in f.modules and p._imported_module(f, head) is None and \
+                    f.modules[head][1].split(".")[0] not in ("torch", "math", "functools"):
+                return f"its forward calls {f.code(func)} of a module outside the run"
+        if depth < 2 and isinstance(func, cst.Name):
+            found = p.find_function(f, func.value)
+            if found:
+                why = _opaque(p, found[0], found[1], depth + 1)
+                if why:
+                    return why
+    return None
 
 
 def _dynamo_accelerator(call):

@@ -725,10 +725,11 @@ class FunctionScan:
         flag to decide how to trace the Function (args: those of apply where
         call is not apply itself, checkpoint(F.apply, ...))."""
         args = [a for a in (call.args if args is None else args) if not a.star]
-        reads = None
+        reads = opaque = None
         if fclass[0] != "outside":
             found = self.p.method(fclass[0], fclass[1], "backward")
             reads = _needs_input_grad_reads(found[0].functions[found[1]].node) if found else set()
+            opaque = self.p.opaque_forward(fclass[0], fclass[1])
         for i, arg in enumerate(args):
             stales = self.stale_of(arg.value)
             if not stales:
@@ -746,7 +747,7 @@ class FunctionScan:
                 self._fact(s, Consumer(kind, self.f.path, self.line(call), self.col(call),
                                        self.key, s.derived, conditions,
                                        tuple(dict.fromkeys(s.via + via)), callee=name,
-                                       position=i))
+                                       position=i, opaque=opaque))
 
     def _collective(self, call, name):
         """A collective of torch.distributed.nn: an autograd Function of
