@@ -410,6 +410,25 @@ class Example(unittest.TestCase):
         self.assertIn("\n" + notes[0] + "\n", doc)
 
 
+    def test_the_training_code_example(self):
+        """examples/adapter_blocks.py: the adapter's write reported through
+        the Function its activations reach, with the fix; docs/python.md
+        shows the output as printed (python-twins-* measure the example)."""
+        path = os.path.join(ROOT, "examples", "adapter_blocks.py")
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
+            rc = cli.main([path])
+        text = out.getvalue().replace(ROOT + os.sep, "")
+        self.assertEqual(rc, 1)
+        self.assertEqual(len(warnings(text)), 1, text)
+        self.assertIn("reaches 'Int8Matmul.apply'", text)
+        self.assertIn("note: rule: index-put-advanced", text)
+        with open(os.path.join(ROOT, "docs", "python.md")) as f:
+            doc = f.read()
+        for line in text.splitlines():
+            self.assertIn("\n" + line + "\n", doc)
+
+
 class Sarif(unittest.TestCase):
     def test_torch_tidy_sarif_reads_the_output(self):
         """torch-tidy-sarif (TORCH_TIDY_SARIF, set by the ctest) turns the
