@@ -31,7 +31,7 @@ class Config:
     source: str = None  # the file it was read from
 
     def dump(self):
-        lines = [f"# torch-tidy-py's configuration"
+        lines = ["# torch-tidy-py's configuration"
                  + (f" (from {self.source})" if self.source else " (defaults)"),
                  f"[tool.{TABLE}]",
                  f'flag-read = "{self.flag_read}"']

@@ -412,7 +412,6 @@ class _Survey(cst.CSTVisitor):
                 (value, self.scope))
 
     def visit_Call(self, node):
-        f = self.f
         func = node.func
         # self.layers.append(Block()), self.register_buffer("rows", rows)
         if isinstance(func, cst.Attribute) and self.classes:

@@ -11,6 +11,7 @@ import libcst as cst
 import libcst.matchers as m
 
 from . import torch_names as tn
+from .syntax import int_value, ndim, short, value_arguments
 
 
 # -- the index of a write, as steps of select and slice ----------------------
@@ -43,7 +44,7 @@ def _index_steps(scan, elements, offset=0):
                 upper = scan.code(s.upper) if s.upper is not None else None
                 steps.append(Step("slice", dim, lower, upper))
             dim += 1
-        elif _int_value(s.value) is not None:
+        elif int_value(s.value) is not None:
             steps.append(Step("select", dim, scan.code(s.value)))
             dim += 1
         else:
@@ -82,12 +83,12 @@ def _view_steps(scan, node, base):
                 len(args) != (3 if kind == "narrow" else 2) or not all(_pure(a) for a in args):
             return None, (f"the fix repeats {kind}'s arguments, which must be positional and "
                           "free of calls")
-        d = _int_value(args[0])
+        d = int_value(args[0])
         if d is None or (d < 0 and len(calls) > 1):
             return None, f"{kind} of a dim that is not a literal >= 0 has no fix yet"
         d = _shift(steps, d) if d >= 0 else d
         if kind == "narrow":
-            start, length = _int_value(args[1]), _int_value(args[2])
+            start, length = int_value(args[1]), int_value(args[2])
             if start is not None and start < 0:
                 return None, "narrow from a negative start has no fix yet"
             code = [scan.code(a) for a in args]
@@ -159,7 +160,7 @@ def plan_setitem(scan, target, value):
     m_ = scan.code(target.value)
     v = scan.code(value)
     if not scan.is_tensor(value):
-        return None, (f"'{_short(v)}' is not known to be a tensor here (setitem takes a Python "
+        return None, (f"'{short(v)}' is not known to be a tensor here (setitem takes a Python "
                       "number, the out-of-place forms a tensor; annotate it torch.Tensor)")
     kinds = []
     for el in target.slice:
@@ -169,7 +170,7 @@ def plan_setitem(scan, target, value):
                 return None, "a slice with a step has no fix yet"
             full = s.lower is None and s.upper is None
             kinds.append(("full",) if full else ("bounded",))
-        elif _int_value(s.value) is not None:
+        elif int_value(s.value) is not None:
             kinds.append(("int",))
         elif _index_tensor(scan, s.value):
             kinds.append(("tensor", s.value))
@@ -228,7 +229,7 @@ def plan_call(scan, call, base, form):
     if steps is None:
         return None, why
     if method == "copy_":
-        values = _value_arguments(call, method)
+        values = value_arguments(call, method)
         if len(call.args) != 1 or len(values) != 1:
             return None, "copy_ with more than its source has no fix"
         return _nest(base, steps, scan.code(values[0]))
@@ -274,11 +275,11 @@ def plan_named_view(scan, name, node, value, how):
             s.dim = _shift(steps, s.dim)
         steps = steps + more
         if not scan.is_tensor(value):
-            return None, (f"'{_short(scan.code(value))}' is not known to be a tensor here "
+            return None, (f"'{short(scan.code(value))}' is not known to be a tensor here "
                           "(annotate it torch.Tensor)")
         plan = _nest(base, steps, scan.code(value))
     elif how == "copy":
-        values = _value_arguments(node, "copy_")
+        values = value_arguments(node, "copy_")
         if len(node.args) != 1 or len(values) != 1:
             return None, "copy_ with more than its source has no fix"
         plan = _nest(base, steps, scan.code(values[0]))
@@ -466,8 +467,7 @@ def _index_ndim(scan, node):
     if isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name) and \
             node.value.value == "self":
         return _buffer_ndim(scan, node.attr.value)
-    from .scan import _ndim
-    return _ndim(node, scan.f)
+    return ndim(node, scan.f)
 
 
 def _buffer_ndim(scan, attr):
@@ -478,9 +478,8 @@ def _buffer_ndim(scan, attr):
     if not cls:
         return None
     value = cls.buffers.get(attr)
-    from .scan import _ndim
     if isinstance(value, cst.Call):
-        return _ndim(value, scan.f)
+        return ndim(value, scan.f)
     if isinstance(value, cst.Name):
         for assign in m.findall(cls.node, m.Assign()):
             for t in assign.targets:
@@ -492,21 +491,7 @@ def _buffer_ndim(scan, attr):
                         scan.f.torch_name(assign.value.func) in tn.UNPACK_1D:
                     return 1
                 if isinstance(target, cst.Name) and target.value == value.value:
-                    return _ndim(assign.value, scan.f)
-    return None
-
-
-def _short(text):
-    text = " ".join(text.split())
-    return text if len(text) <= 40 else text[:37] + "..."
-
-
-def _int_value(node):
-    if isinstance(node, cst.Integer):
-        return int(node.value, 0)
-    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus) and \
-            isinstance(node.expression, cst.Integer):
-        return -int(node.expression.value, 0)
+                    return ndim(assign.value, scan.f)
     return None
 
 
@@ -530,12 +515,3 @@ def _parenthesized(node, code):
     if isinstance(node, (cst.Name, cst.Integer, cst.Attribute, cst.Subscript)):
         return code
     return f"({code})"
-
-
-def _value_arguments(call, method):
-    position, keywords = tn.VALUE_ARGUMENT[method]
-    positional = [a.value for a in call.args if a.keyword is None and a.star == ""]
-    named = [a.value for a in call.args if a.keyword and a.keyword.value in keywords]
-    if position is None:
-        return positional + named
-    return positional[position:position + 1] + named

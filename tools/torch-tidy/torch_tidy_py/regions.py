@@ -37,7 +37,6 @@ class ModuleRef:
         return ModuleRef(self.file, self.cls, False, self.guess)
 
 
-
 def module_name(path):
     """a/b/c.py -> a.b.c; a/b/__init__.py -> a.b."""
     stem = os.path.splitext(os.path.normpath(path))[0]
@@ -489,7 +488,6 @@ class Project:
         return out
 
     def _site_roots(self, f, site):
-        where = f"line {f.line(site.node)}" if site.node is not None else ""
         loop = ""
         if site.loops:
             loop = f" in a loop over '{f.code(site.loops[-1].iter)}'"

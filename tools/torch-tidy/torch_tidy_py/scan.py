@@ -14,6 +14,8 @@ import libcst.matchers as m
 from . import torch_names as tn
 from .definitions import dotted
 from .findings import Consumer, Stale, Write
+from .fixes import edits_for, plan_augmented, plan_call, plan_named_view, plan_setitem
+from .syntax import int_value, ndim, short, value_arguments
 
 
 @dataclass
@@ -342,7 +344,7 @@ class FunctionScan:
             if s:
                 found |= s
             elif self.may_require_grad(o, stale=False):
-                conditions.append(_short(self.code(o)))
+                conditions.append(short(self.code(o)))
         return frozenset(s.computed(conditions) for s in found)
 
     def _call_stale(self, call):
@@ -500,7 +502,7 @@ class FunctionScan:
         if self._is_mask(value):
             self.masks.add(name)
         if self._makes_index_tensor(value):
-            self.tensors[name] = _ndim(value, self.f)
+            self.tensors[name] = ndim(value, self.f)
         if self.is_tensor(value):
             self.known.add(name)
         made = self.factory(value)
@@ -547,13 +549,11 @@ class FunctionScan:
         base, how = self.base_of(target.value)
         if not base or self.no_grad_depth or not self.may_require_grad(small.value):
             return
-        basic = all(isinstance(el.slice, cst.Slice) or _is_int(el.slice.value)
+        basic = all(isinstance(el.slice, cst.Slice) or int_value(el.slice.value) is not None
                     for el in target.slice)
         if how == "self" and basic and isinstance(small.operator, cst.AddAssign):
-            from .fixes import plan_augmented
-            self._record(target, base, "setitem_augmented_", plan_augmented(self, target,
-                                                                              small.value),
-                         small.value)
+            plan = plan_augmented(self, target, small.value)
+            self._record(target, base, "setitem_augmented_", plan, small.value)
         else:
             self._record(target, base, "unmeasured:setitem_augmented", (None, "not measured"),
                          small.value)
@@ -562,7 +562,6 @@ class FunctionScan:
         base, how = self.base_of(target.value)
         if not base or self.no_grad_depth or not self.may_require_grad(value):
             return
-        from .fixes import plan_setitem, plan_named_view
         if how == "named":
             form = "view_alias_copy_"
             name = target.value.value
@@ -585,10 +584,9 @@ class FunctionScan:
         if method not in tn.VALUE_ARGUMENT:
             self._unmeasured_call(call, method)
             return
-        values = _value_arguments(call, method)
+        values = value_arguments(call, method)
         if not any(self.may_require_grad(v) for v in values):
             return
-        from .fixes import plan_call
         base, how = self.base_of(recv)
         form = None
         if base and how == "self" and method in tn.INPLACE_FORMS:
@@ -654,7 +652,7 @@ class FunctionScan:
         w = Write(self.line(node), self.col(node), base, form, made_line, made_column,
                   factory, target_forms, function=self.key, path=self.f.path)
         if source is not None:
-            w.source = _short(self.code(source))
+            w.source = short(self.code(source))
         rule, text = plan[0], plan[1]
         extra = plan[2] if len(plan) > 2 else None
         if rule is None:
@@ -663,7 +661,6 @@ class FunctionScan:
             w.no_fix = "the write shares its statement or line with another, or its result " \
                        "is used"
         else:
-            from .fixes import edits_for
             w.fix_rule, w.fix_text = rule, text
             w.statement = self.statement
             w.view_statement = (extra or {}).get("statement")
@@ -735,7 +732,7 @@ class FunctionScan:
             if not stales:
                 continue
             others = [a.value for j, a in enumerate(args) if j != i]
-            grad_others = [_short(self.code(o)) for o in others
+            grad_others = [short(self.code(o)) for o in others
                            if not self.stale_of(o) and self.may_require_grad(o, stale=False)]
             for s in stales:
                 conditions = tuple(s.conditions)
@@ -863,15 +860,10 @@ def _not_a_tensor(f, value):
 
 def _basic_index(sub):
     """m[1:3], m[:, 0]: a view (an index of tensors or lists is a copy)."""
-    return all(isinstance(el.slice, cst.Slice) or _is_int(el.slice.value) or
+    return all(isinstance(el.slice, cst.Slice) or int_value(el.slice.value) is not None or
                isinstance(el.slice.value, cst.Ellipsis) or
                (isinstance(el.slice.value, cst.Name) and el.slice.value.value == "None")
                for el in sub.slice)
-
-
-def _short(text):
-    text = " ".join(text.split())
-    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def _annotation_kind(annotation):
@@ -906,8 +898,8 @@ def _needs_input_grad_reads(backward):
     positions = set()
     for sub in m.findall(backward, m.Subscript(value=m.Attribute(attr=m.Name("needs_input_grad")))):
         el = sub.slice[0].slice if sub.slice else None
-        if isinstance(el, cst.Index) and _is_int(el.value):
-            positions.add(_int_value(el.value))
+        if isinstance(el, cst.Index) and int_value(el.value) is not None:
+            positions.add(int_value(el.value))
     for assign in m.findall(backward, m.Assign(
             value=m.Attribute(attr=m.Name("needs_input_grad")))):
         target = assign.targets[0].target
@@ -934,46 +926,6 @@ def _evaluated(node):
     return found
 
 
-def _value_arguments(call, method):
-    """The arguments of an in-place method call that give the written values."""
-    position, keywords = tn.VALUE_ARGUMENT[method]
-    positional = [a.value for a in call.args if a.keyword is None and a.star == ""]
-    named = [a.value for a in call.args if a.keyword and a.keyword.value in keywords]
-    if position is None:
-        return positional + named
-    return positional[position:position + 1] + named
-
-
-def _is_int(node):
-    return _int_value(node) is not None
-
-
-def _int_value(node):
-    if isinstance(node, cst.Integer):
-        return int(node.value, 0)
-    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus) and \
-            isinstance(node.expression, cst.Integer):
-        return -int(node.expression.value, 0)
-    return None
-
-
-def _ndim(call, f):
-    """The number of dimensions of a torch call's tensor where the call
-    says it: arange (1), tensor of a nested list literal; else None."""
-    if not isinstance(call, cst.Call):
-        return None
-    name = f.torch_name(call.func)
-    if name == "arange":
-        return 1
-    if name in ("tensor", "as_tensor") and call.args:
-        depth, node = 0, call.args[0].value
-        while isinstance(node, (cst.List, cst.Tuple)) and node.elements:
-            depth += 1
-            node = node.elements[0].value
-        return depth or None
-    return None
-
-
 def _index_form(sub):
     """setitem_adv_ (any index a tensor, list or name), setitem_rows_col_ (a
     bounded slice among the indices: m[1:3, 0]), setitem_slice_int_ (a whole
@@ -984,7 +936,7 @@ def _index_form(sub):
         if isinstance(s, cst.Slice):
             bounded = s.lower is not None or s.upper is not None
             kinds.add("bounded" if bounded else "slice")
-        elif _is_int(s.value):
+        elif int_value(s.value) is not None:
             kinds.add("int")
         elif isinstance(s.value, cst.Ellipsis) or \
                 (isinstance(s.value, cst.Name) and s.value.value == "None"):
