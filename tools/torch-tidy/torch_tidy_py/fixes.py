@@ -220,10 +220,13 @@ def plan_call(scan, call, base, form):
         return rule, f"{base} = {base}.{method[:-1]}{rest}"
     if form == "index_put_":
         return "index-put-list", f"{base} = {base}.index_put{rest}"
-    if form in ("index_add_", "scatter_add_", "chained_inplace_", "whole_copy_") or \
-            form.startswith("whole_"):
-        return None, ("torch 2.11 and later keep the flag for this write; no fix yet "
-                      "(write the out-of-place form by hand)")
+    if form in ("index_add_", "scatter_add_", "whole_copy_") or form.startswith("whole_"):
+        return None, ("the newest torch measured keeps the flag for this write, and no rule of "
+                      "RewriteRules.def writes it out of place; where older torch is supported, "
+                      f"write it by hand ({base} = {base}.{method[:-1]}(...))")
+    if form == "chained_inplace_":
+        return None, ("no rule of RewriteRules.def writes a chain of in-place methods out of "
+                      f"place yet; write it by hand ({base} = {base}.<method>(...).<method>(...))")
     view = func.value
     steps, why = _view_steps(scan, view, base)
     if steps is None:
