@@ -118,7 +118,7 @@ class Negatives(unittest.TestCase):
         for value in ("float(ok)", "x.sum().item()", "int(x.argmax())", "3.5",
                       "torch.tensor(2.0)", "torch.tensor(flag)", "len(x)",
                       "self_buffer", "torch.arange(3)", "torch.triu_indices(3, 3)[0]",
-                      "x.shape[0]", "math.pi"):
+                      "x.shape[0]", "math.pi", "torch.ones_like(x)", "x.new_ones(3)"):
             with self.subTest(value=value):
                 body = f"ok = flag\nself_buffer = torch.ones(3)\nm[0] = {value}"
                 self.assertNothing("import math\n" + wrap(body, HEADER))

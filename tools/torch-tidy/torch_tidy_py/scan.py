@@ -207,10 +207,9 @@ class FunctionScan:
             if torch_fn in ("tensor", "as_tensor") and not any(
                     a.keyword and a.keyword.value == "requires_grad" for a in node.args):
                 return False  # a new tensor of Python values: no grad
-            if torch_fn in tn.FACTORIES and not any(
-                    a.keyword and a.keyword.value == "requires_grad" for a in node.args) and \
-                    not torch_fn.endswith("_like"):
-                return False
+            if (torch_fn in tn.FACTORIES or method in tn.NEW_FACTORIES) and not any(
+                    a.keyword and a.keyword.value == "requires_grad" for a in node.args):
+                return False  # a new tensor without grad, zeros_like(x) and x.new_ones too
         if isinstance(node, cst.Name):
             return node.value in self.grad or (stale and node.value in self.stale)
         if isinstance(node, cst.Attribute):
