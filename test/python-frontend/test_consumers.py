@@ -125,7 +125,7 @@ class Consumers(unittest.TestCase):
                                                    [("function", False, "Quantize", ())])])
         found, out, _ = self.reported(source)
         self.assertEqual(len(found), 1, out)
-        self.assertClaim(found[0], "narrow_copy_", "python_function")
+        self.assertClaim(found[0], "narrow_copy_", "python_function_opaque")
         self.assertIn("reaches 'Quantize.apply' (line", found[0])
         self.assertIn("its backward is not run, and its forward calls torch.round, so the "
                       "gradient through it is lost", found[0])
@@ -210,7 +210,7 @@ class Consumers(unittest.TestCase):
         lost = self.truth.losing("setitem_rows_col_", "python_function_derived")
         self.assertEqual(len(found), 1 if lost else 0, out)
         if found:
-            self.assertClaim(found[0], "setitem_rows_col_", "python_function",
+            self.assertClaim(found[0], "setitem_rows_col_", "python_function_opaque",
                              "python_function_derived")
             self.assertIn("a value computed from 'm' reaches 'Quantize.apply'", found[0])
 
@@ -246,7 +246,7 @@ class Consumers(unittest.TestCase):
                     self.assertIn("through torch.utils.checkpoint", found[0])
                     w = [w for w in Analyzer(source).analyse().writes if w.consumers][0]
                     self.assertEqual(w.consumers[0].via, via)
-                    self.assertClaim(found[0], "narrow_copy_", "python_function",
+                    self.assertClaim(found[0], "narrow_copy_", "python_function_opaque",
                                      claims.CHECKPOINT[via[0]])
 
     def test_functions_named_other_ways(self):
