@@ -7,6 +7,8 @@ A twin is a Python file with
   TWIN = {"write_line": N,          # the write torch-tidy-py must report (None:
                                     # a negative twin, nothing to report)
           "fix": False,             # optional: no fix is offered (a note says why)
+          "hand_fix": [old, new],   # optional, with "fix": False: what the note
+                                    # says to write, measured as a fix is
           "params": "prefix",       # the parameters whose gradients count
           "expect": {"2.8.0": "none", "latest": "same"}}
   setup() -> (model, inputs)        # a fresh model and its inputs
@@ -149,6 +151,18 @@ def check(args):
             else:
                 print(f"{name}: no fix offered, as expected: "
                       + res.stdout.split("note: no fix: ")[1].splitlines()[0])
+            if "hand_fix" in expect:
+                old, new = expect["hand_fix"]
+                with tempfile.TemporaryDirectory() as tmp:
+                    fixed = os.path.join(tmp, name)
+                    with open(fixed, "w") as f:
+                        f.write(text.replace(old, new))
+                    after = run_measure(python, fixed)["cells"]
+                ok = all(c == "same" for c in after.values())
+                print(f"{name}: torch {got['torch']}: written by hand as the note says: {after}"
+                      + ("" if ok else " (NOT FIXED)"))
+                if not ok:
+                    problems.append(f"{name}: the hand fix on torch {got['torch']}: {after}")
             continue
         with tempfile.TemporaryDirectory() as tmp:
             fixed = os.path.join(tmp, name)
