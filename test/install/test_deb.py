@@ -225,7 +225,7 @@ def main():
     # installed.
     seed = os.path.join(work, "seed.py")
     with open(seed, "w") as f:
-        f.write("import torch\n\n@torch.compile\ndef f(x):\n"
+        f.write("import torch\n\n@torch.compile\ndef f(x: torch.Tensor):\n"
                 "    m = torch.zeros(2, 4, 4)\n    rows, cols = torch.triu_indices(4, 4, 1)\n"
                 "    m[:, rows, cols] = x\n    assert m.requires_grad\n    return m\n")
     if args.tools_python:

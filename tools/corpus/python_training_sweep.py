@@ -78,6 +78,23 @@ def lint(python, files, cwd, *options):
             "errors": failed, "stdout": res.stdout, "stderr": res.stderr}
 
 
+def table(path):
+    with open(path) as f:
+        rows = json.load(f)
+    print("| repository @ commit | domain | files | regions | warnings | with `--flag-read any` "
+          "| not reported (not measured, or a reader whose loss cannot be told) | seconds |")
+    print("|---|---|---|---|---|---|---|---|")
+    for r in rows:
+        d, a = r["default"], r["any"]
+        unmeasured = re.search(r"; (\d+) write\(s\) of a form", open(os.path.join(
+            os.path.dirname(path), r["repo"].replace("/", "+") + "@" + r["commit"][:8],
+            "default.txt")).read())
+        print(f"| {r['repo']} @ {r['commit'][:8]} | {r['domain']} | {r['files']} | "
+              f"{d['regions']} | {d['warnings']} | {a['warnings']} | "
+              f"{unmeasured.group(1) if unmeasured else 0} | {d['seconds']} |")
+    return 0
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--mirror", default="/work/.mirror")
@@ -86,7 +103,11 @@ def main():
         os.environ.get("TORCH_TIDY_CACHE") or os.path.expanduser("~/.cache/torch-tidy"),
         "venv-tools", "bin", "python"))
     ap.add_argument("--only", help="only the repositories whose name contains this")
+    ap.add_argument("--table", action="store_true",
+                    help="print OUT/summary.json as docs/reliability.md's table, and exit")
     args = ap.parse_args()
+    if args.table:
+        return table(os.path.join(args.out, "summary.json"))
     rows = []
     for name, commit, domain, note in repos(args.only):
         gd = git_dir(args.mirror, name)

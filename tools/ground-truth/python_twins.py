@@ -69,7 +69,9 @@ def measure(path):
         run = model
         if backend != "none":
             if hasattr(twin, "compile_model"):
-                run = twin.compile_model(model, backend) or model
+                compiled = twin.compile_model(model, backend)
+                run = model if compiled is None else compiled  # no truth test: an
+                # OptimizedModule of torch 2.15 raises TypeError on len()
             else:
                 run = torch.compile(model, backend=backend)
         out = run(*inputs)

@@ -24,7 +24,7 @@ import torch.distributed as dist
 from torch import nn
 from torch.distributed.nn.functional import all_reduce as all_reduce_with_grad
 
-TWIN = {"write_line": 41, "params": "pos", "fix": False,
+TWIN = {"write_line": 44, "params": "pos", "fix": False,
         # what the note tells to write by hand, measured too
         "hand_fix": ["sums.index_add_(0, owner, selected)",
                      "sums = sums.index_add(0, owner, selected)"],

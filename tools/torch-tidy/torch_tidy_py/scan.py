@@ -114,8 +114,9 @@ class FunctionScan:
                     "cuda", "cpu", "float", "double", "half", "bfloat16", "contiguous",
                     "type", "type_as"):
                 if any(a.keyword and a.keyword.value == "requires_grad" for a in node.args) or \
-                        self.int_dtype(node):
-                    return None
+                        self.int_dtype(node) or (method == "fill_" and any(
+                            self.may_require_grad(a.value) for a in node.args)):
+                    return None  # fill_ of a grad value makes a tensor that requires grad
                 chain.append(method)
                 node = node.func.value
                 continue
