@@ -296,6 +296,9 @@ class Consumers(unittest.TestCase):
                 if found:
                     self.assertClaim(found[0], "scatter_add_", path)
                     self.assertIn(f"reaches {name}", found[0])
+                    # the out-of-place method named, and that no rule writes it
+                    self.assertIn("write it out of place (scatter_add), by hand: no rule of "
+                                  "RewriteRules.def writes it", found[0])
 
     def test_what_keeps_the_flag_is_not_a_consumer(self):
         """A custom op (torch.library.custom_op with register_autograd):

@@ -163,11 +163,6 @@ def consequence(write, consumer):
                 "Function of torch's own that torch.compile then traces as if its input did "
                 "not require grad: the gradient through it is lost (none, or not the "
                 f"uncompiled one){_conditions(consumer)}")
-    if consumer.kind == "collective":
-        return (f", and {what} reaches {consumer.callee}{through} ({at}{inside}), an autograd "
-                "Function of torch's own that torch.compile then traces as if its input did "
-                "not require grad: the gradient through it is lost (none, or not the "
-                f"uncompiled one){_conditions(consumer)}")
     if consumer.kind == "function_needs_grad":
         return (f", and {what} reaches '{consumer.callee}.apply'{through} ({at}{inside}) as "
                 f"its input {consumer.position}, whose backward reads "
@@ -188,6 +183,9 @@ def message(write, lost, kept, consumer=None):
                "and backend measured")
     elif write.form[:write.form.index("_")] in ("narrow", "select", "named"):
         fix = "; write it out of place (the view's out-of-place result scattered back)"
+    elif write.form in ("index_add_", "scatter_add_"):
+        fix = (f"; write it out of place ({write.form[:-1]}), by hand: no rule of "
+               "RewriteRules.def writes it")
     else:
         fix = "; write it out of place (no out-of-place form of this write was measured)"
     source = f"'{write.source}', which" if write.source else "a value that"
