@@ -129,7 +129,14 @@ def main():
         print(f"{name} @ {commit[:8]} ({domain}): {len(files)} files, {d['errors']} errors, "
               f"{d['regions']} regions, {d['warnings']} warnings ({a['warnings']} with "
               f"--flag-read any), {d['seconds']} s", flush=True)
-    with open(os.path.join(args.out, "summary.json"), "w") as f:
+    summary = os.path.join(args.out, "summary.json")
+    if args.only and os.path.exists(summary):
+        # a partial run updates its rows of the last whole one, in LIST's order
+        with open(summary) as f:
+            kept = {(r["repo"], r["commit"]): r for r in json.load(f)}
+        kept.update({(r["repo"], r["commit"]): r for r in rows})
+        rows = [kept[(n, c)] for n, c, _, _ in repos() if (n, c) in kept]
+    with open(summary, "w") as f:
         json.dump(rows, f, indent=1)
     return 0
 

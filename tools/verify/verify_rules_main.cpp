@@ -3,10 +3,15 @@
 // per rule and device; exit 1 if any instance fails.
 //
 //   torch-tidy-verify-rules [--instances N] [--seed S] [--device cpu|cuda|all]
-//                           [--rule ID] [--examples K]
+//                           [--rule ID] [--examples K] [--torch-semantics X.Y]
+//
+// The runtime proves the rules under one torch's eager semantics where
+// versions differ (TorchSemantics: 2.8, the reference, unless
+// --torch-semantics names another); the report's first line says which.
 //
 // --examples K prints K instances of each rule (LibTorch spelling) and exits.
 #include "torch_tidy/runtime/backend.h"
+#include "torch_tidy/runtime/mode.h"
 #include "torch_tidy/verify/RuleVerifier.h"
 
 #include <chrono>
@@ -22,6 +27,7 @@ int main(int argc, char **argv) {
   std::uint64_t seed = 20261122;
   std::string device = "cpu", only;
   int examples = 0;
+  rt::TorchSemantics semantics; // 2.8
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
     auto next = [&]() -> std::string {
@@ -41,10 +47,20 @@ int main(int argc, char **argv) {
       only = next();
     else if (arg == "--examples")
       examples = std::atoi(next().c_str());
-    else {
+    else if (arg == "--torch-semantics") {
+      std::string version = next();
+      if (std::sscanf(version.c_str(), "%d.%d", &semantics.major,
+                      &semantics.minor) != 2) {
+        std::fprintf(stderr,
+                     "error: --torch-semantics takes MAJOR.MINOR, not '%s'\n",
+                     version.c_str());
+        return 2;
+      }
+    } else {
       std::fprintf(stderr,
                    "usage: %s [--instances N] [--seed S] "
-                   "[--device cpu|cuda|all] [--rule ID] [--examples K]\n",
+                   "[--device cpu|cuda|all] [--rule ID] [--examples K] "
+                   "[--torch-semantics X.Y]\n",
                    argv[0]);
       return 2;
     }
@@ -91,6 +107,14 @@ int main(int argc, char **argv) {
       std::printf("FAIL %s: no verifier for this rule\n", id.c_str());
       ++missing;
     }
+  rt::SemanticsGuard follow(semantics);
+  std::printf("semantics: torch %d.%d's eager rules where versions differ "
+              "(boolean masks before other indices: %s; clamp's gradient at "
+              "a tie: %s)\n",
+              semantics.major, semantics.minor,
+              semantics.mask_takes_each_dim() ? "one slot per mask dim"
+                                              : "one slot per mask",
+              semantics.clamp_splits_ties() ? "split" : "to self");
   std::printf("%-30s %-5s %9s %7s %9s\n", "rule", "dev", "instances", "failed",
               "seconds");
   int failed_rules = 0;

@@ -3,8 +3,19 @@
 # find_package(Torch) is avoided on purpose: its config looks for a CUDA
 # toolkit matching the wheel. Sets TORCH_TIDY_LIBTORCH_VERSION, or leaves the
 # target undefined when `python` has no torch.
+#   torch_tidy_libtorch_from_wheel(python [target [version_variable]])
+# names another target (a second torch beside the reference) and the
+# variable its version goes to.
 function(torch_tidy_libtorch_from_wheel python)
-  if(TARGET torchtidy::libtorch OR NOT python)
+  set(target torchtidy::libtorch)
+  set(version_variable TORCH_TIDY_LIBTORCH_VERSION)
+  if(ARGC GREATER 1)
+    set(target ${ARGV1})
+  endif()
+  if(ARGC GREATER 2)
+    set(version_variable ${ARGV2})
+  endif()
+  if(TARGET ${target} OR NOT python)
     return()
   endif()
   execute_process(
@@ -25,12 +36,12 @@ function(torch_tidy_libtorch_from_wheel python)
       list(APPEND libs ${libdir}/${extra})
     endif()
   endforeach()
-  add_library(torchtidy::libtorch INTERFACE IMPORTED GLOBAL)
-  target_include_directories(torchtidy::libtorch SYSTEM INTERFACE
+  add_library(${target} INTERFACE IMPORTED GLOBAL)
+  target_include_directories(${target} SYSTEM INTERFACE
     ${torch_dir}/include ${torch_dir}/include/torch/csrc/api/include)
-  target_compile_definitions(torchtidy::libtorch INTERFACE _GLIBCXX_USE_CXX11_ABI=1)
-  target_link_options(torchtidy::libtorch INTERFACE "LINKER:--no-as-needed" "LINKER:-rpath,${libdir}")
-  target_link_libraries(torchtidy::libtorch INTERFACE ${libs})
-  set(TORCH_TIDY_LIBTORCH_VERSION ${version} PARENT_SCOPE)
+  target_compile_definitions(${target} INTERFACE _GLIBCXX_USE_CXX11_ABI=1)
+  target_link_options(${target} INTERFACE "LINKER:--no-as-needed" "LINKER:-rpath,${libdir}")
+  target_link_libraries(${target} INTERFACE ${libs})
+  set(${version_variable} ${version} PARENT_SCOPE)
   message(STATUS "torch-tidy runtime: reference LibTorch ${version} from ${torch_dir}")
 endfunction()

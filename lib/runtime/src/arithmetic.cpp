@@ -75,6 +75,25 @@ static std::vector<Tensor> clamp_grads(const Tensor &grad, const Tensor &self,
           grad_where(BinaryOp::Lt, grad, self, min)};
 }
 
+// torch 2.15's clamp_backward_min_max with a min only, torch.maximum's
+// gradients: a tie gives self and min half each, a NaN gives each all of it
+// (no comparison holds), otherwise the larger operand takes it.
+static std::vector<Tensor>
+clamp_grads_split(const Tensor &grad, const Tensor &self, const Tensor &min) {
+  Options options{grad.dtype(), grad.device()};
+  Tensor tie =
+      binary(BinaryOp::Ge, "clamp", self, min)
+          .to(grad.dtype())
+          .mul(binary(BinaryOp::Ge, "clamp", min, self).to(grad.dtype()));
+  Tensor share = full(tie.sizes(), 1.0, options)
+                     .sub(tie.mul(full(tie.sizes(), 0.5, options)));
+  Tensor shared = grad.mul(share);
+  return {shared.masked_fill(
+              binary(BinaryOp::Lt, "clamp", self, min).to(DType::Bool), 0.0),
+          shared.masked_fill(
+              binary(BinaryOp::Lt, "clamp", min, self).to(DType::Bool), 0.0)};
+}
+
 // Whether op's gradients read its operands (add's and sub's do not).
 static bool reads_operands(BinaryOp op) {
   return op != BinaryOp::Add && op != BinaryOp::Sub;
@@ -95,7 +114,9 @@ static std::vector<Tensor> binary_grads(BinaryOp op, const Tensor &grad,
   case BinaryOp::Div:
     return div_grads(grad, self, other);
   case BinaryOp::Max:
-    return clamp_grads(grad, self, other);
+    return torch_semantics().clamp_splits_ties()
+               ? clamp_grads_split(grad, self, other)
+               : clamp_grads(grad, self, other);
   default:
     TT_CHECK(false, "no gradient for this binary op");
   }

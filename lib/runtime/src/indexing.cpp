@@ -71,12 +71,16 @@ BasicPass apply_basic_indices(const Tensor &self,
   TT_CHECK(ellipses <= 1, "an index can only have a single ellipsis ('...')");
   TT_CHECK(consumed <= self.dim(), "too many indices for tensor of dimension ",
            self.dim());
-  // Like LibTorch's applySlicing, every tensor index takes one slot here,
+  // Like torch 2.8's applySlicing, every tensor index takes one slot here,
   // even a multi-dim mask; masks are expanded to coordinates afterwards, so
   // basic indices after a multi-dim mask apply one dim further left than
-  // NumPy would (PyTorch 2.8 behaves this way in C++ and Python).
+  // NumPy would (PyTorch 2.8 behaves this way in C++ and Python). Newer
+  // torch gives a mask one slot per dim (TorchSemantics).
+  const bool mask_takes_each_dim = torch_semantics().mask_takes_each_dim();
   Tensor view = self;
   std::vector<Tensor> slots; // one per view dim so far; undefined = basic
+  // Slots after a mask's first, under mask_takes_each_dim: the mask's own.
+  std::vector<bool> mask_tail;
   for (const TensorIndex &index : indices) {
     std::int64_t dim = std::int64_t(slots.size());
     if (const std::int64_t *i = index.integer()) {
@@ -97,8 +101,15 @@ BasicPass apply_basic_indices(const Tensor &self,
                "tensors used as indices must be long, int, byte or bool "
                "tensors");
       slots.push_back(t.dtype() == DType::Bool ? t : t.to(self.device()));
+      mask_tail.resize(slots.size(), false);
+      if (mask_takes_each_dim && t.dtype() == DType::Bool)
+        for (std::int64_t k = 1; k < t.dim(); ++k) {
+          slots.emplace_back();
+          mask_tail.push_back(true);
+        }
     }
   }
+  mask_tail.resize(slots.size(), false);
   BasicPass pass{view, {}};
   std::int64_t tensors = 0, masks = 0;
   for (const Tensor &slot : slots) {
@@ -106,7 +117,10 @@ BasicPass apply_basic_indices(const Tensor &self,
     masks += slot.defined() && slot.dtype() == DType::Bool;
   }
   pass.single_mask = tensors == 1 && masks == 1;
-  for (const Tensor &slot : slots) {
+  for (std::size_t i = 0; i < slots.size(); ++i) {
+    const Tensor &slot = slots[i];
+    if (mask_tail[i])
+      continue; // its coordinates came with the mask's first slot
     if (slot.defined() && slot.dtype() == DType::Bool) {
       std::int64_t at = std::int64_t(pass.advanced.size());
       for (Tensor &coord : mask_to_coordinates(view, at, slot))

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace torch_tidy::differential {
@@ -67,5 +68,10 @@ std::string describe(const Case &c);
 /// Each side's executor; `device` is "cpu" or "cuda".
 Outcome run_on_runtime(const Case &c, const std::string &device);
 Outcome run_on_libtorch(const Case &c, const std::string &device);
+/// The version of the LibTorch linked (TORCH_VERSION_MAJOR, _MINOR).
+std::pair<int, int> libtorch_version();
+/// Empty while `device` works; otherwise the first line of the error a tiny
+/// op raises there (a device-side assert poisons a CUDA context for good).
+std::string device_error(const std::string &device);
 
 } // namespace torch_tidy::differential

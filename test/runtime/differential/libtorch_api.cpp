@@ -4,6 +4,7 @@
 
 #include <torch/library.h>
 #include <torch/torch.h>
+#include <torch/version.h>
 
 #include <functional>
 
@@ -172,6 +173,23 @@ Outcome run_on_libtorch(const Case &c, const std::string &device) {
   LibTorchApi::device = device == "cuda" ? torch::Device(torch::kCUDA)
                                          : torch::Device(torch::kCPU);
   return run_case<LibTorchApi>(c);
+}
+
+std::pair<int, int> libtorch_version() {
+  return {TORCH_VERSION_MAJOR, TORCH_VERSION_MINOR};
+}
+
+std::string device_error(const std::string &device) {
+  if (device != "cuda")
+    return "";
+  try {
+    torch::Tensor t = torch::ones({2}, torch::Device(torch::kCUDA));
+    (void)t.add(t).sum().item<float>(); // synchronizes: a sticky error shows
+  } catch (const std::exception &e) {
+    std::string what = e.what();
+    return what.substr(0, what.find('\n'));
+  }
+  return "";
 }
 
 } // namespace torch_tidy::differential

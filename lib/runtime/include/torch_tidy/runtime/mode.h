@@ -46,4 +46,37 @@ private:
   bool previous_;
 };
 
+/// Which torch's eager semantics the runtime follows where torch versions
+/// differ (the differential suite compares it with the LibTorch it links;
+/// the fixes are verified under the reference's, 2.8). The rules that
+/// changed, each with the versions measured:
+///  - a boolean mask followed by more indices: torch 2.8 gives the mask one
+///    slot when it applies the basic indices, so an index after a
+///    multi-dim mask applies one dim further left; torch 2.11 and 2.15
+///    (measured) give it one slot per mask dim, as NumPy does. 2.9 and 2.10
+///    are unmeasured and follow 2.8.
+///  - clamp(self, min=tensor)'s gradient at a tie: torch 2.8 and 2.11
+///    (measured) give self all of it and min none; torch 2.15 (measured)
+///    computes it as torch.maximum's, half each (a NaN: each all of it).
+///    2.12 to 2.14 are unmeasured and follow 2.11.
+struct TorchSemantics {
+  int major = 2, minor = 8;
+  bool mask_takes_each_dim() const;
+  bool clamp_splits_ties() const;
+};
+
+TorchSemantics torch_semantics();
+
+/// Sets the semantics for the current thread for the guard's lifetime.
+class SemanticsGuard {
+public:
+  explicit SemanticsGuard(TorchSemantics semantics);
+  ~SemanticsGuard();
+  SemanticsGuard(const SemanticsGuard &) = delete;
+  SemanticsGuard &operator=(const SemanticsGuard &) = delete;
+
+private:
+  TorchSemantics previous_;
+};
+
 } // namespace torch_tidy::runtime
