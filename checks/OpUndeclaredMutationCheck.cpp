@@ -685,13 +685,24 @@ void OpUndeclaredMutationCheck::checkOperator(
         continue;
       const SchemaArgument &A = S.Arguments[*I];
       // A tensor, or a list of them (`Tensor[]`: a write into an element).
-      if (A.BaseType != "Tensor" || A.isMutable() ||
-          !SeenSites.insert({siteOf(W), *I}).second)
+      if (A.BaseType != "Tensor" || A.isMutable())
+        continue;
+      // cpu() in a CUDA kernel, cuda() in a CPU kernel: always a copy there,
+      // so the write never reaches the argument.
+      if (const ground_truth::CopyingMethod *M =
+              W.Copy ? copyingMethodOf(W.Copy) : nullptr;
+          M && ground_truth::deviceMoveAlwaysCopies(*M, K.DispatchKey))
+        continue;
+      if (!SeenSites.insert({siteOf(W), *I}).second)
         continue;
       Writes[*I].push_back({&W, &K});
     }
     for (const ArgumentReturn &Ret : R.Returns) {
       std::optional<unsigned> I = Op.schemaArgumentOf(K, Ret.ParamIndex);
+      if (const ground_truth::CopyingMethod *M =
+              Ret.Copy ? copyingMethodOf(Ret.Copy) : nullptr;
+          M && ground_truth::deviceMoveAlwaysCopies(*M, K.DispatchKey))
+        continue; // a copy there: no alias of the argument is returned
       if (I && S.Arguments[*I].isTensor() &&
           !returnDeclared(S, S.Arguments[*I], Ret.Direct, Ret.Element))
         Rets[*I].push_back({&Ret, &K});

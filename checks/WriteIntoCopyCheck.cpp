@@ -57,8 +57,28 @@ bool testsCondition(StringRef Method, CopyCondition C) {
     return Method == "scalar_type" || Method == "dtype" ||
            Method == "is_contiguous" || Method == "suggest_memory_format" ||
            Method == "options";
+  case CopyCondition::Device:
+    return Method == "is_cuda" || Method == "is_cpu" || Method == "device" ||
+           Method == "get_device";
   }
   return false;
+}
+
+/// Whether a kernel registered under Key may be handed tensors of the
+/// device type a device move copies from ("cuda" for cpu(), "cpu" for
+/// cuda()): a kernel for that backend, or one every backend reaches.
+bool keyReachedFrom(StringRef Key, StringRef From) {
+  if (Key.starts_with("Composite") || Key == "CatchAll" || Key.empty() ||
+      Key == "Autograd" || Key == "ADInplaceOrView")
+    return true;
+  if (From == "cuda")
+    return Key == "CUDA" || Key == "AutogradCUDA";
+  return Key == "CPU" || Key == "AutogradCPU";
+}
+
+bool isCatchAll(StringRef Key) {
+  return Key.starts_with("Composite") || Key == "CatchAll" || Key.empty() ||
+         Key == "Autograd" || Key == "ADInplaceOrView";
 }
 
 /// The variable E names, through views of it (`out.select(0, i)`,
@@ -530,6 +550,33 @@ void WriteIntoCopyCheck::check(const MatchFinder::MatchResult &Result) {
           std::optional<Intent> Why = IntentOf(FD, P, R, LastInFD, LastStmt);
           if (!Why)
             continue;
+          // A device move copies only a tensor of another device: reported
+          // in a kernel registered where such tensors arrive (a cpu() in a
+          // CUDA or catch-all kernel), never in one they do not reach.
+          std::optional<Intent> Reached;
+          if (Method->Condition == CopyCondition::Device) {
+            StringRef From = Method->When.contains("CUDA") ? "cuda" : "cpu";
+            auto It = Kernels.find(FD);
+            if (It == Kernels.end())
+              continue; // not a registered kernel: its devices are not known
+            for (auto [Op, K] : It->second)
+              if (keyReachedFrom(K->DispatchKey, From)) {
+                std::string Key = K->DispatchKey.empty()
+                                      ? std::string("CompositeImplicitAutograd")
+                                      : K->DispatchKey;
+                Reached = Intent{
+                    "'" + Op->qualifiedName() + "' has " +
+                        (isCatchAll(Key)
+                             ? "a catch-all kernel here (" + Key + "), which " +
+                                   (From == "cuda" ? "CUDA" : "CPU") +
+                                   " tensors reach"
+                             : "this kernel for " + Key),
+                    K->where()};
+                break;
+              }
+            if (!Reached)
+              continue;
+          }
           // Guards that rule the copy out: in G on the receiver, and in
           // FD on the parameter (before its call of G).
           const VarDecl *Receiver = rootVar(Copy->getImplicitObjectArgument());
@@ -596,8 +643,15 @@ void WriteIntoCopyCheck::check(const MatchFinder::MatchResult &Result) {
                                              FD->getNameAsString() + "'";
           SourceLocation Loc = written(First->getBeginLoc());
           FixPlan Plan =
-              planWriteIntoCopy({Copy, Local, Receiver, Last, Method}, G,
-                                PartialWriteBack != nullptr, Ctx);
+              Method->Condition == CopyCondition::Device
+                  ? FixPlan::noFix(
+                        "no rule of RewriteRules.def moves a device copy's "
+                        "values back yet; copy them into the receiver after "
+                        "the last write (" +
+                        FD->getParamDecl(P)->getName().str() +
+                        ".copy_(...)), or write on its device")
+                  : planWriteIntoCopy({Copy, Local, Receiver, Last, Method}, G,
+                                      PartialWriteBack != nullptr, Ctx);
           {
             auto D =
                 diag(Loc,
@@ -621,6 +675,9 @@ void WriteIntoCopyCheck::check(const MatchFinder::MatchResult &Result) {
                  "'%0' reaches the copy through this call", DiagnosticIDs::Note)
                 << ParamName;
           diag(written(Why->At), "%0", DiagnosticIDs::Note) << Why->Why;
+          if (Reached)
+            diag(written(Reached->At), "%0", DiagnosticIDs::Note)
+                << Reached->Why;
           if (!fixOnLineOf(Plan, Loc) && Plan.hasFix()) {
             auto N = diag(Plan.Edits.front().Range.getBegin(), "%0",
                           DiagnosticIDs::Note)

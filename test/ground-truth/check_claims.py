@@ -370,6 +370,7 @@ def mutation_count_problems():
 
 
 WIC_TABLE = os.path.join(ROOT, "docs/ground-truth-write-into-copy.json")
+WIC_DEVICE_MOVES = os.path.join(ROOT, "docs/ground-truth-device-moves.json")
 WIC_CHECK = os.path.join(ROOT, "checks/WriteIntoCopyCheck.cpp")
 WIC_PAGE = os.path.join(ROOT, "docs/checks/torch-write-into-copy.md")
 
@@ -395,7 +396,29 @@ def write_into_copy_problems(source):
                         f"expected 2.8 and 1.13")
     named = set()
     checked = 0
+    moves = json.load(open(WIC_DEVICE_MOVES))["rows"]
     for method, form, rows, cond, when in entries:
+        if cond == "Device":
+            # a GPU run's rows: the copy loses the write on every backend
+            # measured, the same call on the target's device keeps it
+            for row in rows.split("|"):
+                mine = [r for r in moves if r[0] == row]
+                checked += len(mine)
+                copies = [r for r in mine if r[3] == "copy"]
+                same = [r for r in mine if r[3] == "same"]
+                if not copies or any(r[5] != "lost" for r in copies):
+                    problems.append(f"{method}({form}): row {row} of the device "
+                                    f"moves does not lose the write where a copy "
+                                    f"is made: {copies}")
+                if any(r[5] != "reaches" for r in same):
+                    problems.append(f"{method}({form}): row {row} of the device "
+                                    f"moves does not keep the write where no "
+                                    f"copy is made: {same}")
+                device = "CUDA" if copies and copies[0][1] == "cuda" else "CPU"
+                if copies and f"is a {device} tensor" != when:
+                    problems.append(f"{method}({form}): says '{when}', the rows "
+                                    f"copy a {device} tensor")
+            continue
         for row in rows.split("|"):
             named.add(row)
             for version, measured in table.items():

@@ -1186,6 +1186,53 @@ void dropUnreachableReturns(const FunctionDecl *Def,
 
 } // namespace
 
+/// "cpu" or "cuda" where E names that device type: at::kCPU,
+/// c10::DeviceType::CUDA, torch::Device(at::kCUDA), torch::Device("cpu");
+/// "" for anything else (a device held in a variable, another type).
+static StringRef namedDevice(const Expr *E) {
+  for (int Depth = 0; E && Depth < 8; ++Depth) {
+    E = E->IgnoreParenImpCasts();
+    if (const auto *MT = dyn_cast<MaterializeTemporaryExpr>(E)) {
+      E = MT->getSubExpr();
+      continue;
+    }
+    if (const auto *B = dyn_cast<CXXBindTemporaryExpr>(E)) {
+      E = B->getSubExpr();
+      continue;
+    }
+    if (const auto *F = dyn_cast<CXXFunctionalCastExpr>(E)) {
+      E = F->getSubExpr();
+      continue;
+    }
+    if (const auto *C = dyn_cast<CXXConstructExpr>(E)) {
+      if (C->getNumArgs() == 0)
+        return "";
+      E = C->getArg(0);
+      continue;
+    }
+    if (const auto *Ref = dyn_cast<DeclRefExpr>(E)) {
+      StringRef N = Ref->getDecl()->getName();
+      if (!isa<EnumConstantDecl, VarDecl>(Ref->getDecl()))
+        return "";
+      if (N == "kCPU" || N == "CPU")
+        return "cpu";
+      if (N == "kCUDA" || N == "CUDA")
+        return "cuda";
+      return "";
+    }
+    if (const auto *S = dyn_cast<StringLiteral>(E)) {
+      StringRef T = S->getString();
+      if (T == "cpu")
+        return "cpu";
+      if (T == "cuda" || T.starts_with("cuda:"))
+        return "cuda";
+      return "";
+    }
+    return "";
+  }
+  return "";
+}
+
 const ground_truth::CopyingMethod *
 copyingMethodOf(const CXXMemberCallExpr *Call) {
   const CXXMethodDecl *M = Call ? Call->getMethodDecl() : nullptr;
@@ -1199,6 +1246,8 @@ copyingMethodOf(const CXXMemberCallExpr *Call) {
   StringRef Form;
   if (Name == "contiguous") {
     Form = Explicit(0) ? "format" : "";
+  } else if (Name == "cpu" || Name == "cuda") {
+    Form = "";
   } else if (Name == "to" || Name == "toType") {
     if (!Explicit(0))
       return nullptr;
@@ -1219,8 +1268,13 @@ copyingMethodOf(const CXXMemberCallExpr *Call) {
       Form = "dtype";
     else if (Type == "TensorOptions" && Name == "to")
       Form = "options";
+    else if ((Type == "DeviceType" || Type == "Device") && Name == "to" &&
+             !Explicit(1))
+      Form = namedDevice(A); // to(at::kCPU), to(torch::Device("cuda"))
     else
-      return nullptr; // a device, another tensor: not measured
+      return nullptr; // another tensor: not measured
+    if (Form.empty())
+      return nullptr; // a device in a variable: which one is not known
     // to(device, dtype) moves across devices too.
     if (Name == "to" && Form == "dtype" &&
         M->getParamDecl(0)->getType()->getAsTagDecl() &&

@@ -27,8 +27,8 @@ bool freshViewArithmeticMeasured(llvm::StringRef OpName) {
 }
 
 llvm::ArrayRef<CopyingMethod> copyingMethods() {
-  // Device moves (cpu(), cuda(), to(device)) are not here: a write into
-  // their result was measured only where no copy is made (no GPU was lent);
+  // Device moves are here with their target device named (cpu(), cuda(),
+  // to(kCPU), to(kCUDA)); to(a device in a variable), to(device, dtype),
   // to(other) and type_as(other) were not measured.
   static const CopyingMethod Methods[] = {
       {"contiguous", "", "contiguous", CopyCondition::Layout,
@@ -46,8 +46,20 @@ llvm::ArrayRef<CopyingMethod> copyingMethods() {
       {"toType", "dtype", "toType", CopyCondition::Dtype, "has another dtype"},
       {"to", "options", "to_options_memory_format", CopyCondition::Options,
        "differs in dtype or memory format"},
+      {"cpu", "", "cuda_cpu", CopyCondition::Device, "is a CUDA tensor"},
+      {"to", "cpu", "cuda_to_cpu", CopyCondition::Device, "is a CUDA tensor"},
+      {"cuda", "", "cpu_cuda", CopyCondition::Device, "is a CPU tensor"},
+      {"to", "cuda", "cpu_to_cuda", CopyCondition::Device, "is a CPU tensor"},
   };
   return Methods;
+}
+
+bool deviceMoveAlwaysCopies(const CopyingMethod &M, llvm::StringRef Key) {
+  if (M.Condition != CopyCondition::Device)
+    return false;
+  bool FromCuda = llvm::StringRef(M.When).contains("CUDA");
+  return FromCuda ? (Key == "CUDA" || Key == "AutogradCUDA")
+                  : (Key == "CPU" || Key == "AutogradCPU");
 }
 
 const CopyingMethod *findCopyingMethod(llvm::StringRef Method,

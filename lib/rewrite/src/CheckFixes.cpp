@@ -745,6 +745,8 @@ FixPlan planCheckNoCopy(const CopyWrite &W, const ParentMap &PM,
   case ground_truth::CopyCondition::Options:
     return FixPlan::noFix(Why + ", and to(options) may copy for several "
                                 "reasons a check would have to list");
+  case ground_truth::CopyCondition::Device:
+    return FixPlan::noFix(Why + ", and a device move is not checked here");
   }
   auto [Statement, Block] = blockStatement(W.Copy, PM);
   if (!Statement)

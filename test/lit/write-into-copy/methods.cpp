@@ -61,8 +61,9 @@ void to_options(at::Tensor &out) {
   // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: write into 'out.to(out.options().memory_format(at::MemoryFo...' (add_) is lost when 'out' differs in dtype or memory format: to() then
 }
 
-// Not measured to lose the write (a device move needs a GPU to copy; no
-// GPU was lent), or not a copying method: not reported.
+// Not reported: device moves outside a registered kernel (which devices
+// reach it is not known; device-moves.cpp), a device move with a dtype (not
+// measured), and methods that are not copying methods.
 void not_measured(at::Tensor &out, const at::Tensor &other) {
   out.cpu().add_(1);
   out.cuda().add_(1);

@@ -205,6 +205,7 @@ public:
   caffe2::TypeMeta dtype() const;
   Layout layout() const;
   bool is_cuda() const;
+  bool is_cpu() const;
   IntArrayRef sizes() const;
   TensorOptions options() const;
   Device device() const;

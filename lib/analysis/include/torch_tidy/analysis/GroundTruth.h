@@ -50,6 +50,7 @@ enum class CopyCondition {
   MemoryFormat, ///< contiguous(fmt), to(options, ..., fmt)
   Dtype,        ///< to(dtype), toType(dtype)
   Options,      ///< to(options): dtype or memory format
+  Device,       ///< cpu(), cuda(), to(device): the receiver's device
 };
 
 /// A method that returns its receiver when nothing needs changing and a new
@@ -57,7 +58,9 @@ enum class CopyCondition {
 /// measures a write into the result lost exactly when the receiver needs
 /// the copy (LibTorch 2.8.0 and 1.13, CPU; `ground-truth-claims` checks
 /// each Rows entry against that table and each Condition against the
-/// message).
+/// message). The device moves' rows are those of a GPU run,
+/// docs/ground-truth-device-moves.json (a CUDA tensor's cpu() and a CPU
+/// tensor's cuda() lose the write; eager, aot_eager and inductor).
 struct CopyingMethod {
   llvm::StringLiteral Method; ///< the C++ method, as called
   /// Which form: "" any call; "dtype", "options" the first argument's
@@ -73,6 +76,11 @@ llvm::ArrayRef<CopyingMethod> copyingMethods();
 /// The entry for Method called in Form, if measured.
 const CopyingMethod *findCopyingMethod(llvm::StringRef Method,
                                        llvm::StringRef Form);
+/// Whether M, a device move, always copies in a kernel registered under
+/// dispatch key Key: cpu() or to(kCPU) in a CUDA kernel, cuda() or
+/// to(kCUDA) in a CPU kernel (only tensors of the device it copies from
+/// reach such a kernel). False for any other method or key.
+bool deviceMoveAlwaysCopies(const CopyingMethod &M, llvm::StringRef Key);
 
 } // namespace ground_truth
 } // namespace torch_tidy
