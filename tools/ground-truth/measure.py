@@ -196,7 +196,8 @@ def grad_cell(grad, eager):
 def first_line(e):
     """The first line of an exception's message, without addresses."""
     line = (str(e).strip().splitlines() or [type(e).__name__])[0].strip()
-    return re.sub(r"0x[0-9a-fA-F]+", "0x...", line)[:200]
+    line = re.sub(r"0x[0-9a-fA-F]+", "0x...", line)
+    return re.sub(r"(/[\w.+-]+){2,}", "<path>", line)[:200]
 
 
 def opcheck_verdict(path, form):
@@ -367,16 +368,19 @@ def measure(paths, device="cpu", cases=None):
                         row["grad"] = grad_cell(grad, eager_grad)
                 except Exception as e:
                     row["grad"] = "error: " + type(e).__name__
+                    row["error_message"] = first_line(e)
                 if backend == "none":
                     try:
                         row["opcheck"] = opcheck_verdict(path, form)
                     except Exception as e:  # opcheck itself could not run
                         row["opcheck"] = "error: " + type(e).__name__
+                        row["opcheck_error_message"] = first_line(e)
             if path in consumers.CONSUMERS:
                 try:
                     rg_out, grad = consumer_once(path, form, backend)
                 except Exception as e:  # a graph break, compile error, ...
                     row["error"] = type(e).__name__
+                    row["error_message"] = first_line(e)
                     rows.append(row)
                     continue
                 if backend == "none":
@@ -392,8 +396,11 @@ def measure(paths, device="cpu", cases=None):
             try:
                 flag, branch, rg_out, grad = run_once(path, form, backend)
             except Exception as e:  # a graph break, compile error, ...: record it
-                # Only the class name: messages carry addresses and paths.
+                # The class name is the table's cell; the message's first line
+                # (addresses masked) says whether torch or the reproducer is
+                # at fault.
                 row["error"] = type(e).__name__
+                row["error_message"] = first_line(e)
                 rows.append(row)
                 continue
             if backend == "none":

@@ -42,6 +42,12 @@ function(torch_tidy_libtorch_from_wheel python)
   target_compile_definitions(${target} INTERFACE _GLIBCXX_USE_CXX11_ABI=1)
   target_link_options(${target} INTERFACE "LINKER:--no-as-needed" "LINKER:-rpath,${libdir}")
   target_link_libraries(${target} INTERFACE ${libs})
+  # torch 2.10 and later need C++20 in their headers: whatever links them
+  # compiles as C++20.
+  string(REGEX MATCH "^[0-9]+\\.[0-9]+" major_minor "${version}")
+  if(major_minor VERSION_GREATER_EQUAL 2.10)
+    target_compile_features(${target} INTERFACE cxx_std_20)
+  endif()
   set(${version_variable} ${version} PARENT_SCOPE)
   message(STATUS "torch-tidy runtime: reference LibTorch ${version} from ${torch_dir}")
 endfunction()
