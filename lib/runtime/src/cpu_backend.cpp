@@ -118,6 +118,20 @@ public:
     });
   }
 
+  void where_fill(const StridedRef &dst, const StridedRef &mask,
+                  const StridedRef &value) override {
+    auto loop = make_loop<3>({&dst, &mask, &value});
+    dispatch_dtype(dst.dtype, [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      T *out = typed<T>(dst);
+      const bool *m = typed<bool>(mask);
+      const T *v = typed<T>(value);
+      // A select, not a branch: a random mask mispredicts every other one.
+      for_each_offset(
+          loop, [&](auto i) { out[i[0]] = m[i[1]] ? v[i[2]] : out[i[0]]; });
+    });
+  }
+
   void accumulate(const StridedRef &dst, const StridedRef &src) override {
     auto loop = make_loop<2>({&dst, &src});
     dispatch_dtype(dst.dtype, [&](auto tag) {

@@ -82,6 +82,16 @@ template <class T> struct BinaryOpKernel {
   }
 };
 
+template <class T> struct WhereFillOp {
+  T *out;
+  const bool *mask;
+  const T *value;
+  __device__ void operator()(const std::int64_t *o) const {
+    if (mask[o[1]])
+      out[o[0]] = value[o[2]];
+  }
+};
+
 // dst (+)= value where several threads may hit one element.
 template <class T> __device__ void atomic_accumulate(T *slot, T value) {
   if constexpr (std::is_same_v<T, bool>) {
@@ -208,6 +218,16 @@ public:
       using T = typename decltype(tag)::type;
       launch(loop,
              BinaryOpKernel<T>{op, typed<T>(out), typed<T>(a), typed<T>(b)});
+    });
+  }
+
+  void where_fill(const StridedRef &dst, const StridedRef &mask,
+                  const StridedRef &value) override {
+    auto loop = make_loop<3>({&dst, &mask, &value});
+    dispatch_dtype(dst.dtype, [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      launch(loop,
+             WhereFillOp<T>{typed<T>(dst), typed<bool>(mask), typed<T>(value)});
     });
   }
 

@@ -254,8 +254,7 @@ detail::Addresses detail::view_addresses(const Tensor &view) {
   return {view.sizes(), view.ref(), zero, broadcast_ref(zero, view.sizes())};
 }
 
-detail::Addresses detail::masked_addresses(const Tensor &self,
-                                           const Tensor &mask) {
+void detail::check_mask(const Tensor &self, const Tensor &mask) {
   TT_CHECK(mask.dtype() == DType::Bool,
            "expected mask to be a boolean tensor, but got mask with dtype ",
            name(mask.dtype()));
@@ -264,6 +263,12 @@ detail::Addresses detail::masked_addresses(const Tensor &self,
   TT_CHECK(
       shape == self.sizes(), "The size of the mask ", to_string(mask.sizes()),
       " cannot be broadcast to the tensor of size ", to_string(self.sizes()));
+}
+
+detail::Addresses detail::masked_addresses(const Tensor &self,
+                                           const Tensor &mask) {
+  check_mask(self, mask);
+  Shape shape = self.sizes();
   StridedRef mask_ref = broadcast_ref(mask, shape);
   Backend &backend = backend_of(self);
   Tensor flat =

@@ -67,6 +67,9 @@ struct ResolvedIndex {
 };
 ResolvedIndex resolve_index(const Tensor &self,
                             const std::vector<TensorIndex> &indices);
+/// The checks masked_fill_ and masked_scatter_ make of a mask: bool, on
+/// self's device, broadcasting to self's sizes.
+void check_mask(const Tensor &self, const Tensor &mask);
 /// The elements of self where mask (broadcast to self) is true, row-major.
 Addresses masked_addresses(const Tensor &self, const Tensor &mask);
 

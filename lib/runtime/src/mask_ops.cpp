@@ -20,13 +20,17 @@ Tensor &Tensor::masked_fill_(const Tensor &mask, const Tensor &value) {
            "tensor with ",
            value.dim(), " dimension(s).");
   check_inplace(*this);
-  detail::Addresses at = detail::masked_addresses(*this, mask);
+  detail::check_mask(*this, mask);
   Tensor filler;
   {
     NoGradGuard no_grad;
     filler = value.to(device()).to(dtype());
   }
-  detail::scatter_at(*this, at, filler, false);
+  // One elementwise pass (mask ? value : self), no positions: the masked
+  // positions' addresses cost a host round trip on CUDA (docs/gpu.md).
+  detail::backend_of(*this).where_fill(ref(),
+                                       detail::broadcast_ref(mask, sizes()),
+                                       detail::broadcast_ref(filler, sizes()));
   DType value_dtype = value.dtype();
   if (!any_requires_grad({value})) {
     record_inplace(*this, "MaskedFillBackward", {}, [=](const Tensor &grad) {

@@ -70,6 +70,11 @@ public:
   /// out = a op b; all three have out's sizes and dtype.
   virtual void binary(BinaryOp op, const StridedRef &out, const StridedRef &a,
                       const StridedRef &b) = 0;
+  /// dst = mask ? value : dst elementwise (masked_fill_): mask is bool,
+  /// value of dst's dtype; both have dst's sizes (stride 0 where
+  /// broadcast). One pass, no positions computed.
+  virtual void where_fill(const StridedRef &dst, const StridedRef &mask,
+                          const StridedRef &value) = 0;
   /// dst += src where dst may repeat elements (stride 0): this is how sums
   /// reduce. Same dtype.
   virtual void accumulate(const StridedRef &dst, const StridedRef &src) = 0;
