@@ -320,6 +320,28 @@ def case_ci_project(c):
           f"at the finding's line) (exit {rc}): {json.dumps(found)[:600]}")
     validate(c, os.path.join(c.out, "ci-project.json"),
              "the sample project's --json")
+    # The project's own .clang-tidy, unreadable by the bundled clang-tidy
+    # (an empty CheckOptions:, issue 80): reported once, as configuration,
+    # and the torch checks run without it; no file "did not parse".
+    config = os.path.join(d, ".clang-tidy")
+    with open(config, "w") as f:
+        f.write("Checks: '-*,readability-*'\nCheckOptions:\n")
+    rc, out = run([os.path.join(c.bin, "torch-tidy-project"), "-j", "2",
+                   "--json", "../ci-project-config.json"], cwd=d)
+    os.remove(config)
+    s = load_json(os.path.join(c.out, "ci-project-config.json"))
+    problems = s.get("configuration") or []
+    check(rc == 1 and [f["line"] for f in s.get("findings", [])] == [10, 17] and
+          not s.get("did_not_parse") and len(problems) == 1 and
+          problems[0]["file"] == ".clang-tidy" and
+          "expected a sequence or map" in problems[0]["error"] and
+          problems[0]["files"] >= 2 and
+          out.count("configuration: .clang-tidy cannot be read") == 1,
+          f"an unreadable .clang-tidy is reported once, as configuration, "
+          f"and the torch checks run without it (exit {rc}; configuration "
+          f"{problems}; did_not_parse {s.get('did_not_parse')}): {out[-800:]}")
+    validate(c, os.path.join(c.out, "ci-project-config.json"),
+             "the --json of a run past an unreadable .clang-tidy")
     # The project's own Python in the same run (issue 60): a compiled
     # function with the seed's write joins the warnings, --json (with its
     # fix) and SARIF; without LibCST the run says it did not lint it.

@@ -354,6 +354,12 @@ def run(args, here):
         index_json, db, llvm_version)
     warnings, findings, unparsed, causes = _read(
         files, results, running.find_sarif(tidy), scratch, root, llvm_version)
+    configuration = running.configuration_problems(results, root)
+    for problem in configuration:
+        log(f"configuration: {problem['file']} cannot be read by the bundled "
+            f"clang-tidy ({problem['error']}); {problem['files']} file(s) "
+            f"under it were linted without it, the torch checks with their "
+            f"defaults")
     # The project's Python (torch-tidy-py), once per run: by the first
     # shard in a sharded one.
     py_info = None
@@ -409,6 +415,7 @@ def run(args, here):
         "files_linted": len(files),
         "files_skipped": dict(skipped),
         "did_not_parse": unparsed,
+        "configuration": configuration,
         "warnings": dict(sorted(warnings.items())),
         "findings": sorted(findings, key=report.finding_order),
         "coverage": c,
@@ -532,9 +539,10 @@ def _lint_with_cache(args, tidy, files, entries, env, scratch, project, root,
     kept = 0
     for f in todo:
         r = results[f]
-        if r.code is None or r.code < 0 or \
+        if r.code is None or r.code < 0 or r.config_problem or \
                 running.parse_failure(r, llvm_version):
-            continue  # never kept: it did not parse, crashed or timed out
+            continue  # never kept: it did not parse, crashed or timed out,
+            # or was linted without the project's unreadable configuration
         fixes = None
         if r.fixes:
             with open(r.fixes, encoding="utf-8", errors="surrogateescape") \

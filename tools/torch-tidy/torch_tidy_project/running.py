@@ -83,6 +83,42 @@ class FileResult:
         # What it registers as the compiler saw it ($TORCH_TIDY_HARVEST:
         # {"file", "registrations"}), None where no check wrote it.
         self.harvest = None
+        # (.clang-tidy path, error) where the project's configuration for
+        # this file could not be read, and the checks ran without it.
+        self.config_problem = None
+
+
+# "<path>/.clang-tidy:3:1: error: expected a sequence or map", and
+# "Error parsing <path>: Invalid argument" after it.
+CONFIG_ERROR = re.compile(r"^(.*?\.clang-tidy):(\d+):(\d+): error: (.*)$")
+CONFIG_PARSING = re.compile(r"^Error parsing (.*?\.clang-tidy): (.*)$")
+
+
+def unreadable_configs(tidy, files):
+    """{directory: (config path, error)} for the directories of `files`
+    whose .clang-tidy (the one clang-tidy reads there, or a parent it
+    inherits) the bundled clang-tidy cannot read. Asked of clang-tidy
+    itself (--dump-config for a file of the directory), once a directory."""
+    out = {}
+    for d in sorted({os.path.dirname(os.path.abspath(f)) for f in files}):
+        try:
+            res = subprocess.run(
+                [tidy, "--dump-config",
+                 os.path.join(d, "torch-tidy-config-probe.cpp"), "--"],
+                capture_output=True, text=True, errors="replace", timeout=60)
+        except (OSError, subprocess.TimeoutExpired):
+            continue
+        for line in (res.stdout + res.stderr).splitlines():
+            m = CONFIG_ERROR.match(line)
+            if m:
+                out[d] = (m.group(1), f"line {m.group(2)}, column "
+                          f"{m.group(3)}: {m.group(4)}")
+                break
+            m = CONFIG_PARSING.match(line)
+            if m:
+                out[d] = (m.group(1), m.group(2))
+                break
+    return out
 
 
 # A file whose lint takes longer than this is reported as not parsed.
@@ -125,6 +161,11 @@ def lint(tidy, files, checks, db_dir, jobs, env, scratch, project,
     done = [0]
     os.makedirs(scratch, exist_ok=True)
     headers = header_filters(env.get("TORCH_TIDY_PROJECT_ROOT") or project)
+    # A .clang-tidy the bundled clang-tidy cannot read would fail every file
+    # under it as if it did not parse: those files are linted without it
+    # (--config={}: the torch checks with their defaults), and the
+    # configuration is reported once (configuration_problems()).
+    unreadable = unreadable_configs(tidy, files) if files else {}
 
     def one(numbered):
         n, f = numbered
@@ -135,8 +176,10 @@ def lint(tidy, files, checks, db_dir, jobs, env, scratch, project,
         for old in (fixes, depfile, reads, harvest):
             if os.path.exists(old):
                 os.remove(old)
+        problem = unreadable.get(os.path.dirname(os.path.abspath(f)))
         cmd = [tidy, f"-checks={checks}", "-p", db_dir, "--quiet",
-               f"--export-fixes={fixes}"] + headers + [f]
+               f"--export-fixes={fixes}"] + headers + \
+            (["--config={}"] if problem else []) + [f]
         file_env = dict(env, TORCH_TIDY_HARVEST=harvest)
         if record:
             cmd[-1:-1] = [f"--extra-arg=-Wp,-MD,{depfile}"]
@@ -157,10 +200,25 @@ def lint(tidy, files, checks, db_dir, jobs, env, scratch, project,
         if record:
             r.depfile, r.readsfile = depfile, reads
         r.harvest = read_harvest(harvest)
+        r.config_problem = problem
         return r
 
     with ThreadPoolExecutor(max_workers=jobs) as pool:
         return {r.path: r for r in pool.map(one, enumerate(files))}
+
+
+def configuration_problems(results, project):
+    """[{"file", "error", "files"}]: each .clang-tidy the bundled clang-tidy
+    could not read, once, with the number of files linted without it."""
+    by_config = {}
+    for r in results.values():
+        problem = getattr(r, "config_problem", None)
+        if problem:
+            entry = by_config.setdefault(problem[0], {
+                "file": rel(problem[0], project), "error": problem[1],
+                "files": 0})
+            entry["files"] += 1
+    return [by_config[k] for k in sorted(by_config)]
 
 
 def read_harvest(path):
