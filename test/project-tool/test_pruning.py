@@ -101,6 +101,33 @@ class FilesThatMatterTest(unittest.TestCase):
         self.assertEqual(skipped[pruning.CANNOT_WARN], len(self.files))
 
 
+class OtherFrameworkTest(unittest.TestCase):
+    """Files of another framework's operators (deepmd-kit's TensorFlow ops
+    beside its torch ones) are named, unless they mention torch."""
+
+    def test_tensorflow_jax_paddle(self):
+        self.assertEqual(pruning.other_framework(
+            '#include "tensorflow/core/framework/op.h"\n'
+            'REGISTER_OP("ProdForceSeA").Input("net_deriv: T");\n'),
+            "TensorFlow")
+        self.assertEqual(pruning.other_framework(
+            "class ProdForceOp : public OpKernel {\n};\n"), "TensorFlow")
+        self.assertEqual(pruning.other_framework(
+            "XLA_FFI_DEFINE_HANDLER_SYMBOL(kRmsNorm, RmsNormImpl, ...);\n"),
+            "JAX FFI")
+        self.assertEqual(pruning.other_framework(
+            'PD_BUILD_OP(custom_relu).Inputs({"X"});\n'), "Paddle")
+
+    def test_torch_or_nothing(self):
+        # a file of both frameworks is a torch file; plain C++ is no one's
+        self.assertIsNone(pruning.other_framework(
+            "#include <torch/extension.h>\nREGISTER_OP(\"x\");\n"))
+        self.assertIsNone(pruning.other_framework(
+            "TORCH_LIBRARY(ns, m) {}\nclass K : public OpKernel {};\n"))
+        self.assertIsNone(pruning.other_framework("int add(int a) { return a; }\n"))
+        self.assertIsNone(pruning.other_framework("// REGISTER_OPTIONS(x)\n"))
+
+
 class EnabledChecksTest(unittest.TestCase):
     def test_names_and_options_from_a_fake_torch_tidy(self):
         with tempfile.TemporaryDirectory() as d:

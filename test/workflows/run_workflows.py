@@ -342,6 +342,51 @@ def case_ci_project(c):
           f"{problems}; did_not_parse {s.get('did_not_parse')}): {out[-800:]}")
     validate(c, os.path.join(c.out, "ci-project-config.json"),
              "the --json of a run past an unreadable .clang-tidy")
+    # A TensorFlow op file in the database (deepmd-kit's shape, issue 80):
+    # counted apart, not linted; --other-framework-ops lints it (and it
+    # does not parse here: no TensorFlow headers).
+    db_path = os.path.join(d, "build", "compile_commands.json")
+    with open(db_path) as f:
+        db_text = f.read()
+    entries = json.loads(db_text)
+    tf_op = os.path.join(d, "src", "prod_force_op.cc")
+    with open(tf_op, "w") as f:
+        f.write('#include "tensorflow/core/framework/op.h"\n'
+                'REGISTER_OP("ProdForce").Input("net_deriv: T");\n')
+    extra = dict(entries[0])
+    extra["file"] = tf_op
+    for key in ("command", "arguments"):
+        if key in extra:
+            extra[key] = (extra[key].replace(entries[0]["file"], tf_op)
+                          if isinstance(extra[key], str) else
+                          [tf_op if a == entries[0]["file"] else a
+                           for a in extra[key]])
+    extra.pop("output", None)
+    with open(db_path, "w") as f:
+        json.dump(entries + [extra], f)
+    rc, out = run([os.path.join(c.bin, "torch-tidy-project"), "-j", "2",
+                   "--json", "../ci-project-tf.json"], cwd=d)
+    s = load_json(os.path.join(c.out, "ci-project-tf.json"))
+    skipped = s.get("files_skipped", {})
+    check(rc == 1 and s.get("files_linted") == 2 and not s.get("did_not_parse")
+          and any(k.startswith("TensorFlow operators") and v == 1
+                  for k, v in skipped.items()),
+          f"a TensorFlow op file is counted apart, not linted (exit {rc}; "
+          f"linted {s.get('files_linted')}; skipped {skipped}; did_not_parse "
+          f"{s.get('did_not_parse')})")
+    rc, out = run([os.path.join(c.bin, "torch-tidy-project"), "-j", "2",
+                   "--other-framework-ops", "--all-files", "--json",
+                   "../ci-project-tf-on.json"],
+                  cwd=d)
+    s = load_json(os.path.join(c.out, "ci-project-tf-on.json"))
+    check(s.get("files_linted") == 3 and "src/prod_force_op.cc" in json.dumps(
+              s.get("did_not_parse")),
+          f"--other-framework-ops --all-files lints it (linted "
+          f"{s.get('files_linted')}; "
+          f"did_not_parse {s.get('did_not_parse')})")
+    os.remove(tf_op)
+    with open(db_path, "w") as f:
+        f.write(db_text)
     # The project's own Python in the same run (issue 60): a compiled
     # function with the seed's write joins the warnings, --json (with its
     # fix) and SARIF; without LibCST the run says it did not lint it.

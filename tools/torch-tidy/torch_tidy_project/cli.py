@@ -180,6 +180,11 @@ def parse_args(argv):
     p.add_argument("--json", metavar="FILE",
                    help="also write the result as JSON to FILE "
                    "(docs/torch-tidy-project.schema.json)")
+    p.add_argument("--other-framework-ops", action="store_true",
+                   help="lint files that register another framework's "
+                        "operators (TensorFlow REGISTER_OP/OpKernel, JAX FFI, "
+                        "Paddle PD_BUILD_OP) and mention nothing of torch's; "
+                        "by default they are counted apart, not linted")
     p.add_argument("--all-files", action="store_true",
                    help="lint every file of the database, also those where "
                    "no enabled check can warn")
@@ -643,6 +648,10 @@ def _files_of(db, args):
         elif not args.pattern.search(f):
             skipped["not matching FILE_REGEX"] += 1
             regex_skipped.add(os.path.realpath(f))
+        elif not args.other_framework_ops and \
+                (other := pruning.other_framework(read_text(f))):
+            skipped[f"{other} operators, which no torch check reads "
+                    f"(--other-framework-ops lints them)"] += 1
         else:
             files.append(f)
             entries[f] = e

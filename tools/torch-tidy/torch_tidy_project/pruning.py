@@ -21,9 +21,32 @@ EVERYWHERE_TEXT = {
     # A call of a method that may return a copy (GroundTruth's
     # copyingMethods).
     "torch-write-into-copy": re.compile(
-        r"(\.|->)\s*(contiguous|expect_contiguous|reshape|flatten|toType|to)"
-        r"\s*\("),
+        r"(\.|->)\s*(contiguous|expect_contiguous|reshape|flatten|toType|to|"
+        r"cpu|cuda)\s*\("),
 }
+# Another framework's operators (deepmd-kit keeps TensorFlow ops beside its
+# torch ones): no torch check reads them, so a file that registers them and
+# mentions nothing of torch's is not linted unless asked
+# (--other-framework-ops), and is counted apart.
+OTHER_FRAMEWORKS = [
+    ("TensorFlow", re.compile(r"\bREGISTER_OP\s*\(|\bREGISTER_KERNEL_BUILDER\s*\("
+                              r"|:\s*public\s+(::)?(tensorflow::)?OpKernel\b")),
+    ("JAX FFI", re.compile(r"\bXLA_FFI_DEFINE_HANDLER(_SYMBOL)?\s*\(|\bxla::ffi::")),
+    ("Paddle", re.compile(r"\bPD_BUILD_(GRAD_)?OP\s*\(")),
+]
+TORCH_TEXT = re.compile(r"\bTORCH_LIBRARY|\btorch::|\bat::|\bc10::|"
+                        r"#\s*include\s*[<\"](torch|ATen|c10)/")
+
+
+def other_framework(text):
+    """The framework whose operators the file registers where it mentions
+    nothing of torch's (TensorFlow, JAX FFI, Paddle), else None."""
+    if TORCH_TEXT.search(text):
+        return None
+    for name, pattern in OTHER_FRAMEWORKS:
+        if pattern.search(text):
+            return name
+    return None
 COMPILED_MARK = re.compile(r"TORCH_TIDY_COMPILED|torch_tidy::compiled")
 INCLUDE = re.compile(r'^\s*#\s*include\s*[<"]([^>"]+)[>"]', re.M)
 CANNOT_WARN = ("cannot warn under the enabled checks (no schema, "
