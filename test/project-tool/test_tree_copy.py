@@ -80,10 +80,21 @@ class MirrorTest(unittest.TestCase):
              "command": "c++ -c /elsewhere/x.cpp"}])
         # The source's own folder of the copy holds made files (below it):
         # "gen/ops.cpp" is found from a.cpp, as in the build.
+        # The copy's folders are named by their views of made files alone
+        # (issue 80: a tree header reached through the copy as well is a
+        # redefinition), each after the tree's own.
+        view = self.m.made_top + self.src
         self.assertEqual(shlex.split(entries[0]["command"]), [
-            "c++", "-iquote", copy, f"-I{self.src}/inc", f"-I{copy}/inc",
-            "-isystem", f"{copy}/inc/sub", "-I/usr/include", "-c",
+            "c++", "-iquote", view, f"-I{self.src}/inc", f"-I{view}/inc",
+            "-isystem", f"{view}/inc/sub", "-I/usr/include", "-c",
             f"{self.src}/a.cpp"])
+        self.assertNotIn(copy, entries[0]["command"])
+        self.assertEqual(sorted(os.listdir(view)), ["gen", "inc"])
+        self.assertEqual(os.listdir(os.path.join(view, "inc")), ["sub"])
+        self.assertEqual(os.path.realpath(os.path.join(view, "inc", "sub",
+                                                       "made.h")),
+                         os.path.realpath(os.path.join(copy, "inc", "sub",
+                                                       "made.h")))
         self.assertEqual(entries[0]["file"], os.path.join(self.src, "a.cpp"))
         # A made source stays in the copy, and so do its paths.
         self.assertEqual(entries[1]["file"], made)

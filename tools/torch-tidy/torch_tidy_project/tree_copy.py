@@ -8,8 +8,11 @@ folder above it up to / holds links to its other entries, so that `..` paths
 read the tree (fbgemm_gpu's CMake includes ../cmake/modules). The compile
 database CMake writes names the copy; map_entries names the tree's own files
 instead, and keeps in the copy only what the configure made (its generated
-sources and headers), whose folders then follow the tree's on the include
-path."""
+sources and headers). Where a folder of the copy holds made files, the
+include path names the tree's folder followed by that folder's view in
+<copy>.made, which holds links to the made files alone: a header of the
+tree is never reachable through the copy as well (two spellings of one
+header: redefinitions, deepmd-kit's DeviceFunctor)."""
 import json
 import os
 import shlex
@@ -45,6 +48,8 @@ class Mirror:
 
     def __init__(self, source, dest):
         self.copy_top = os.path.abspath(dest)
+        # Links to the files the configure made, alone, at their real paths.
+        self.made_top = self.copy_top + ".made"
         self.real_source = os.path.abspath(source)
         self.source = self.copy_top + self.real_source
         self.unread = []      # files of the tree that could not be copied
@@ -135,6 +140,15 @@ class Mirror:
                 if a.st_size != b.st_size or int(a.st_mtime) != int(
                         b.st_mtime):
                     self.changed.append(r)
+        # The made files alone, linked at their real paths below made_top.
+        shutil.rmtree(self.made_top, ignore_errors=True)
+        for p in self.made:
+            view = self.made_view(p)
+            try:
+                os.makedirs(os.path.dirname(view), exist_ok=True)
+                os.symlink(p, view)
+            except OSError:
+                pass
         # A made header may be included by a path below an include folder
         # ("gen/ops.h"): each folder above it, up to the source's, counts.
         self.made_dirs = set()
@@ -151,6 +165,11 @@ class Mirror:
     def inside(self, path):
         return path == self.copy_top or path.startswith(self.copy_top +
                                                         os.sep)
+
+    def made_view(self, path):
+        """The counterpart below made_top of a path of the copy: the folder
+        that holds links to the files the configure made there, alone."""
+        return self.made_top + self.real(path)
 
     def real(self, path):
         """path's counterpart in the tree (whether or not it is there)."""
@@ -209,7 +228,7 @@ class Mirror:
             own = os.path.dirname(os.path.normpath(path))
             e["file"] = self._token(e["file"])
             if own in self.made_dirs and e["file"] != path and mapped:
-                mapped[1:1] = ["-iquote", own]
+                mapped[1:1] = ["-iquote", self.made_view(own)]
             if command:
                 e["command"] = shlex.join(mapped)
             else:
@@ -221,8 +240,11 @@ class Mirror:
 
     def _include(self, flag, path, separate):
         real = self.to_real(path)
-        both = [real] + ([path] if real != path and os.path.normpath(path)
-                         in self.made_dirs else [])
+        made = os.path.normpath(path) in self.made_dirs
+        if real != path:  # the tree's folder, then what was made in it
+            both = [real] + ([self.made_view(path)] if made else [])
+        else:  # a folder only the configure made
+            both = [self.made_view(path) if made else path]
         if separate:
             return [x for p in both for x in (flag, p)]
         return [flag + p for p in both]
