@@ -303,6 +303,36 @@ def _(x, s):
           "after a foreign cache: the rebuilt cache is used")
 
 
+def killed(args):
+    """A run killed part way keeps what it finished: each file's result is
+    kept as it completes, and the next run lints only the rest."""
+    p = Project(args, "killed")
+    wrapper = os.path.join(p.dir, "..", "torch-tidy-killing")
+    with open(wrapper, "w") as f:
+        f.write("#!/bin/sh\n"
+                "# kills torch-tidy-project when asked to lint $TT_KILL_AT\n"
+                'case "$*" in *"$TT_KILL_AT"*) '
+                '[ -n "$TT_KILL_AT" ] && kill -9 $PPID && exit 1 ;; esac\n'
+                f'exec "{p.tidy}" "$@"\n')
+    os.chmod(wrapper, 0o755)
+    os.environ["TT_KILL_AT"] = "csrc/shift.cpp"
+    try:
+        code, doc, out = p.run("-j", "1", tidy=wrapper)
+    finally:
+        del os.environ["TT_KILL_AT"]
+    check(doc is None and code == -9,
+          f"the run was killed at the fourth file (exit {code})")
+    code, doc, out = p.run("-j", "1", tidy=wrapper)
+    check(doc is not None and
+          "cache: 3 of 4 files replayed, 1 to lint (1 new)" in out and
+          doc["cache"]["relinted"] == ["csrc/shift.cpp"],
+          f"the next run replays the three files the killed one finished "
+          f"and lints the fourth: {out[-600:]}")
+    code_full, full, _ = p.run("-j", "1", "--no-cache", tidy=wrapper)
+    check(doc is not None and full is not None and same(doc, full),
+          "and answers as a --no-cache run does")
+
+
 def sharded(args):
     p = Project(args, "shards")
     code, one, _ = p.run("--no-cache", "--sarif",
@@ -393,6 +423,7 @@ def main():
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
     incremental(args)
+    killed(args)
     sharded(args)
     if failures:
         print(f"{len(failures)} failed:\n  " + "\n  ".join(failures))

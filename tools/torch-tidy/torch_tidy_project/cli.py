@@ -538,15 +538,16 @@ def _lint_with_cache(args, tidy, files, entries, env, scratch, project, root,
     log(f"cache: {len(replayed)} of {len(files)} files replayed, "
         f"{len(todo)} to lint" + (f" ({why})" if why else "") +
         " (--no-cache lints every file)")
-    results = running.lint(tidy, todo, args.checks, db_dir, args.jobs, env,
-                           scratch, project, record=True)
-    _note_deps(results, todo, entries)
-    kept = 0
-    for f in todo:
-        r = results[f]
-        if r.code is None or r.code < 0 or r.config_problem or \
+    kept = [0]
+    stopped = []
+
+    def keep(r):
+        """Each file's result kept as it completes: a killed or timed-out
+        run resumes where it stopped."""
+        f = r.path
+        if stopped or r.code is None or r.code < 0 or r.config_problem or \
                 running.parse_failure(r, llvm_version):
-            continue  # never kept: it did not parse, crashed or timed out,
+            return  # never kept: it did not parse, crashed or timed out,
             # or was linted without the project's unreadable configuration
         fixes = None
         if r.fixes:
@@ -554,15 +555,20 @@ def _lint_with_cache(args, tidy, files, entries, env, scratch, project, root,
                     as y:
                 fixes = y.read()
         try:
-            kept += cache.store(f, keys[f], entries[f], r.depfile,
-                                r.readsfile, facts,
-                                {"code": r.code, "output": r.output,
-                                 "fixes": fixes, "harvest": r.harvest},
-                                r.seconds)
+            kept[0] += cache.store(f, keys[f], entries[f], r.depfile,
+                                   r.readsfile, facts,
+                                   {"code": r.code, "output": r.output,
+                                    "fixes": fixes, "harvest": r.harvest},
+                                   r.seconds)
         except OSError as e:
             log(f"the cache could not keep {rel(f, project)}'s result "
                 f"({e}): the next run lints it again")
-            break
+            stopped.append(e)
+
+    results = running.lint(tidy, todo, args.checks, db_dir, args.jobs, env,
+                           scratch, project, record=True, on_done=keep)
+    _note_deps(results, todo, entries)
+    kept = kept[0]
     try:
         cache.save_meta()
     except OSError as e:

@@ -152,12 +152,15 @@ def header_filters(root):
 
 
 def lint(tidy, files, checks, db_dir, jobs, env, scratch, project,
-         record=False):
+         record=False, on_done=None):
     """{file: FileResult}; a progress line per file. A file that takes
     longer than FILE_TIMEOUT seconds gets code None. With record, clang
     writes each file's dependency file (-Wp,-MD) and torch-tidy the index
-    names its checks read ($TORCH_TIDY_INDEX_READS), into scratch."""
+    names its checks read ($TORCH_TIDY_INDEX_READS), into scratch.
+    on_done(result) is called for each file as it completes, one call at a
+    time (the cache keeps it then: a killed run keeps what it finished)."""
     lock = threading.Lock()
+    done_lock = threading.Lock()
     done = [0]
     os.makedirs(scratch, exist_ok=True)
     headers = header_filters(env.get("TORCH_TIDY_PROJECT_ROOT") or project)
@@ -201,6 +204,9 @@ def lint(tidy, files, checks, db_dir, jobs, env, scratch, project,
             r.depfile, r.readsfile = depfile, reads
         r.harvest = read_harvest(harvest)
         r.config_problem = problem
+        if on_done:
+            with done_lock:
+                on_done(r)
         return r
 
     with ThreadPoolExecutor(max_workers=jobs) as pool:
