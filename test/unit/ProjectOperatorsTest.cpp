@@ -1123,3 +1123,62 @@ TEST(Consequence, ClassesFollowTheMeasuredRows) {
   EXPECT_EQ(Of({"CPU", NotReadKey.str(), "Fake"}), "silent");
   EXPECT_EQ(Of({"CPU", "Autocast{device_type.upper()}"}), "graph-break");
 }
+
+// A CMake project below a repository whose Python package, beside it,
+// registers the fakes of its operators through an alias chosen by torch's
+// version (DGL's graphbolt/ and python/dgl/graphbolt/): the fakes are
+// indexed, the package's other registrations are not (the root's operators
+// decide), and a file that registers no fake is not read.
+TEST(ProjectIndexRepository, FakesInAPackageBesideTheRoot) {
+  llvm::SmallString<128> TopDir;
+  ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("tt-repo", TopDir));
+  std::string Top(TopDir), Root = Top + "/graphbolt", Cache = Top + "-cache";
+  auto Write = [&](llvm::StringRef Rel, llvm::StringRef Text) {
+    std::string P = Top + "/" + Rel.str();
+    llvm::sys::fs::create_directories(llvm::sys::path::parent_path(P));
+    std::error_code EC;
+    llvm::raw_fd_ostream OS(P, EC);
+    ASSERT_FALSE(EC);
+    OS << Text;
+  };
+  Write(".git/HEAD", "ref: refs/heads/main\n");
+  Write("graphbolt/CMakeLists.txt", "project(graphbolt)\n");
+  Write("graphbolt/setup.py", "");
+  Write("graphbolt/src/ops.cpp",
+        "TORCH_LIBRARY(graphbolt, m) {\n"
+        "  m.def(\"index_select_csc(Tensor x) -> Tensor\");\n}\n"
+        "TORCH_LIBRARY_IMPL(graphbolt, CPU, m) {\n"
+        "  m.impl(\"index_select_csc\", &index_select_csc);\n}\n");
+  Write("python/dgl/graphbolt/base.py",
+        "import torch\n"
+        "if torch.__version__ >= \"2.4\":\n"
+        "    fake_impl = torch.library.register_fake\n"
+        "else:\n"
+        "    fake_impl = torch.library.impl_abstract\n"
+        "@fake_impl(\"graphbolt::index_select_csc\")\n"
+        "def _(x):\n"
+        "    return torch.empty_like(x)\n"
+        "torch.library.define(\"graphbolt::py_only(Tensor x) -> Tensor\")\n"
+        "@torch.library.impl(\"graphbolt::py_only\", \"cpu\")\n"
+        "def _(x):\n"
+        "    return x\n");
+  Write("python/dgl/other.py", "import torch\n");
+  for (int Pass = 0; Pass < 2; ++Pass) {
+    auto Index = ProjectOperators::build(Root, Cache);
+    EXPECT_EQ(Index->stats().RepositoryFakeFiles, 1u) << "pass " << Pass;
+    std::vector<std::string> Got;
+    for (const DeclaredKernel *K :
+         Index->kernels("graphbolt", "index_select_csc"))
+      Got.push_back(K->Site.Key + "|" +
+                    llvm::sys::path::filename(K->Site.File).str() + ":" +
+                    std::to_string(K->Site.Line));
+    std::sort(Got.begin(), Got.end());
+    EXPECT_EQ(Got,
+              (std::vector<std::string>{"CPU|ops.cpp:5", "Fake|base.py:6"}))
+        << "pass " << Pass;
+    EXPECT_TRUE(Index->find("graphbolt", "py_only").empty());
+    EXPECT_TRUE(Index->kernels("graphbolt", "py_only").empty());
+  }
+  llvm::sys::fs::remove_directories(Top);
+  llvm::sys::fs::remove_directories(Cache);
+}
