@@ -194,8 +194,14 @@ def grad_cell(grad, eager):
 
 
 def first_line(e):
-    """The first line of an exception's message, without addresses."""
-    line = (str(e).strip().splitlines() or [type(e).__name__])[0].strip()
+    """The first line of an exception's message, without addresses; where
+    it only introduces what follows ("backend='aot_eager' raised:"), the
+    next line too, which names the error."""
+    lines = [l.strip() for l in str(e).strip().splitlines() if l.strip()] or \
+        [type(e).__name__]
+    line = lines[0]
+    if line.endswith(":") and len(lines) > 1:
+        line = f"{line} {lines[1]}"
     line = re.sub(r"0x[0-9a-fA-F]+", "0x...", line)
     return re.sub(r"(/[\w.+-]+){2,}", "<path>", line)[:200]
 
