@@ -272,6 +272,20 @@ class MainTest(unittest.TestCase):
         self.assertIn("has no torch-tidy checks", err)
 
 
+class NotAdvisedAgainTest(unittest.TestCase):
+    def test_a_given_switch_is_not_advised_again(self):
+        from torch_tidy_project import coverage as cov
+        switches = [cov.Switch("USE_CPP", "env"), cov.Switch("USE_CUDA", "env"),
+                    cov.Switch("2.11", "torch")]
+        cli.not_advised_again(switches, ["USE_CPP=1", "OTHER=x"])
+        hints = [s.hint() for s in switches]
+        self.assertEqual(hints[0], "--env USE_CPP=1 was given and does not "
+                         "compile it: another switch of the build does, or "
+                         "the build cannot run here")
+        self.assertEqual(hints[1], "--env USE_CUDA=1")
+        self.assertTrue(hints[2].startswith("needs torch >= 2.11"))
+
+
 class TrimErrorNotesTest(unittest.TestCase):
     def test_an_errors_notes_past_two_are_counted(self):
         # An overload error lists every candidate (torch-harmonics: 640

@@ -779,6 +779,22 @@ def _registry(args, root, index_json, torch_info):
     return reg, why
 
 
+def not_advised_again(switches, env):
+    """A switch already given (--env VAR=VALUE) is never advised again:
+    where the files it guards are still not compiled, its advice says so
+    (torchao's USE_CPP, setup.py's default, was advised back verbatim)."""
+    given = dict(e.split("=", 1) for e in env if "=" in e)
+    for sw in switches:
+        hint = sw.hint()
+        if hint.startswith("--env ") and "=" in hint:
+            name = hint[len("--env "):].split("=", 1)[0]
+            if name in given:
+                sw.text = (f"--env {name}={given[name]} was given and does "
+                           f"not compile it: another switch of the build "
+                           f"does, or the build cannot run here")
+    return switches
+
+
 def _coverage(args, db, index_json, root, linted, causes, regex_skipped,
               reg=None, reg_why=None, included=(), harvests=(),
               unread=None, torch_namespaces=None):
@@ -801,6 +817,7 @@ def _coverage(args, db, index_json, root, linted, causes, regex_skipped,
         switches += cmake_guards.switches(
             cmake_guards.read(db.cmake_source), database_files,
             db.build.cmake_by_env if db.build else {}, root)
+    not_advised_again(switches, args.env)
     c = cov.measure(index_json, root, database_files, linted, set(causes),
                     switches, causes, regex_skipped, included)
     if reg is not None:
