@@ -43,22 +43,6 @@ bool isIndexedPath(StringRef Path) {
 
 /// Directories that hold no schema of the project itself: version control,
 /// build trees, installed packages, vendored code.
-/// The git top above Root (a folder holding .git), where Root is not it.
-std::optional<std::string> repositoryTopAbove(StringRef Root) {
-  StringRef Dir = sys::path::parent_path(Root);
-  while (!Dir.empty()) {
-    SmallString<256> Git(Dir);
-    sys::path::append(Git, ".git");
-    if (sys::fs::exists(Git))
-      return Dir.str();
-    StringRef Parent = sys::path::parent_path(Dir);
-    if (Parent == Dir)
-      break;
-    Dir = Parent;
-  }
-  return std::nullopt;
-}
-
 bool isSkippedDirectory(StringRef Name) {
   static const StringSet<> Names = {
       "build",       "dist",     "node_modules", "third_party",
@@ -2194,71 +2178,6 @@ ProjectOperators::build(StringRef Root, StringRef CacheDir,
     if (sys::fs::status(Path, St) || St.getSize() > MaxFileSize)
       continue;
     add(Path, Path.drop_front(Root.size()).ltrim("/").str(), St);
-  }
-  // The repository's Python outside the root (the root below a git top):
-  // a package beside a CMake project registers the fakes of its operators
-  // (DGL's graphbolt/ and python/dgl/graphbolt/). Only fakes of the
-  // namespaces the root's own files register are indexed (a repository may
-  // hold other projects' operators), from files that register a fake;
-  // they keep absolute names.
-  if (std::optional<std::string> Top = repositoryTopAbove(Root)) {
-    StringSet<> Namespaces;
-    for (const auto &F : Files) {
-      for (const DeclaredKernel &K : F.second.Facts.Kernels)
-        Namespaces.insert(K.Namespace);
-      for (const DeclaredSchema &D : F.second.Facts.Schemas) {
-        StringRef Name = StringRef(D.Schema).split('(').first;
-        Namespaces.insert(Name.contains("::") ? Name.split("::").first
-                                              : StringRef(D.Namespace));
-      }
-    }
-    Namespaces.erase("");
-    Namespaces.erase("*");
-    for (sys::fs::recursive_directory_iterator It(*Top, EC, false), End;
-         !Namespaces.empty() && It != End && !EC && Files.size() < MaxFiles;
-         It.increment(EC)) {
-      StringRef Path = It->path();
-      if (It->type() == sys::fs::file_type::directory_file) {
-        if (isSkippedDirectory(sys::path::filename(Path)) || Path == Root)
-          It.no_push();
-        continue;
-      }
-      if (It->type() != sys::fs::file_type::regular_file ||
-          sys::path::extension(Path) != ".py")
-        continue;
-      sys::fs::file_status St;
-      if (sys::fs::status(Path, St) || St.getSize() > MaxFileSize)
-        continue;
-      ErrorOr<std::unique_ptr<MemoryBuffer>> Buf =
-          MemoryBuffer::getFile(Path, /*IsText=*/false,
-                                /*RequiresNullTerminator=*/false);
-      if (!Buf || (!(*Buf)->getBuffer().contains("register_fake") &&
-                   !(*Buf)->getBuffer().contains("impl_abstract")))
-        continue;
-      add(Path, Path.str(), St);
-      // Its fakes alone (direct, and through a helper or an alias the index
-      // resolves later: Wrappers, WrapperCalls), of the root's namespaces.
-      FileOperatorFacts &F = Files.back().second.Facts;
-      F = FileOperatorFacts{{},
-                            std::move(F.Kernels),
-                            std::move(F.Wrappers),
-                            std::move(F.WrapperCalls),
-                            {},
-                            {}};
-      auto Foreign = [&](const DeclaredKernel &K) {
-        return !Namespaces.contains(K.Namespace);
-      };
-      llvm::erase_if(F.Kernels, [&](const DeclaredKernel &K) {
-        return K.Site.Key != "Fake" || Foreign(K);
-      });
-      llvm::erase_if(F.WrapperCalls, Foreign);
-      if (F.Kernels.empty() && F.WrapperCalls.empty()) {
-        Files.pop_back();
-        continue;
-      }
-      ++Index->Stats.RepositoryFakeFiles;
-    }
-    EC.clear();
   }
   // Files the build compiles that the walk does not read: vendored code
   // (third_party/) and sources the build generates (build folders), or

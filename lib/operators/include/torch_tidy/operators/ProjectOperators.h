@@ -163,11 +163,6 @@ struct ProjectIndexStats {
   /// Files of the build the walk does not read (ProjectOperators::build's
   /// BuildFiles), indexed beside the project's.
   unsigned BuildFiles = 0;
-  /// Python files of the repository outside the root that register fakes
-  /// (register_fake, impl_abstract): a package beside a CMake project
-  /// (DGL's python/dgl/graphbolt beside graphbolt/). Their fakes alone are
-  /// indexed.
-  unsigned RepositoryFakeFiles = 0;
   bool CacheWritten = false;
 };
 
