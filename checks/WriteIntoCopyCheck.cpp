@@ -64,21 +64,22 @@ bool testsCondition(StringRef Method, CopyCondition C) {
   return false;
 }
 
+/// Whether a kernel registered under Key runs for every backend (a
+/// catch-all or an autograd kernel).
+bool isCatchAll(StringRef Key) {
+  return Key.starts_with("Composite") || Key == "CatchAll" || Key.empty() ||
+         Key == "Autograd" || Key == "ADInplaceOrView";
+}
+
 /// Whether a kernel registered under Key may be handed tensors of the
 /// device type a device move copies from ("cuda" for cpu(), "cpu" for
 /// cuda()): a kernel for that backend, or one every backend reaches.
 bool keyReachedFrom(StringRef Key, StringRef From) {
-  if (Key.starts_with("Composite") || Key == "CatchAll" || Key.empty() ||
-      Key == "Autograd" || Key == "ADInplaceOrView")
+  if (isCatchAll(Key))
     return true;
   if (From == "cuda")
     return Key == "CUDA" || Key == "AutogradCUDA";
   return Key == "CPU" || Key == "AutogradCPU";
-}
-
-bool isCatchAll(StringRef Key) {
-  return Key.starts_with("Composite") || Key == "CatchAll" || Key.empty() ||
-         Key == "Autograd" || Key == "ADInplaceOrView";
 }
 
 /// The variable E names, through views of it (`out.select(0, i)`,

@@ -111,6 +111,16 @@ def run_measure(python, path):
     return json.loads(line[6:])
 
 
+def fixed_measured(python, fixed, version, said, problem):
+    """A fixed twin measured: [] where every backend gives the uncompiled
+    gradients, else the problem."""
+    name = os.path.basename(fixed)
+    after = run_measure(python, fixed)["cells"]
+    ok = all(c == "same" for c in after.values())
+    print(f"{name}: torch {version}: {said}: {after}" + ("" if ok else " (NOT FIXED)"))
+    return [] if ok else [f"{name}: {problem} on torch {version}: {after}"]
+
+
 def check(args):
     label, _, python = (args.python or "").partition("=")
     if not python or not os.path.exists(python):
@@ -159,12 +169,9 @@ def check(args):
                     fixed = os.path.join(tmp, name)
                     with open(fixed, "w") as f:
                         f.write(text.replace(old, new))
-                    after = run_measure(python, fixed)["cells"]
-                ok = all(c == "same" for c in after.values())
-                print(f"{name}: torch {got['torch']}: written by hand as the note says: {after}"
-                      + ("" if ok else " (NOT FIXED)"))
-                if not ok:
-                    problems.append(f"{name}: the hand fix on torch {got['torch']}: {after}")
+                    problems += fixed_measured(python, fixed, got["torch"],
+                                               "written by hand as the note says",
+                                               "the hand fix")
             continue
         with tempfile.TemporaryDirectory() as tmp:
             fixed = os.path.join(tmp, name)
@@ -182,12 +189,8 @@ def check(args):
                                 f"{once != text}; second exit {second.returncode}, changed "
                                 f"{twice != once}: {first.stdout[-600:]}")
                 continue
-            after = run_measure(python, fixed)["cells"]
-            ok = all(c == "same" for c in after.values())
-            print(f"{name}: torch {got['torch']}: after torch-tidy-py --fix: {after}"
-                  + ("" if ok else " (NOT FIXED)"))
-            if not ok:
-                problems.append(f"{name}: after --fix on torch {got['torch']}: {after}")
+            problems += fixed_measured(python, fixed, got["torch"],
+                                       "after torch-tidy-py --fix", "after --fix")
     for p in problems:
         print("FAIL " + p)
     print(f"python-twins torch {label}: {len(TWINS)} twins, {len(problems)} problem(s)")
