@@ -382,6 +382,27 @@ class ConfigureTest(unittest.TestCase):
         self.assertFalse(os.path.exists(os.path.join(
             self.build, "torch-tidy-configure-stand-in.log")))
 
+    # Issue 80: a project's own check of an option combination ("Use of
+    # 'X' requires 'Y'", a preset's constraint) is said with the options it
+    # names, the value given to each or its default.
+    @unittest.skipIf(not CXX, "no C++ compiler")
+    def test_a_preset_constraint_names_its_options(self):
+        write(os.path.join(self.source, "CMakeLists.txt"), """\
+            cmake_minimum_required(VERSION 3.18)
+            project(tiny CXX)
+            option(USE_FLASH "flash kernels" OFF)
+            option(USE_CUTLASS "CUTLASS" OFF)
+            if(USE_FLASH AND NOT USE_CUTLASS)
+              message(FATAL_ERROR "Use of 'USE_FLASH' requires 'USE_CUTLASS'")
+            endif()
+            """)
+        done = self.configure({"USE_FLASH": "ON"})
+        self.assertIsNone(done.directory, done.notes)
+        said = " ".join(done.notes)
+        self.assertIn("Use of 'USE_FLASH' requires 'USE_CUTLASS'", said)
+        self.assertIn("the options it names: USE_FLASH=ON (given), "
+                      "USE_CUTLASS not given (default OFF)", said)
+
     # Regression (cmake.configure via configure_failure): torch's package
     # without CUDA prints FindCUDA's status line "-- Could NOT find CUDA
     # (...)" before its fatal error; the failure is classed 'package' and

@@ -157,8 +157,8 @@ class SetupPyCmakeDefinesTest(unittest.TestCase):
             ]
             ''')
         self.assertEqual(database.setup_py_cmake_defines(text),
-                         {"WITH_A": "ON", "B": "OFF", "LITERAL_F": "1",
-                          "EMPTY": ""})
+                         ({"WITH_A": "ON", "B": "OFF", "LITERAL_F": "1",
+                           "EMPTY": ""}, {}))
 
     # Regression (database.setup_py_cmake_defines): a string followed by '+'
     # or '%' is not literal, but the part in quotes is taken for the value:
@@ -166,7 +166,35 @@ class SetupPyCmakeDefinesTest(unittest.TestCase):
     def test_concatenated_values_are_not_literal(self):
         text = ('args = ["-DWITH_CUDA=" + str(flag), '
                 '"-DCMAKE_BUILD_TYPE=%s" % cfg]\n')
-        self.assertEqual(database.setup_py_cmake_defines(text), {})
+        self.assertEqual(database.setup_py_cmake_defines(text), ({}, {}))
+
+    # Issue 80: a setup.py with a branch per target gave CMake the options
+    # of every branch at once, a combination no real build uses (the
+    # project's preset check failed the configure).
+    def test_one_branch_never_all_at_once(self):
+        text = textwrap.dedent('''
+            import os
+            args = ["-DBUILD_SHARED=ON"]
+            if os.environ.get("MY_TARGET") == "gpu":
+                args += ["-DUSE_GPU=ON"]
+            elif os.environ.get("MY_TARGET") == "xpu":
+                args += ["-DUSE_XPU=ON"]
+            else:
+                args += ["-DUSE_CPU_ONLY=ON"]
+            flag = "-DFAST=ON" if os.environ.get("FAST") else "-DFAST=OFF"
+            try:
+                import numpy
+            except ImportError:
+                args.append("-DNO_NUMPY=ON")
+            ''')
+        taken, left = database.setup_py_cmake_defines(text)
+        self.assertEqual(taken, {"BUILD_SHARED": "ON"})
+        self.assertEqual(set(left), {"USE_GPU", "USE_XPU", "USE_CPU_ONLY",
+                                     "FAST", "NO_NUMPY"})
+        taken, left = database.setup_py_cmake_defines(
+            text, {"MY_TARGET": "gpu"})
+        self.assertEqual(taken, {"BUILD_SHARED": "ON", "USE_GPU": "ON"})
+        self.assertNotIn("USE_GPU", left)
 
 
 class NoSourcesTextTest(unittest.TestCase):

@@ -514,6 +514,148 @@ class RecordSetupPyTest(unittest.TestCase):
         self.assertEqual(listing(self.project), before)
 
 
+    @needs_setuptools
+    def test_build_clib_driving_cmake_beside_a_binding(self):
+        # An operator library's core built by CMake from build_clib, a
+        # small pybind extension with sources beside it: the extension is
+        # recorded, its sources not compiled, and build_clib reaches cmake.
+        setup_py = write(os.path.join(self.project, "setup.py"), SETUP_CLIB)
+        write(os.path.join(self.project, "CMakeLists.txt"),
+              "cmake_minimum_required(VERSION 3.18)\nproject(n CXX)\n")
+        write(os.path.join(self.project, "csrc", "bind.cpp"),
+              "this is not C++: compiling it would fail\n")
+        before = listing(self.project)
+        rec = recorder.record_setup_py(PYTHON, setup_py,
+                                       recorder.environment([]), self.scratch,
+                                       real_cmake=shutil.which("cmake"))
+        self.assertFalse(rec.failed(), rec.output)
+        self.assertEqual(len(rec.cmake_calls), 1, rec.output)
+        p = recorder.parse_cmake_call(rec.cmake_calls[0])
+        self.assertEqual(p["by"], "build_clib")
+        self.assertEqual(p["source"], self.project)
+        self.assertEqual(p["defines"].get("CORE_CPU"), "ON")
+        self.assertNotIn("TORCH_TIDY_COMMAND", p["env"])
+        self.assertEqual([e["sources"] for e in rec.extensions],
+                         [[os.path.join(self.project, "csrc", "bind.cpp")]])
+        self.assertEqual(rec.commands[0][0], "build_clib")
+        self.assertEqual(listing(self.project), before)
+
+    @needs_setuptools
+    def test_own_build_command_runs_one_branch(self):
+        # A custom `build` that chooses its CMake options by an environment
+        # variable: the configure the build runs is the branch taken, never
+        # the options of every branch at once.
+        setup_py = write(os.path.join(self.project, "setup.py"), SETUP_OWN)
+        write(os.path.join(self.project, "native", "CMakeLists.txt"),
+              "cmake_minimum_required(VERSION 3.18)\nproject(n CXX)\n")
+        for env, on, off in (([], "WITH_CPU", "WITH_GPU"),
+                             (["OWN_TARGET=gpu"], "WITH_GPU", "WITH_CPU")):
+            rec = recorder.record_setup_py(
+                PYTHON, setup_py, recorder.environment(env),
+                self.scratch, real_cmake=shutil.which("cmake"))
+            self.assertEqual(len(rec.cmake_calls), 1, rec.output)
+            p = recorder.parse_cmake_call(rec.cmake_calls[0])
+            self.assertEqual(p["by"], "build", rec.commands)
+            self.assertEqual(p["defines"].get(on), "ON", env)
+            self.assertNotIn(off, p["defines"], env)
+
+    @needs_setuptools
+    def test_build_ext_running_cmake_for_part_of_the_package(self):
+        # A build_ext that compiles ordinary extensions through its base
+        # class and runs cmake for a shared part (torchao's shape): the
+        # extension is not compiled, cmake is reached.
+        setup_py = write(os.path.join(self.project, "setup.py"), SETUP_PART)
+        write(os.path.join(self.project, "shared", "CMakeLists.txt"),
+              "cmake_minimum_required(VERSION 3.18)\nproject(n CXX)\n")
+        write(os.path.join(self.project, "csrc", "ops.cpp"),
+              "this is not C++: compiling it would fail\n")
+        rec = recorder.record_setup_py(PYTHON, setup_py,
+                                       recorder.environment([]), self.scratch,
+                                       real_cmake=shutil.which("cmake"))
+        self.assertEqual(len(rec.cmake_calls), 1, rec.output)
+        p = recorder.parse_cmake_call(rec.cmake_calls[0])
+        self.assertEqual(p["by"], "build_ext")
+        self.assertEqual(p["source"], os.path.join(self.project, "shared"))
+        self.assertEqual(len(rec.extensions), 1)
+
+    @needs_setuptools
+    def test_setuptools_own_commands_are_not_run(self):
+        # A setup.py whose commands are setuptools' own is only recorded:
+        # nothing runs, nothing is said.
+        setup_py = write(os.path.join(self.project, "setup.py"),
+                         "from setuptools import setup, Extension\n"
+                         "setup(name='p', ext_modules=[Extension('p._C', "
+                         "['csrc/ops.cpp'])])\n")
+        rec = recorder.record_setup_py(PYTHON, setup_py,
+                                       recorder.environment([]), self.scratch,
+                                       real_cmake=shutil.which("cmake"))
+        self.assertFalse(rec.failed(), rec.output)
+        self.assertEqual(rec.commands, [])
+        self.assertEqual(rec.cmake_calls, [])
+
+
+SETUP_CLIB = '''
+import os
+import subprocess
+from setuptools import setup, Extension
+from setuptools.command.build_clib import build_clib
+
+
+class CoreLibBuild(build_clib):
+    def run(self):
+        here = os.path.dirname(os.path.abspath(__file__))
+        tmp = os.path.join(self.build_temp, "core")
+        os.makedirs(tmp, exist_ok=True)
+        subprocess.check_call(["cmake", here, "-DCORE_CPU=ON"], cwd=tmp)
+        subprocess.check_call(["cmake", "--build", "."], cwd=tmp)
+
+
+setup(name="corelib",
+      libraries=[("core", {"sources": []})],
+      ext_modules=[Extension("corelib._C", ["csrc/bind.cpp"])],
+      cmdclass={"build_clib": CoreLibBuild})
+'''
+
+SETUP_OWN = '''
+import os
+import subprocess
+from setuptools import setup
+from setuptools.command.build import build
+
+
+class OwnBuild(build):
+    def run(self):
+        args = ["-DWITH_GPU=ON"] if os.environ.get("OWN_TARGET") == "gpu" \\
+            else ["-DWITH_CPU=ON"]
+        os.makedirs(self.build_temp, exist_ok=True)
+        subprocess.check_call(["cmake", "-S", "native", "-B",
+                               self.build_temp] + args)
+        super().run()
+
+
+setup(name="own", packages=[], cmdclass={"build": OwnBuild})
+'''
+
+SETUP_PART = '''
+import os
+import subprocess
+from setuptools import setup, Extension
+from setuptools.command.build_ext import build_ext
+
+
+class PartlyCMake(build_ext):
+    def run(self):
+        super().run()
+        os.makedirs(self.build_temp, exist_ok=True)
+        subprocess.check_call(["cmake", "-S", os.path.abspath("shared"),
+                               "-B", self.build_temp])
+
+
+setup(name="part", ext_modules=[Extension("part._C", ["csrc/ops.cpp"])],
+      cmdclass={"build_ext": PartlyCMake})
+'''
+
+
 class RecordBackendTest(unittest.TestCase):
     @needs_setuptools
     def test_in_tree_backend_with_pypi_cmake(self):

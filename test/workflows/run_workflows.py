@@ -793,6 +793,33 @@ def case_cmake_projects(c):
           f"the torch-tidy beside the script, named with its version "
           f"({s.get('torch_tidy')})")
 
+    # The same library built the way big operator libraries build theirs
+    # (issue 80): CMake run from setup.py's build_clib, and a binding
+    # extension with sources that setup() compiles itself. Before, the
+    # extension alone was linted (no word of CMake).
+    clib = fresh("cmake-clib", "cmake-lib")
+    for name in ("setup.py", os.path.join("csrc", "bind.cpp")):
+        shutil.copy(os.path.join(c.src, "test", "workflows", "cmake-clib",
+                                 name), os.path.join(clib, name))
+    rc, out = run([project, "--python", py, "-j", "2", "--json",
+                   "summary.json"], cwd=clib)
+    s = summary(clib)
+    idx = s.get("index") or {}
+    check("setup.py drives CMake; the options its build_clib computed: "
+          "-DTIDY_LIB_FLAVOUR=workflow -DTIDY_LIB_WITH_ZLIB=ON" in out and
+          s.get("database", {}).get("how") == "cmake",
+          f"build_clib's configure recorded, the branch it takes by default "
+          f"(not the gpu one): {out.strip()[-600:]}")
+    check(rc == 1 and s.get("files_linted") == 4 and
+          s.get("did_not_parse") == {} and idx.get("operators") == 4 and
+          idx.get("kernels_by_key") == {"CPU": 4} and
+          "which setup() compiles itself" in out and
+          re.search(r"bind\.cpp:\d+:3: warning: add_ writes into argument "
+                    r"'x' of operator 'tidy_lib::shifted'", out),
+          f"CMake's 3 files and the binding extension's 1 linted together, "
+          f"the binding's undeclared write found (exit {rc}, "
+          f"{s.get('files_linted')} files, {idx})")
+
     # A plain CMake project: a C++ Meta kernel is its fake. Its build
     # compiles a vendored library (third_party/vend: a schema in one file,
     # its kernel in another), which the project index reads because the

@@ -212,7 +212,37 @@ def _download(log):
     return (m.group(1) or m.group(2)) if m else ""
 
 
-def configure_failure(log, project=None):
+def declared_options(source):
+    """{NAME: default} of the option() calls in a CMake project's
+    CMakeLists.txt files (third-party folders left out)."""
+    options = {}
+    for text in cmake_directories(source).values():
+        for m in re.finditer(r"\boption\s*\(\s*(\w+)\s+\"[^\"]*\"\s*"
+                             r"(ON|OFF|TRUE|FALSE|YES|NO|1|0)?\s*\)", text,
+                             re.I):
+            options.setdefault(m.group(1), (m.group(2) or "OFF").upper())
+    return options
+
+
+def _options_named(text, given, declared):
+    """Where the project's own check refuses a combination of options (a
+    preset's constraint, "Use of 'X' requires 'Y'"): the options its error
+    names, each with the value this configure gave it or its default, and
+    what sets them; "" where it names none."""
+    named = []
+    for name in re.findall(r"\b[A-Za-z_][A-Za-z0-9_]{2,}\b", text):
+        if name not in named and (name in given or name in declared):
+            named.append(name)
+    if not named:
+        return ""
+    parts = [f"{n}={given[n]} (given)" if n in given else
+             f"{n} not given (default {declared[n]})" for n in named]
+    return (f" (the options it names: {', '.join(parts)}; one build's "
+            f"combination is given with -D VAR=VALUE, e.g. the options of "
+            f"the project's preset or its documented build)")
+
+
+def configure_failure(log, project=None, given=None, declared=None):
     """(kind, one line): why CMake could not configure. kind is 'package'
     (a package is missing), 'submodule' (a path in an empty git submodule),
     'download' (FetchContent or ExternalProject could not fetch),
@@ -282,6 +312,7 @@ def configure_failure(log, project=None):
                         f" ({path} is an empty git submodule: git submodule "
                         f"update --init, or give torch-tidy-cdb the sources "
                         f"and -I flags)")
+        said += _options_named(text, given or {}, declared or {})
         if re.search(r'requires the language dialect "CUDA\d*"', text):
             said += (" (this CMake does not know the flags of this nvcc: a "
                      "newer CMake would, e.g. pip install cmake into the "
@@ -339,7 +370,9 @@ def configure(cmake, source, build, torch, defines, init_caches, env,
     first = _configure(cmake, run, build, plan, init_caches, env, shown, cwd)
     if first[0]:
         return Configured(build, "CMake configure", notes)
-    kind, why = configure_failure(first[1], project)
+    given = {k: v for k, v in defines.items() if k not in OWN_CMAKE_VARS}
+    declared = declared_options(source)
+    kind, why = configure_failure(first[1], project, given, declared)
     # A package torch's own CMake files look for (CUDA, cuDNN) is theirs to
     # need, not the project's: the stand-in is tried for it.
     if kind in ("package", "submodule") and \
@@ -370,7 +403,7 @@ def configure(cmake, source, build, torch, defines, init_caches, env,
                      f"CMake package (torch {torch['version']}'s headers and "
                      f"flags; no libraries, no CUDA toolchain)")
         return Configured(build, "CMake configure, torch stand-in", notes)
-    kind2, why2 = configure_failure(second[1], project)
+    kind2, why2 = configure_failure(second[1], project, given, declared)
     if kind2 in ("package", "submodule"):
         raise ProjectError(f"CMake could not configure {source}: {why2} "
                            f"(log: {second[2]}; -D VAR=VALUE passes options)")

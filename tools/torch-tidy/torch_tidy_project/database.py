@@ -18,14 +18,15 @@ made from the project's own build, each run afresh, into .torch-tidy/:
 nvcc entries are turned into clang ones, and the result is written to
 .torch-tidy/compile_commands.json, which the checks read."""
 import argparse
+import ast
 import json
 import os
 import re
 import shutil
 import time
 
-from . import (build_env, cdb, cmake, flags, nvcc, pyproject, recorder,
-               sandbox, sycl, tree_copy)
+from . import (build_env, cdb, cmake, flags, guards, nvcc, pyproject,
+               recorder, sandbox, sycl, tree_copy)
 from .common import ProjectError, age_text, log, read_text, rel, scratch_dir
 from .torchenv import header_torch
 
@@ -99,26 +100,69 @@ def existing(project):
 
 
 def declared_options(source):
-    """{NAME: default} of the option() calls in a CMake project's
-    CMakeLists.txt files (third-party folders left out)."""
-    options = {}
-    for text in cmake.cmake_directories(source).values():
-        for m in re.finditer(r"\boption\s*\(\s*(\w+)\s+\"[^\"]*\"\s*"
-                             r"(ON|OFF|TRUE|FALSE|YES|NO|1|0)?\s*\)", text,
-                             re.I):
-            options.setdefault(m.group(1), (m.group(2) or "OFF").upper())
-    return options
+    """{NAME: default} of the option() calls of a CMake project."""
+    return cmake.declared_options(source)
 
 
-def setup_py_cmake_defines(text):
-    """The -DVAR=VALUE strings setup.py passes CMake where they are literal:
-    what is left when its build cannot be run to cmake."""
-    found = {}
-    for m in re.finditer(r"""(?<![\w{])[fF]?(["'])-D([A-Za-z_][\w]*)"""
-                         r"""(?::\w+)?=([^"'{}]*)\1"""
-                         r"""(?!\s*(?:\+|%|\.format))""", text):
-        found[m.group(2)] = m.group(3)
-    return found
+_LITERAL_DEFINE = re.compile(r"-D([A-Za-z_]\w*)(?::\w+)?=([^{}]*)$")
+
+
+def setup_py_cmake_defines(text, env=None):
+    """The -DVAR=VALUE strings setup.py passes CMake where they are literal
+    (not joined to computed text): what is left when its build cannot be
+    run to cmake. One branch, never every branch at once: a -D under an
+    `if` (or a conditional expression, an `and`/`or`, an except block) is
+    taken only where guards.cmake_defines_by_env tells the environment
+    variable that switches it on and env (dict) has that value.
+    ({VAR: VALUE} taken, {VAR: VALUE} left out)."""
+    env = env or {}
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError):
+        return {}, {}
+    by_env = guards.cmake_defines_by_env(text)
+    parent = {}
+    for node in ast.walk(tree):
+        for child in ast.iter_child_nodes(node):
+            parent[child] = node
+
+    def conditional(node):
+        while node in parent:
+            up = parent[node]
+            if isinstance(up, (ast.If, ast.IfExp, ast.BoolOp,
+                               ast.ExceptHandler, ast.comprehension)) or \
+                    (isinstance(up, ast.Try) and node in up.orelse) or \
+                    type(up).__name__ == "match_case":
+                if not (isinstance(up, (ast.If, ast.IfExp)) and
+                        node is up.test):
+                    return True
+            node = up
+        return False
+
+    taken, left = {}, {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            value = node.value
+            if isinstance(parent.get(node), ast.JoinedStr):
+                continue
+        elif isinstance(node, ast.JoinedStr) and all(
+                isinstance(v, ast.Constant) for v in node.values):
+            value = "".join(str(v.value) for v in node.values)
+        else:
+            continue
+        if isinstance(parent.get(node), (ast.BinOp, ast.Attribute)):
+            continue   # "-DX=" + str(flag), "-DX={}".format(y)
+        m = _LITERAL_DEFINE.match(value)
+        if not m:
+            continue
+        name, val = m.group(1), m.group(2)
+        switch = by_env.get(name)
+        if not conditional(node) or (switch and
+                                     env.get(switch[0]) == switch[1]):
+            taken.setdefault(name, val)
+        else:
+            left.setdefault(name, val)
+    return taken, {k: v for k, v in left.items() if k not in taken}
 
 
 def obtain(ctx):
@@ -328,14 +372,19 @@ def _from_setup_py(ctx, db, setup_py, top_cmake):
         not e["sources"] for e in rec.extensions)
     if rec.failed() and not driven:
         raise ProjectError(rec.failure() + _requirements_hint(db))
+    sources = [s for e in rec.extensions or [] for s in e["sources"]]
     if rec.cmake_calls:
         _need_torch(ctx)
         call = recorder.parse_cmake_call(rec.cmake_calls[-1])
-        log(f"setup.py drives CMake; the options its build_ext computed: "
-            f"{_options(call['defines'])}")
-        return _from_cmake(ctx, db, call["source"] or ctx.project,
-                          call["defines"], call["init_caches"], call["env"])
-    sources = [s for e in rec.extensions or [] for s in e["sources"]]
+        log(f"setup.py drives CMake; the options its "
+            f"{call['by'] or 'build'} computed: {_options(call['defines'])}")
+        _from_cmake(ctx, db, call["source"] or ctx.project,
+                    call["defines"], call["init_caches"], call["env"])
+        if sources:
+            # The extensions setup() compiles itself beside what CMake
+            # builds (a library's pybind module beside its CMake-built core).
+            _add_extensions(ctx, db, rec, setup_py)
+        return db
     if sources:
         _need_torch(ctx)
         db.entries = cdb.for_extensions(
@@ -361,16 +410,48 @@ def _from_setup_py(ctx, db, setup_py, top_cmake):
         # A setup.py whose build_ext could not be run to cmake: its literal
         # -D options.
         _need_torch(ctx)
-        defines = setup_py_cmake_defines(read_text(setup_py))
+        defines, left = setup_py_cmake_defines(read_text(setup_py),
+                                               ctx.env)
         db.notes.append(
             "setup.py defines extensions without sources but its build_ext "
             "did not run cmake" + (f" ({rec.error})" if rec.error else "") +
-            ": CMake gets the -D options setup.py names literally" +
+            ": CMake gets the -D options setup.py names literally outside "
+            "its conditions" +
             (": " + " ".join(f"-D{k}={v}" for k, v in sorted(
-                defines.items())) if defines else " (none)"))
+                defines.items())) if defines else " (none)") +
+            ("; left out, as setup.py passes them only in branches "
+             "(one branch, never all at once; -D VAR=VALUE gives one): " +
+             " ".join(f"-D{k}={v}" for k, v in sorted(left.items()))
+             if left else ""))
         log(db.notes[-1])
         return _from_cmake(ctx, db, ctx.project, defines, [], {})
     raise ProjectError(no_sources_text(ctx, rec))
+
+
+def _add_extensions(ctx, db, rec, setup_py):
+    """Entries for setup.py's extensions with sources that the CMake
+    database has not (what setup() compiles itself), and a note."""
+    have = {os.path.realpath(os.path.join(e.get("directory", ""),
+                                          e.get("file", "")))
+            for e in db.entries}
+    exts = []
+    for e in rec.extensions:
+        srcs = [s for s in e["sources"] if os.path.realpath(s) not in have]
+        if srcs:
+            exts.append(dict(e, sources=srcs))
+    if not exts:
+        return
+    added = cdb.for_extensions(
+        exts, ctx.torch, os.path.dirname(setup_py),
+        scratch_dir(ctx.root, "cuda-shim"), ctx.cuda_path)
+    db.entries = list(db.entries) + added
+    db.notes.append(
+        f"with the CMake database, {len(added)} source"
+        f"{'s' if len(added) != 1 else ''} of setup.py's "
+        f"{len(exts)} extension{'s' if len(exts) != 1 else ''} with sources "
+        f"({', '.join(e['name'] for e in exts[:4])}"
+        f"{' ...' if len(exts) > 4 else ''}), which setup() compiles itself")
+    log(db.notes[-1])
 
 
 def no_sources_text(ctx, rec):

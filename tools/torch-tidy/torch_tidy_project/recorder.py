@@ -171,24 +171,89 @@ def describe(e):
         "sycl": list(extra.get("sycl", []) if isinstance(extra, dict)
                      else []),
     }
+def _recorded():
+    return os.path.exists(os.environ["TORCH_TIDY_RECORD"])
+def _own(cls):
+    """A command class the project wrote (setup.py or its own modules)."""
+    mod = sys.modules.get(getattr(cls, "__module__", None) or "")
+    f = os.path.abspath(getattr(mod, "__file__", None) or "")
+    return f.startswith(project + os.sep) and \
+        os.sep + ".torch-tidy" + os.sep not in f
+def _not_compiled():
+    """What setuptools itself would compile is not compiled: the sources
+    of extensions setup() was given (recorded above) and of build_clib's
+    libraries. A project's build command that runs cmake for some parts
+    and leaves the rest to its base class gets as far as cmake."""
+    import setuptools.command.build_ext as st_ext
+    import setuptools.command.build_clib as st_clib
+    classes = [st_ext.build_ext, st_clib.build_clib]
+    try:
+        import distutils.command.build_ext as d_ext
+        import distutils.command.build_clib as d_clib
+        classes += [d_ext.build_ext, d_clib.build_clib]
+    except Exception:
+        pass
+    for cls in classes:
+        if "build_extension" in cls.__dict__:
+            orig = cls.__dict__["build_extension"]
+            def build_extension(self, ext, _orig=orig):
+                if ext.sources:
+                    return None
+                return _orig(self, ext)
+            cls.build_extension = build_extension
+        if "build_libraries" in cls.__dict__:
+            cls.build_libraries = lambda self, libraries: None
+def _run_command(name, args, kwargs, exts, argv):
+    os.environ["TORCH_TIDY_COMMAND"] = name
+    kw = dict(kwargs, ext_modules=exts, script_args=[name] + argv)
+    if not argv:
+        base = os.path.join(os.path.dirname(request["build_temp"]), "build")
+        options = {k: dict(v) for k, v in (kw.get("options") or {}).items()}
+        build = (kw.get("cmdclass") or {}).get("build")
+        import setuptools.command.build as st_build
+        if build is None or issubclass(build, st_build.build):
+            options.setdefault("build", {})["build_base"] = base
+        kw["options"] = options
+    try:
+        real_setup(*args, **kw)
+        said = "ran to the end without cmake"
+    except BaseException as e:
+        said = (type(e).__name__ + ": " + str(e))[-600:]
+    result["commands"].append([name, said])
+    return said
 def setup(*args, **kwargs):
     exts = list(kwargs.get("ext_modules") or [])
     result["setup_called"] = True
     result["extensions"] = [describe(e) for e in exts]
+    result["commands"] = []
+    setuptools.setup = real_setup
+    if real_core_setup:
+        distutils.core.setup = real_core_setup
     # Extensions without sources are built by the project's own build_ext
     # (CMake): run it, with cmake recording, on those alone.
     driven = [e for e in exts if not e.sources]
     if driven:
-        kw = dict(kwargs, ext_modules=driven, script_args=[
-            "build_ext", "--build-temp", request["build_temp"],
+        said = _run_command("build_ext", args, kwargs, driven, [
+            "--build-temp", request["build_temp"],
             "--build-lib", request["build_lib"]])
-        setuptools.setup = real_setup
-        if real_core_setup:
-            distutils.core.setup = real_core_setup
-        try:
-            real_setup(*args, **kw)
-        except BaseException as e:
-            result["build_ext"] = (type(e).__name__ + ": " + str(e))[-600:]
+        if not said.startswith("ran to the end"):
+            result["build_ext"] = said
+    # Build commands the project wrote itself (a build_clib that runs
+    # CMake, a build_ext that runs it for part of the package, a build or
+    # build_cmake of its own), in the order a build runs them, until one
+    # gives cmake a configure; what setuptools would compile is not.
+    cmdclass = kwargs.get("cmdclass") or {}
+    own = [n for n, c in cmdclass.items() if isinstance(c, type) and _own(c)]
+    order = [n for n in ("build_clib", "build_ext", "build", "build_py")
+             if n in own and not (n == "build_ext" and driven)]
+    order += [n for n in own if n not in order and n != "build_ext" and
+              (n.startswith("build") or "cmake" in n.lower())]
+    if order and not _recorded():
+        _not_compiled()
+        for name in order:
+            _run_command(name, args, kwargs, exts, [])
+            if _recorded():
+                break
     raise Recorded()
 setuptools.setup = setup
 try:
@@ -308,6 +373,10 @@ class BuildRecord:
         # environment variable has that value (guards.cmake_defines_by_env)
         self.cmake_by_env = {}
         self.missing_imports = []     # its top-level imports not found
+        # setup.py: [command, what happened] of the build commands it was
+        # run with (build_ext for extensions without sources; the project's
+        # own build_clib, build_ext, build, ... until one ran cmake)
+        self.commands = []
 
     def failed(self):
         return self.error is not None and not self.cmake_calls
@@ -465,6 +534,7 @@ def _run(python, driver, request, env, scratch, real_cmake, what, log):
         rec.error = result.get("error")
         rec.missing_imports = result.get("missing_imports") or []
         rec.extensions = result.get("extensions")
+        rec.commands = result.get("commands") or []
         rec.imported = result.get("imported", True)
         rec.sandbox_writes = result.get("sandbox_writes") or []
         rec.shadow = shadow
@@ -481,6 +551,7 @@ def _run(python, driver, request, env, scratch, real_cmake, what, log):
                 call = json.loads(line)
             except ValueError:
                 continue  # a configure that was stopped while writing
+            call["by"] = call["env"].get("TORCH_TIDY_COMMAND")
             call["env_changes"] = _env_changes(base, call.pop("env"))
             call["init_caches"] = _keep_caches(call["init_caches"], scratch,
                                                len(rec.cmake_calls))
@@ -505,7 +576,8 @@ IGNORED_ENV = {"PATH", "PYTHONPATH", "PWD", "OLDPWD", "SHLVL", "_",
                "TORCH_TIDY_RECORD", "TORCH_TIDY_REAL_CMAKE",
                "PYTHONDONTWRITEBYTECODE", "TORCH_TIDY_REAL_GIT",
                "TORCH_TIDY_GIT_RECORD", "GIT_ALLOW_PROTOCOL",
-               "GIT_TERMINAL_PROMPT", "GIT_OPTIONAL_LOCKS"}
+               "GIT_TERMINAL_PROMPT", "GIT_OPTIONAL_LOCKS",
+               "TORCH_TIDY_COMMAND"}
 
 
 def _env_changes(base, env):
@@ -638,4 +710,5 @@ def parse_cmake_call(call):
     return {"source": os.path.normpath(source) if source else None,
             "defines": defines, "init_caches": caches,
             "env": call.get("env_changes", {}),
+            "by": call.get("by"),
             "command": " ".join(shlex.quote(a) for a in ["cmake"] + args)}
