@@ -634,7 +634,15 @@ void OpUndeclaredMutationCheck::reportFromIndex(const OperatorModel &Model,
 
 void OpUndeclaredMutationCheck::noteRegistration(const KernelRegistration &K,
                                                  const RegisteredOperator &Op) {
-  if (K.Site)
+  if (K.Through)
+    diag(K.Kernel->getLocation(),
+         "%0 is the kernel of dispatch stub '%1', which '%2' calls in %3:%4; "
+         "'%2' is registered as the %5 kernel of '%6' in %7:%8",
+         DiagnosticIDs::Note)
+        << kernelName(K.Kernel) << K.Through->Stub << K.Through->Caller
+        << K.Through->CallerFile << K.Through->CallerLine << K.DispatchKey
+        << Op.qualifiedName() << K.RegisteredIn << K.RegisteredLine;
+  else if (K.Site)
     diag(K.Site->getBeginLoc(),
          "%0 is registered here as the %1 kernel of '%2'", DiagnosticIDs::Note)
         << kernelName(K.Kernel) << K.DispatchKey << Op.qualifiedName();

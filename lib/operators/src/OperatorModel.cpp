@@ -29,6 +29,19 @@ RegisteredOperator::schemaArgumentOf(const KernelRegistration &K,
                                      unsigned ParamIndex) const {
   if (!Schema || Schema->NameOnly || Schema->VarArgs || !K.Kernel)
     return std::nullopt;
+  if (K.Through) {
+    // Behind a dispatch stub: the registered function's parameter the
+    // stub call passes (the registered function lines up with the schema,
+    // which the index cannot check without its declaration: its parameter
+    // count is the schema's).
+    if (K.Through->CallerArity != Schema->Arguments.size() ||
+        ParamIndex >= K.Through->ParamMap.size() ||
+        K.Through->ParamMap[ParamIndex] < 0 ||
+        static_cast<size_t>(K.Through->ParamMap[ParamIndex]) >=
+            Schema->Arguments.size())
+      return std::nullopt;
+    return static_cast<unsigned>(K.Through->ParamMap[ParamIndex]);
+  }
   unsigned Skip = K.TakesDispatchKeySet ? 1 : 0;
   if (K.Kernel->getNumParams() != Schema->Arguments.size() + Skip ||
       ParamIndex < Skip)
@@ -454,6 +467,7 @@ void OperatorModel::useProject(const ProjectOperators &Project,
   if (!Main.empty() && !llvm::sys::fs::make_absolute(Main))
     llvm::sys::path::remove_dots(Main, true);
   addKernelsRegisteredElsewhere(Project, Main);
+  addStubKernels(Project, Main);
   for (RegisteredOperator &Op : Operators) {
     if (Op.Name.empty())
       continue;
@@ -501,6 +515,103 @@ void OperatorModel::inferFromDefElsewhere(RegisteredOperator &Op) {
   }
 }
 
+namespace {
+
+/// The functions of Defined (by simple name) that a registration's name,
+/// qualified as written (`ns::f`), names: a function of that name in
+/// another namespace is not it.
+std::vector<const FunctionDecl *> functionsNamed(
+    const llvm::StringMap<std::vector<const FunctionDecl *>> &Defined,
+    StringRef Written) {
+  StringRef Simple = Written.rsplit("::").second.empty()
+                         ? Written
+                         : Written.rsplit("::").second;
+  std::vector<const FunctionDecl *> Named;
+  auto It = Defined.find(Simple);
+  if (It == Defined.end())
+    return Named;
+  for (const FunctionDecl *FD : It->second) {
+    std::string Q = FD->getQualifiedNameAsString();
+    if (Written == Simple || Q == Written ||
+        StringRef(Q).ends_with(("::" + Written).str()))
+      Named.push_back(FD);
+  }
+  return Named;
+}
+
+/// The operator's namespace as its schema says when the registration
+/// names it by a macro (TORCH_EXTENSION_NAME).
+std::string operatorNamespace(const ProjectOperators &Project,
+                              const DeclaredKernel &K) {
+  std::string Ns = K.Namespace;
+  for (const DeclaredSchema *D : Project.find(K.Namespace, K.Name)) {
+    StringRef S = D->Schema;
+    size_t Colons = S.take_until([](char C) { return C == '('; }).find("::");
+    Ns = Colons != StringRef::npos ? S.take_front(Colons).trim().str()
+                                   : (D->Namespace.empty() ? Ns : D->Namespace);
+    break;
+  }
+  return Ns;
+}
+
+} // namespace
+
+void OperatorModel::addStubKernels(const ProjectOperators &Project,
+                                   llvm::StringRef Main) {
+  if (!TU || Project.stubKernels().empty())
+    return;
+  llvm::StringMap<std::vector<const FunctionDecl *>> Defined;
+  forEachUserFunction(TU, [&](const FunctionDecl *FD) {
+    if (FD->getIdentifier() && !isa<CXXMethodDecl>(FD) &&
+        FD->doesThisDeclarationHaveABody())
+      Defined[FD->getName()].push_back(FD);
+  });
+  for (const StubKernel &SK : Project.stubKernels()) {
+    std::vector<const FunctionDecl *> Named =
+        functionsNamed(Defined, SK.Function);
+    if (Named.empty())
+      continue;
+    Project.noteFunctionRead(SK.Function);
+    for (const StubCall &C : Project.stubCalls()) {
+      if (C.Stub != SK.Stub || (!C.Device.empty() && C.Device != SK.Device))
+        continue;
+      // The operators whose registered function is the caller.
+      for (const DeclaredKernel &K : Project.allKernels()) {
+        if (K.Function.empty() || isFakeKey(K.Site.Key) ||
+            K.Site.Key == CustomClassMethodKey)
+          continue;
+        StringRef Written = K.Function;
+        StringRef Simple = Written.rsplit("::").second.empty()
+                               ? Written
+                               : Written.rsplit("::").second;
+        if (Simple != C.Caller)
+          continue;
+        OperatorSchema Name;
+        Name.Name = K.Name;
+        for (const FunctionDecl *FD : Named) {
+          RegisteredOperator &Op =
+              operatorNamed(operatorNamespace(Project, K), Name);
+          KernelRegistration R;
+          R.DispatchKey = K.Site.Key;
+          R.Kernel = FD;
+          R.RegisteredIn = K.Site.File;
+          R.RegisteredLine = K.Site.Line;
+          R.RegisteredBy = K.Site.How;
+          KernelRegistration::StubPath P;
+          P.Stub = C.Stub;
+          P.Caller = C.Caller;
+          P.CallerFile = C.File;
+          P.CallerLine = C.Line;
+          P.CallerArity = C.CallerArity;
+          P.ParamMap = C.ArgParams;
+          R.Through = std::move(P);
+          Op.Kernels.push_back(std::move(R));
+        }
+      }
+    }
+  }
+}
+
 void OperatorModel::addKernelsRegisteredElsewhere(
     const ProjectOperators &Project, llvm::StringRef Main) {
   if (!TU)
@@ -526,35 +637,11 @@ void OperatorModel::addKernelsRegisteredElsewhere(
     if (K.Function.empty() || K.Site.File == Main || isFakeKey(K.Site.Key) ||
         K.Site.Key == CustomClassMethodKey)
       continue;
-    // The registration's name, qualified as written (`ns::f`): a function
-    // of that name in another namespace is not it.
-    StringRef Written = K.Function;
-    StringRef Simple = Written.rsplit("::").second.empty()
-                           ? Written
-                           : Written.rsplit("::").second;
-    auto It = Defined.find(Simple);
-    if (It == Defined.end())
-      continue;
-    std::vector<const FunctionDecl *> Named;
-    for (const FunctionDecl *FD : It->second) {
-      std::string Q = FD->getQualifiedNameAsString();
-      if (Written == Simple || Q == Written ||
-          StringRef(Q).ends_with(("::" + Written).str()))
-        Named.push_back(FD);
-    }
+    std::vector<const FunctionDecl *> Named =
+        functionsNamed(Defined, K.Function);
     if (Named.empty())
       continue;
-    // The operator's namespace as its schema says when the registration
-    // names it by a macro (TORCH_EXTENSION_NAME).
-    std::string Ns = K.Namespace;
-    for (const DeclaredSchema *D : Project.find(K.Namespace, K.Name)) {
-      StringRef S = D->Schema;
-      size_t Colons = S.take_until([](char C) { return C == '('; }).find("::");
-      Ns = Colons != StringRef::npos
-               ? S.take_front(Colons).trim().str()
-               : (D->Namespace.empty() ? Ns : D->Namespace);
-      break;
-    }
+    std::string Ns = operatorNamespace(Project, K);
     OperatorSchema Name;
     Name.Name = K.Name;
     for (const FunctionDecl *FD : Named) {

@@ -14,6 +14,7 @@
 #include "llvm/Support/Process.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Support/xxhash.h"
+#include <array>
 #include <chrono>
 #include <mutex>
 #include <set>
@@ -24,7 +25,7 @@ using namespace llvm;
 namespace torch_tidy {
 namespace {
 
-constexpr int CacheVersion = 23;
+constexpr int CacheVersion = 24;
 /// Files larger than this are not read (generated or vendored code).
 constexpr uint64_t MaxFileSize = 4 << 20;
 /// A project with more files than this is indexed up to this many.
@@ -370,6 +371,184 @@ bool registersIn(const std::vector<Token> &T, size_t B, size_t E) {
   return false;
 }
 
+/// The top-level argument ranges [B, E) of the call whose '(' is at Open
+/// and whose ')' is at Close.
+std::vector<std::pair<size_t, size_t>>
+callArguments(const std::vector<Token> &T, size_t Open, size_t Close) {
+  std::vector<std::pair<size_t, size_t>> Args;
+  int Depth = 0;
+  size_t Start = Open + 1;
+  for (size_t J = Open + 1; J < Close; ++J) {
+    if (T[J].is(clang::tok::l_paren) || T[J].is(clang::tok::l_square) ||
+        T[J].is(clang::tok::l_brace) || T[J].is(clang::tok::less))
+      ++Depth;
+    else if (T[J].is(clang::tok::r_paren) || T[J].is(clang::tok::r_square) ||
+             T[J].is(clang::tok::r_brace) || T[J].is(clang::tok::greater))
+      Depth = std::max(0, Depth - 1);
+    else if (T[J].is(clang::tok::greatergreater))
+      Depth = std::max(0, Depth - 2);
+    else if (Depth == 0 && T[J].is(clang::tok::comma)) {
+      Args.push_back({Start, J});
+      Start = J + 1;
+    }
+  }
+  if (Start < Close)
+    Args.push_back({Start, Close});
+  return Args;
+}
+
+/// The function whose body holds token At: (its name's token, its
+/// parameter list's '(' and ')'), found by walking out through the blocks
+/// around At (control statements' and lambdas' bodies are passed through).
+std::optional<std::array<size_t, 3>>
+enclosingFunction(const std::vector<Token> &T, size_t At) {
+  int Depth = 0;
+  for (size_t J = At; J-- > 0;) {
+    if (T[J].is(clang::tok::r_brace)) {
+      ++Depth;
+      continue;
+    }
+    if (!T[J].is(clang::tok::l_brace))
+      continue;
+    if (Depth > 0) {
+      --Depth;
+      continue;
+    }
+    // A block around At: what opens it? `) {`, `) const {`,
+    // `) noexcept {`, `) -> T {`.
+    size_t K = J;
+    while (K > 0 &&
+           (T[K - 1].is(clang::tok::raw_identifier) ||
+            T[K - 1].is(clang::tok::coloncolon) ||
+            T[K - 1].is(clang::tok::arrow) || T[K - 1].is(clang::tok::amp) ||
+            T[K - 1].is(clang::tok::star)) &&
+           !T[K - 1].isIdent("else") && !T[K - 1].isIdent("do") &&
+           !T[K - 1].isIdent("try"))
+      --K;
+    if (K == 0 || !T[K - 1].is(clang::tok::r_paren))
+      continue;
+    size_t Close = K - 1, Open = Close;
+    int P = 0;
+    for (size_t Q = Close + 1; Q-- > 0;) {
+      if (T[Q].is(clang::tok::r_paren))
+        ++P;
+      else if (T[Q].is(clang::tok::l_paren) && --P == 0) {
+        Open = Q;
+        break;
+      }
+    }
+    if (Open == Close || Open == 0)
+      return std::nullopt;
+    const Token &Name = T[Open - 1];
+    if (Name.is(clang::tok::r_square))
+      continue; // a lambda's body: its enclosing function's
+    if (!Name.is(clang::tok::raw_identifier))
+      return std::nullopt;
+    static const StringSet<> Control = {"if",     "for",   "while",
+                                        "switch", "catch", "AT_DISPATCH"};
+    if (Control.contains(Name.Text) || (Name.Text.starts_with("AT_DISPATCH") ||
+                                        Name.Text.starts_with("VLLM_DISPATCH")))
+      continue;
+    // A call's result is no definition (`f(x) {` does not occur in C++
+    // outside a definition, but `.method(x) {` in a macro might).
+    if (Open >= 2 && (T[Open - 2].is(clang::tok::period) ||
+                      T[Open - 2].is(clang::tok::arrow)))
+      return std::nullopt;
+    return std::array<size_t, 3>{Open - 1, Open, Close};
+  }
+  return std::nullopt;
+}
+
+/// The dispatch-stub calls and stub registrations of a C++ file's tokens.
+void scanStubs(StringRef Path, const std::vector<Token> &T, LineCounter &Lines,
+               FileOperatorFacts &Out) {
+  auto DeviceOf = [&](size_t B, size_t E) -> std::optional<std::string> {
+    std::optional<std::string> Key = keyIn(T, B, E);
+    if (Key)
+      return *Key == "HIP" ? std::string("CUDA") : *Key;
+    for (size_t J = B; J < E; ++J)
+      if (T[J].isIdent("device_type") || T[J].isIdent("DeviceType") ||
+          (T[J].isIdent("type") && J > B && T[J - 1].is(clang::tok::period) &&
+           J >= B + 4 && T[J - 2].is(clang::tok::r_paren) &&
+           T[J - 4].isIdent("device")))
+        return std::string();
+    return std::nullopt;
+  };
+  for (size_t I = 0; I + 1 < T.size(); ++I) {
+    if (!T[I].is(clang::tok::raw_identifier) ||
+        !T[I + 1].is(clang::tok::l_paren))
+      continue;
+    StringRef Name = T[I].Text;
+    bool InDefine = false;
+    for (size_t J = I; J-- > 0;) {
+      if (T[J].is(clang::tok::hash) && T[J].StartOfLine) {
+        InDefine = J + 1 < T.size() && T[J + 1].isIdent("define");
+        break;
+      }
+      if (T[J].StartOfLine && !T[J].is(clang::tok::hash))
+        break;
+    }
+    if (InDefine)
+      continue;
+    size_t Close = closingParen(T, I + 1);
+    if (Close >= T.size())
+      continue;
+    auto Args = callArguments(T, I + 1, Close);
+    // REGISTER_DISPATCH(stub, &fn), REGISTER_ARCH_DISPATCH(stub, arch, fn),
+    // IPEX_REGISTER_DISPATCH(stub, &fn): the stub a single name.
+    if (Name.contains("REGISTER") && Name.ends_with("DISPATCH") &&
+        Args.size() >= 2 && Args[0].second == Args[0].first + 1 &&
+        T[Args[0].first].is(clang::tok::raw_identifier)) {
+      std::string Fn =
+          kernelFunctionIn(T, Args.back().first, Args.back().second);
+      if (!Fn.empty())
+        Out.StubKernels.push_back(
+            {T[Args[0].first].Text.str(), Fn,
+             Name.contains("CUDA") || Name.contains("HIP") ? "CUDA" : "CPU",
+             Path.str(), Lines.lineOf(T[I].Offset)});
+      I = Close;
+      continue;
+    }
+    // stub(kCPU, a, b): a call (not a member's) whose first argument is a
+    // device type.
+    if (Args.size() < 2 || (I > 0 && (T[I - 1].is(clang::tok::period) ||
+                                      T[I - 1].is(clang::tok::arrow))))
+      continue;
+    std::optional<std::string> Device = DeviceOf(Args[0].first, Args[0].second);
+    if (!Device)
+      continue;
+    std::optional<std::array<size_t, 3>> Fn = enclosingFunction(T, I);
+    if (!Fn)
+      continue;
+    std::vector<std::string> Params;
+    for (auto [B, E] : callArguments(T, (*Fn)[1], (*Fn)[2])) {
+      std::string P;
+      for (size_t J = B; J < E && !T[J].is(clang::tok::equal); ++J)
+        if (T[J].is(clang::tok::raw_identifier))
+          P = T[J].Text.str();
+      Params.push_back(P);
+    }
+    StubCall C{Name.str(),
+               T[(*Fn)[0]].Text.str(),
+               {},
+               static_cast<unsigned>(Params.size()),
+               *Device,
+               Path.str(),
+               Lines.lineOf(T[I].Offset)};
+    for (size_t A = 1; A < Args.size(); ++A) {
+      int Index = -1;
+      if (Args[A].second == Args[A].first + 1 &&
+          T[Args[A].first].is(clang::tok::raw_identifier))
+        for (size_t P = 0; P < Params.size(); ++P)
+          if (Params[P] == T[Args[A].first].Text)
+            Index = static_cast<int>(P);
+      C.ArgParams.push_back(Index);
+    }
+    if (llvm::any_of(C.ArgParams, [](int X) { return X >= 0; }))
+      Out.StubCalls.push_back(std::move(C));
+  }
+}
+
 void scanCxx(StringRef Path, StringRef Text, FileOperatorFacts &Out) {
   bool Defines = Text.contains("#define") &&
                  (Text.contains("impl") || Text.contains("def(") ||
@@ -384,6 +563,12 @@ void scanCxx(StringRef Path, StringRef Text, FileOperatorFacts &Out) {
   std::string Buf = Text.str(); // the lexer reads up to a NUL
   std::vector<Token> T = lexCxx(Buf);
   LineCounter Lines(Buf);
+  if (Text.contains("DISPATCH") || Text.contains("_stub") ||
+      Text.contains("DeviceType") || Text.contains("kCPU") ||
+      Text.contains("kCUDA") || Text.contains("device_type")) {
+    scanStubs(Path, T, Lines, Out);
+    Lines = LineCounter(Buf);
+  }
   DenseSet<size_t> Seen; // offsets of recorded literals
   // A template's placeholder (`{{ optimizer }}`, FBGEMM's Jinja code
   // generators) names no operator: the generated file registers it.
@@ -1887,6 +2072,30 @@ StringMap<FileEntry> readCache(StringRef Path, StringRef Root) {
                static_cast<unsigned>(O->getInteger("line").value_or(0)),
                O->getBoolean("top").value_or(false),
                O->getString("block").value_or("").str()});
+    if (const json::Array *Cs = FO->getArray("stub_calls"))
+      for (const json::Value &V : *Cs)
+        if (const json::Object *O = V.getAsObject()) {
+          StubCall C{O->getString("stub").value_or("").str(),
+                     O->getString("caller").value_or("").str(),
+                     {},
+                     static_cast<unsigned>(O->getInteger("arity").value_or(0)),
+                     O->getString("device").value_or("").str(),
+                     std::string(Abs),
+                     static_cast<unsigned>(O->getInteger("line").value_or(0))};
+          if (const json::Array *Ps = O->getArray("args"))
+            for (const json::Value &P : *Ps)
+              C.ArgParams.push_back(
+                  static_cast<int>(P.getAsInteger().value_or(-1)));
+          E.Facts.StubCalls.push_back(std::move(C));
+        }
+    if (const json::Array *Ks = FO->getArray("stub_kernels"))
+      for (const json::Value &V : *Ks)
+        if (const json::Object *O = V.getAsObject())
+          E.Facts.StubKernels.push_back(
+              {O->getString("stub").value_or("").str(),
+               O->getString("function").value_or("").str(),
+               O->getString("device").value_or("").str(), std::string(Abs),
+               static_cast<unsigned>(O->getInteger("line").value_or(0))});
     Files[*P] = std::move(E);
   }
   return Files;
@@ -1937,6 +2146,30 @@ bool writeCache(StringRef Path, StringRef Root,
                                   {"top", C.TopLevel},
                                   {"block", C.Block}});
       F["macro_calls"] = std::move(Cs);
+    }
+    if (!E.Facts.StubCalls.empty()) {
+      json::Array Cs;
+      for (const StubCall &C : E.Facts.StubCalls) {
+        json::Array Ps;
+        for (int P : C.ArgParams)
+          Ps.push_back(P);
+        Cs.push_back(json::Object{{"stub", C.Stub},
+                                  {"caller", C.Caller},
+                                  {"args", std::move(Ps)},
+                                  {"arity", C.CallerArity},
+                                  {"device", C.Device},
+                                  {"line", C.Line}});
+      }
+      F["stub_calls"] = std::move(Cs);
+    }
+    if (!E.Facts.StubKernels.empty()) {
+      json::Array Ks;
+      for (const StubKernel &K : E.Facts.StubKernels)
+        Ks.push_back(json::Object{{"stub", K.Stub},
+                                  {"function", K.Function},
+                                  {"device", K.Device},
+                                  {"line", K.Line}});
+      F["stub_kernels"] = std::move(Ks);
     }
     A.push_back(std::move(F));
   }
@@ -2228,6 +2461,10 @@ ProjectOperators::build(StringRef Root, StringRef CacheDir,
     }
     for (MacroCall &C : E.Facts.MacroCalls)
       MacroCalls.emplace_back(std::string(Abs), std::move(C));
+    for (StubCall &C : E.Facts.StubCalls)
+      Index->StubCalls.push_back(std::move(C));
+    for (StubKernel &K : E.Facts.StubKernels)
+      Index->StubKernels.push_back(std::move(K));
   }
   Index->expandMacroCalls(Macros, std::move(MacroCalls));
   Index->indexSchemas();

@@ -53,6 +53,16 @@ struct KernelRegistration {
   unsigned RegisteredLine = 0;
   /// How it is registered there ("m.def", "TORCH_LIBRARY_IMPL", ...).
   std::string RegisteredBy;
+  /// A kernel behind a dispatch stub: the registered function (Caller, in
+  /// CallerFile at CallerLine) calls Stub, to which this file registers
+  /// Kernel. ParamMap gives, for each of Kernel's parameters, the index of
+  /// the registered function's parameter the call passes it (-1: none).
+  struct StubPath {
+    std::string Stub, Caller, CallerFile;
+    unsigned CallerLine = 0, CallerArity = 0;
+    std::vector<int> ParamMap;
+  };
+  std::optional<StubPath> Through;
 
   /// Where a note about the registration goes: the def or impl call, else
   /// (registered in another file) the kernel.
@@ -150,6 +160,10 @@ private:
   /// For an operator Op defined in another file by `m.def(name, fn)` with
   /// fn defined here: the schema LibTorch infers from fn.
   static void inferFromDefElsewhere(RegisteredOperator &Op);
+  /// Functions defined here that the project registers to a dispatch stub
+  /// (REGISTER_DISPATCH) that a registered kernel calls in another file:
+  /// kernels of that kernel's operators, through the stub.
+  void addStubKernels(const ProjectOperators &Project, llvm::StringRef Main);
   void addKernelsRegisteredElsewhere(const ProjectOperators &Project,
                                      llvm::StringRef Main);
   void addCall(const clang::CXXMemberCallExpr *Call, const LibraryInfo *Lib);

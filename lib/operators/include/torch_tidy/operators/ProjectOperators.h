@@ -40,6 +40,12 @@
 //     condition (the `if` is kept for messages). A register_fake whose
 //     operator cannot be named is kept as an unnamed fake (UnnamedFakeKey).
 //
+// and for the dispatch layer between a registered function and the kernel
+// that writes: calls of dispatch stubs (`stub(kCPU, out, in)`, with the
+// calling function and which of its parameters each argument is) and the
+// kernels registered to stubs (REGISTER_DISPATCH and macros of its shape),
+// which a check joins by name (OperatorModel::useProject).
+//
 // What each file says is cached on disk (one JSON file per project: each
 // file's path, size, modification time and schemas). A file whose size or
 // time changed is read again, new files are read, removed ones dropped.
@@ -123,6 +129,39 @@ struct MacroCall {
   std::string Block;
 };
 
+/// A call of a dispatch stub (ATen's DispatchStub, or a project's of that
+/// shape): `stub(kCPU, out, in, scale)` inside a function, whose first
+/// argument is a device type.
+struct StubCall {
+  std::string Stub;
+  /// The function the call is in, as its definition spells it
+  /// (`punica_shrink_cpu`), and its parameter names.
+  std::string Caller;
+  /// For each argument after the device type: the index of the caller's
+  /// parameter it names, or -1 where it is anything else (a temporary, an
+  /// expression).
+  std::vector<int> ArgParams;
+  /// How many parameters the caller has.
+  unsigned CallerArity = 0;
+  /// "CPU" or "CUDA" where the device is literal (kCPU, DeviceType::CUDA),
+  /// else empty.
+  std::string Device;
+  std::string File; ///< absolute
+  unsigned Line = 0;
+};
+
+/// A kernel registered to a dispatch stub: REGISTER_DISPATCH(stub, &fn),
+/// REGISTER_ARCH_DISPATCH(stub, arch, &fn), a project's macro of that shape
+/// (IPEX_REGISTER_DISPATCH).
+struct StubKernel {
+  std::string Stub;
+  std::string Function; ///< as written (`fn`, `ns::fn`)
+  /// "CUDA" for a CUDA (or HIP) registration macro, else "CPU".
+  std::string Device;
+  std::string File; ///< absolute
+  unsigned Line = 0;
+};
+
 /// What the text of one file says about operators.
 struct FileOperatorFacts {
   std::vector<DeclaredSchema> Schemas;
@@ -136,6 +175,8 @@ struct FileOperatorFacts {
   std::vector<DeclaredKernel> WrapperCalls;
   std::vector<RegisteringMacro> Macros;
   std::vector<MacroCall> MacroCalls;
+  std::vector<StubCall> StubCalls;
+  std::vector<StubKernel> StubKernels;
 };
 
 /// The registrations a project's macro makes where it is called: its body
@@ -255,6 +296,10 @@ public:
   /// has several; a project has one, its root.
   std::vector<KernelSite> unnamedFakesFor(llvm::StringRef File) const;
 
+  /// The dispatch-stub calls and stub kernels of the project's files.
+  const std::vector<StubCall> &stubCalls() const { return StubCalls; }
+  const std::vector<StubKernel> &stubKernels() const { return StubKernels; }
+
   const std::vector<DeclaredSchema> &schemas() const { return Schemas; }
   const std::vector<DeclaredKernel> &allKernels() const { return Kernels; }
   const ProjectIndexStats &stats() const { return Stats; }
@@ -272,6 +317,8 @@ private:
   std::string Root;
   std::vector<DeclaredSchema> Schemas;
   std::vector<DeclaredKernel> Kernels;
+  std::vector<StubCall> StubCalls;
+  std::vector<StubKernel> StubKernels;
   /// "ns::name" to indices in Schemas and Kernels.
   llvm::StringMap<std::vector<size_t>> ByName, KernelsByName;
   std::vector<const DeclaredKernel *> UnnamedFakes;

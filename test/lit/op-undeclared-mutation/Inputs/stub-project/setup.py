@@ -1,0 +1,1 @@
+# Marks the project root for the project index (nothing is built).
