@@ -936,12 +936,21 @@ void OpUndeclaredMutationCheck::checkOperator(
       // An Autograd kernel may mark the argument dirty, which needs the
       // argument itself returned: a copy here would break the uncompiled
       // call (measured on the pyg-lib twins) until that kernel changes.
+      // A kernel that also writes the argument: a copy of the result
+      // leaves the undeclared write in place (opcheck still fails, and a
+      // caller that ignores the result loses the write once a fake
+      // exists); the write's report says what to declare.
       FixPlan Plan =
-          Autograd ? FixPlan::noFix(
-                         "'" + Op.qualifiedName() +
-                         "' has an Autograd kernel, which may mark '" + A.Name +
-                         "' dirty and then needs it returned; return a "
-                         "copy here once that kernel no longer does")
+          Writes.count(ArgIndex)
+              ? FixPlan::noFix("the kernel also writes '" + A.Name +
+                               "': returning a copy would leave that write "
+                               "undeclared")
+          : Autograd
+              ? FixPlan::noFix("'" + Op.qualifiedName() +
+                               "' has an Autograd kernel, which may mark '" +
+                               A.Name +
+                               "' dirty and then needs it returned; return a "
+                               "copy here once that kernel no longer does")
           // A fake for a tuple of the arguments typically returns them too
           // (sglang's rotary_embedding_cpu: `(query, key)`): a copy in the
           // kernel alone leaves the two disagreeing on aliasing, so the fix
@@ -973,8 +982,7 @@ void OpUndeclaredMutationCheck::checkOperator(
                       "not declare as aliasing %select{its|that}4 output|, "
                       "which a kernel below autograd may only do for a "
                       "written alias ('-> Tensor(a!)')}3: "
-                      "torch.library.opcheck fails test_schema%7; return a "
-                      "copy")
+                      "torch.library.opcheck fails test_schema%7; %8")
                  << static_cast<unsigned>(R.R->Direct) << A.Name
                  << Op.qualifiedName() << static_cast<unsigned>(Declared)
                  << static_cast<unsigned>(Tuple) << R.R->Element << Where
@@ -982,7 +990,13 @@ void OpUndeclaredMutationCheck::checkOperator(
                  << (Declared ? std::string()
                               : llvm::formatv(ALIAS_COMPILE.data(),
                                               ground_truth::NewestVersion)
-                                    .str());
+                                    .str())
+                 << (Writes.count(ArgIndex)
+                         ? "it also writes '" + A.Name + "': declare both, '" +
+                               declaredMutable(A, "a") +
+                               "' and the return '-> Tensor(a!)' (PyTorch's "
+                               "in-place convention)"
+                         : std::string("return a copy"));
         if (FixHere)
           addFix(D, Plan);
       }
