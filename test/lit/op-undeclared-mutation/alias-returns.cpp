@@ -20,33 +20,23 @@ std::tuple<at::Tensor, at::Tensor> quantize(const at::Tensor &weight,
     return std::make_tuple(weight, scales);
   return std::make_tuple(weight.clone(), scales * 2);
 }
-// CHECK-MESSAGES: :[[@LINE-3]]:28: warning: the kernel returns argument
-// 'weight' of operator 'ar::quantize' as element 0 of its result, which the
-// schema does not declare as aliasing that output: torch.library.opcheck fails
-// test_schema, and torch.compile (aot_eager, inductor) on torch 2.15.0 warns
-// that this will become an error (it raises where the environment sets CI);
-// return a copy [torch-op-undeclared-mutation] CHECK-MESSAGES: :[[@LINE-4]]:28:
-// note: no fix: an element of a returned tuple: copy it ('weight.clone()';
-// opcheck passes and compiled values equal eager's, measured) and make the
-// operator's fake return a new tensor there too, which torch-tidy does not
-// rewrite, so it leaves both to you CHECK-MESSAGES: :[[@LINE-5]]:36: warning:
-// the kernel returns argument 'scales' of operator 'ar::quantize' as element 1
-// of its result, which CHECK-FIXES: return std::make_tuple(weight, scales);
+// CHECK-MESSAGES: :[[@LINE-3]]:28: warning: the kernel returns argument 'weight' of operator 'ar::quantize' as element 0 of its result, which the schema does not declare as aliasing that output: torch.library.opcheck fails test_schema, and torch.compile (aot_eager, inductor) on torch 2.15.0 warns that this will become an error (it raises where the environment sets CI); return a copy [torch-op-undeclared-mutation]
+// CHECK-MESSAGES: :[[@LINE-4]]:28: note: no fix: an element of a returned tuple: copy it ('weight.clone()'; opcheck passes and compiled values equal eager's, measured) and make the operator's fake return a new tensor there too, which torch-tidy does not rewrite, so it leaves both to you
+// CHECK-MESSAGES: :[[@LINE-5]]:36: warning: the kernel returns argument 'scales' of operator 'ar::quantize' as element 1 of its result, which
+// CHECK-FIXES: return std::make_tuple(weight, scales);
 
 std::tuple<at::Tensor, at::Tensor> braced(const at::Tensor &w,
                                           const at::Tensor &s) {
   return {w.view({-1}), s * 2};
 }
-// CHECK-MESSAGES: :[[@LINE-2]]:11: warning: the kernel returns a view of
-// argument 'w' of operator 'ar::braced' as element 0 of its result, which
+// CHECK-MESSAGES: :[[@LINE-2]]:11: warning: the kernel returns a view of argument 'w' of operator 'ar::braced' as element 0 of its result, which
 // CHECK-FIXES: return {w.view({-1}), s * 2};
 
 std::tuple<at::Tensor, at::Tensor> constructed(const at::Tensor &w,
                                                const at::Tensor &s) {
   return std::tuple<at::Tensor, at::Tensor>(s * 2, w);
 }
-// CHECK-MESSAGES: :[[@LINE-2]]:52: warning: the kernel returns argument 'w' of
-// operator 'ar::constructed' as element 1 of its result, which
+// CHECK-MESSAGES: :[[@LINE-2]]:52: warning: the kernel returns argument 'w' of operator 'ar::constructed' as element 1 of its result, which
 
 // Declared: element 1 aliases 'w' (Tensor(a) w -> (Tensor, Tensor(a))).
 std::tuple<at::Tensor, at::Tensor> declared(const at::Tensor &w,
@@ -63,22 +53,14 @@ std::tuple<at::Tensor, at::Tensor> fresh(const at::Tensor &w,
 
 // Returns its receiver where it makes no copy.
 at::Tensor contiguous_of(const at::Tensor &m) { return m.contiguous(); }
-// CHECK-MESSAGES: :[[@LINE-1]]:56: warning: the kernel returns a view of
-// argument 'm' of operator 'ar::contiguous_of' wherever contiguous() returns
-// its receiver (it copies only where the receiver is not contiguous), which the
-// schema does not declare as aliasing its output: torch.library.opcheck fails
-// test_schema, and torch.compile (aot_eager, inductor) on torch 2.15.0 warns
-// that this will become an error (it raises where the environment sets CI);
-// return a copy CHECK-FIXES: at::Tensor contiguous_of(const at::Tensor &m) {
-// return m.contiguous().clone(); }
+// CHECK-MESSAGES: :[[@LINE-1]]:56: warning: the kernel returns a view of argument 'm' of operator 'ar::contiguous_of' wherever contiguous() returns its receiver (it copies only where the receiver is not contiguous), which the schema does not declare as aliasing its output: torch.library.opcheck fails test_schema, and torch.compile (aot_eager, inductor) on torch 2.15.0 warns that this will become an error (it raises where the environment sets CI); return a copy
+// CHECK-FIXES: at::Tensor contiguous_of(const at::Tensor &m) { return m.contiguous().clone(); }
 
 at::Tensor as_float(const at::Tensor &scales) {
   at::Tensor s = scales.to(at::kFloat);
   return s.view({1});
 }
-// CHECK-MESSAGES: :[[@LINE-2]]:10: warning: the kernel returns a view of
-// argument 'scales' of operator 'ar::as_float' wherever to() returns its
-// receiver (it copies only where the receiver has another dtype), which
+// CHECK-MESSAGES: :[[@LINE-2]]:10: warning: the kernel returns a view of argument 'scales' of operator 'ar::as_float' wherever to() returns its receiver (it copies only where the receiver has another dtype), which
 
 // A conversion that always copies: no warning.
 at::Tensor always_copies(const at::Tensor &m) {
@@ -92,14 +74,10 @@ at::Tensor scale_in_place(at::Tensor x, double s) {
   x.mul_(s);
   return x;
 }
-// CHECK-MESSAGES: :[[@LINE-3]]:3: warning: mul_ writes into argument 'x' of
-// operator 'ar::scale_in_place', which its schema does not declare mutable
-// CHECK-MESSAGES: :[[@LINE-3]]:10: warning: the kernel returns argument 'x' of
-// operator 'ar::scale_in_place', which the schema does not declare as aliasing
-// its output: {{.*}}; it also writes 'x': declare both, 'Tensor(a!) x' and the
-// return '-> Tensor(a!)' (PyTorch's in-place convention) CHECK-MESSAGES:
-// :[[@LINE-4]]:10: note: no fix: the kernel also writes 'x': returning a copy
-// would leave that write undeclared CHECK-FIXES: return x;
+// CHECK-MESSAGES: :[[@LINE-3]]:3: warning: mul_ writes into argument 'x' of operator 'ar::scale_in_place', which its schema does not declare mutable
+// CHECK-MESSAGES: :[[@LINE-3]]:10: warning: the kernel returns argument 'x' of operator 'ar::scale_in_place', which the schema does not declare as aliasing its output: {{.*}}; it also writes 'x': declare both, 'Tensor(a!) x' and the return '-> Tensor(a!)' (PyTorch's in-place convention)
+// CHECK-MESSAGES: :[[@LINE-4]]:10: note: no fix: the kernel also writes 'x': returning a copy would leave that write undeclared
+// CHECK-FIXES: return x;
 
 TORCH_LIBRARY(ar, m) {
   m.def("quantize(Tensor weight, Tensor scales) -> (Tensor, Tensor)");
