@@ -811,7 +811,11 @@ void OpUndeclaredMutationCheck::checkOperator(
     // Where the write is incidental (a reshape for the kernel's own use, an
     // in-place op on a conversion's result), the remedy is to stop it.
     FixPlan Stop = StopWriting(List, Rets.count(ArgIndex) > 0, Ctx);
-    std::string Remedy = "declare it '" + declaredMutable(A, Letter) + "'";
+    std::string Remedy =
+        Op.SchemaHelper.empty()
+            ? "declare it '" + declaredMutable(A, Letter) + "'"
+            : "define the operator with a schema string that declares it '" +
+                  declaredMutable(A, Letter) + "'";
     if (Stop.hasFix()) {
       Plan = std::move(Stop);
       StringRef Rule = Plan.Rule->Id;
@@ -910,7 +914,15 @@ void OpUndeclaredMutationCheck::checkOperator(
       if (!FixNoted)
         addFix(N, Plan);
       FixNoted = true;
-    } else if (!Op.SchemaFile.empty() && !Op.SchemaInferred)
+    } else if (!Op.SchemaHelper.empty())
+      diag(First.K->where(),
+           "the schema of '%0' is inferred from the C++ signature of '%1' by "
+           "the project's %2 (%3:%4), as LibTorch infers it: no argument is "
+           "declared mutable",
+           DiagnosticIDs::Note)
+          << Op.qualifiedName() << Op.SchemaFunction << Op.SchemaHelper
+          << Op.SchemaFile << Op.SchemaLine;
+    else if (!Op.SchemaFile.empty() && !Op.SchemaInferred)
       diag(First.K->where(),
            "the schema of '%0' is declared in %1:%2, with '%3' %select{without "
            "an alias annotation|without '!' in its alias annotation}4",
@@ -940,8 +952,14 @@ void OpUndeclaredMutationCheck::checkOperator(
       // leaves the undeclared write in place (opcheck still fails, and a
       // caller that ignores the result loses the write once a fake
       // exists); the write's report says what to declare.
+      auto Handed = R.K->HandedToStub.find(R.R->ParamIndex);
       FixPlan Plan =
-          Writes.count(ArgIndex)
+          Handed != R.K->HandedToStub.end()
+              ? FixPlan::noFix("the kernel hands '" + A.Name + "' to " +
+                               Handed->second +
+                               ", which may write it: returning a copy "
+                               "would leave such a write undeclared")
+          : Writes.count(ArgIndex)
               ? FixPlan::noFix("the kernel also writes '" + A.Name +
                                "': returning a copy would leave that write "
                                "undeclared")
@@ -991,7 +1009,11 @@ void OpUndeclaredMutationCheck::checkOperator(
                               : llvm::formatv(ALIAS_COMPILE.data(),
                                               ground_truth::NewestVersion)
                                     .str())
-                 << (Writes.count(ArgIndex)
+                 << (Handed != R.K->HandedToStub.end()
+                         ? "it hands '" + A.Name + "' to " + Handed->second +
+                               ", whose kernel may write it: see that "
+                               "kernel's report before copying"
+                     : Writes.count(ArgIndex)
                          ? "it also writes '" + A.Name + "': declare both, '" +
                                declaredMutable(A, "a") +
                                "' and the return '-> Tensor(a!)' (PyTorch's "

@@ -1098,6 +1098,84 @@ TEST_F(ProjectIndex, MacroNamespaceMatchesByName) {
 
 } // namespace
 
+// Issue 80: the dispatch layer between a registered function and the
+// kernel that writes. A stub call's arguments map to the caller's
+// parameters (a temporary to none); a call in a lambda or an `if` belongs
+// to the enclosing function; a member call or a call whose first argument
+// is no device type is not a stub call.
+TEST(ScanOperatorFile, DispatchStubCallsAndKernels) {
+  FileOperatorFacts F = scanOperatorFile("/p/ops.cpp", R"cpp(
+at::Tensor shrink_cpu(at::Tensor &out, const at::Tensor &in,
+                      double scale = 1.0) {
+  if (out.defined()) {
+    auto run = [&]() { shrink_stub(kCPU, out, in, scale); };
+    run();
+  }
+  at::Tensor tmp = in.clone();
+  other_stub(c10::DeviceType::CUDA, tmp, out);
+  x.to(kCPU, out);
+  plain(out, in);
+  return out;
+}
+void by_type(at::Tensor a) { any_stub(a.device().type(), a); }
+REGISTER_DISPATCH(shrink_stub, &shrink_kernel);
+IPEX_REGISTER_DISPATCH(
+    other_stub,
+    &ns::other_kernel);
+REGISTER_CUDA_DISPATCH(other_stub, &other_cuda);
+REGISTER_ARCH_DISPATCH(any_stub, DEFAULT, &any_kernel);
+IPEX_OP_REGISTER_DISPATCH("op", fn, c10::DispatchKey::CPU);
+#define MY_REGISTER_DISPATCH(name, fn) REGISTER_DISPATCH(name, fn)
+)cpp");
+  ASSERT_EQ(F.StubCalls.size(), 3u);
+  EXPECT_EQ(F.StubCalls[0].Stub, "shrink_stub");
+  EXPECT_EQ(F.StubCalls[0].Caller, "shrink_cpu");
+  EXPECT_EQ(F.StubCalls[0].ArgParams, (std::vector<int>{0, 1, 2}));
+  EXPECT_EQ(F.StubCalls[0].CallerParams,
+            (std::vector<std::string>{"out", "in", "scale"}));
+  EXPECT_EQ(F.StubCalls[0].Device, "CPU");
+  EXPECT_EQ(F.StubCalls[0].Line, 5u);
+  EXPECT_EQ(F.StubCalls[1].Stub, "other_stub");
+  EXPECT_EQ(F.StubCalls[1].ArgParams, (std::vector<int>{-1, 0}));
+  EXPECT_EQ(F.StubCalls[1].Device, "CUDA");
+  EXPECT_EQ(F.StubCalls[2].Caller, "by_type");
+  EXPECT_EQ(F.StubCalls[2].Device, "");
+  ASSERT_EQ(F.StubKernels.size(), 4u);
+  EXPECT_EQ(F.StubKernels[0].Stub, "shrink_stub");
+  EXPECT_EQ(F.StubKernels[0].Function, "shrink_kernel");
+  EXPECT_EQ(F.StubKernels[0].Device, "CPU");
+  EXPECT_EQ(F.StubKernels[1].Function, "ns::other_kernel");
+  EXPECT_EQ(F.StubKernels[1].Line, 16u);
+  EXPECT_EQ(F.StubKernels[2].Device, "CUDA");
+  EXPECT_EQ(F.StubKernels[3].Stub, "any_stub");
+  EXPECT_EQ(F.StubKernels[3].Function, "any_kernel");
+}
+
+// A helper whose body infers a schema from a function's signature, and the
+// calls in library blocks that define an operator through it.
+TEST(ScanOperatorFile, SchemaInferringHelpers) {
+  FileOperatorFacts F = scanOperatorFile("/p/reg.h", R"cpp(
+template <typename Func>
+void construct_function_schema_and_register(const char *name, Func &&func,
+                                            torch::Library &m) {
+  auto s = c10::detail::inferFunctionSchemaFromFunctor<std::decay_t<Func>>();
+  m.def(std::move(*s));
+}
+TORCH_LIBRARY_FRAGMENT(torch_ipex, m) {
+  ns::construct_function_schema_and_register("torch_ipex::" "shrink",
+                                             ns::shrink_cpu, m);
+  m.impl("shrink", c10::DispatchKey::CPU, ns::shrink_cpu);
+}
+)cpp");
+  EXPECT_EQ(F.InferringHelpers, (std::vector<std::string>{
+                                    "construct_function_schema_and_register"}));
+  ASSERT_EQ(F.HelperDefs.size(), 1u);
+  EXPECT_EQ(F.HelperDefs[0].Namespace, "torch_ipex");
+  EXPECT_EQ(F.HelperDefs[0].Name, "shrink");
+  EXPECT_EQ(F.HelperDefs[0].Function, "ns::shrink_cpu");
+  EXPECT_EQ(F.HelperDefs[0].Site.How, "construct_function_schema_and_register");
+}
+
 TEST(Consequence, ClassesFollowTheMeasuredRows) {
   auto Of = [](std::vector<std::string> Keys, bool Raw = true) {
     std::vector<KernelSite> Sites;

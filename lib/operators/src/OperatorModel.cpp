@@ -34,7 +34,7 @@ RegisteredOperator::schemaArgumentOf(const KernelRegistration &K,
     // stub call passes (the registered function lines up with the schema,
     // which the index cannot check without its declaration: its parameter
     // count is the schema's).
-    if (K.Through->CallerArity != Schema->Arguments.size() ||
+    if (K.Through->CallerParams.size() != Schema->Arguments.size() ||
         ParamIndex >= K.Through->ParamMap.size() ||
         K.Through->ParamMap[ParamIndex] < 0 ||
         static_cast<size_t>(K.Through->ParamMap[ParamIndex]) >=
@@ -461,60 +461,6 @@ void OperatorModel::finish() {
   }
 }
 
-void OperatorModel::useProject(const ProjectOperators &Project,
-                               llvm::StringRef MainFile) {
-  llvm::SmallString<256> Main(MainFile);
-  if (!Main.empty() && !llvm::sys::fs::make_absolute(Main))
-    llvm::sys::path::remove_dots(Main, true);
-  addKernelsRegisteredElsewhere(Project, Main);
-  addStubKernels(Project, Main);
-  for (RegisteredOperator &Op : Operators) {
-    if (Op.Name.empty())
-      continue;
-    // The other files' registrations (torch's registry's where it was
-    // read), and fakes of this package the index could not name.
-    std::vector<KernelSite> Sites =
-        Project.projectSites(Op.Namespace, Op.Name, Main);
-    Op.ProjectSites.insert(Op.ProjectSites.end(), Sites.begin(), Sites.end());
-    if (Project.registrySites(Op.Namespace, Op.Name))
-      Op.RegistryTorch = Project.registryTorch();
-    if (Op.Schema || Op.Kernels.empty())
-      continue;
-    for (const DeclaredSchema *D : Project.find(Op.Namespace, Op.Name)) {
-      SchemaParseResult Parsed = parseOperatorSchema(D->Schema);
-      if (!Parsed || Parsed.Schema->NameOnly ||
-          Parsed.Schema->Overload != Op.Overload)
-        continue;
-      Op.Schema = std::move(Parsed.Schema);
-      Op.SchemaFile = D->File;
-      Op.SchemaLine = D->Line;
-      break;
-    }
-    if (!Op.Schema)
-      inferFromDefElsewhere(Op);
-  }
-}
-
-void OperatorModel::inferFromDefElsewhere(RegisteredOperator &Op) {
-  // `m.def("name", &fn)` in another file, fn defined here and no schema
-  // string for the operator anywhere: LibTorch infers the schema from fn's
-  // C++ signature, as for a def in this file.
-  for (const KernelRegistration &K : Op.Kernels) {
-    if (K.Site || !K.Kernel || !isCatchAllKey(K.DispatchKey) ||
-        K.RegisteredBy != "m.def")
-      continue;
-    OperatorSchema NameOnly;
-    NameOnly.Name = Op.Name;
-    NameOnly.Overload = Op.Overload;
-    NameOnly.NameOnly = true;
-    Op.Schema = inferSchema(NameOnly, K.Kernel);
-    Op.SchemaInferred = true;
-    Op.SchemaFile = K.RegisteredIn;
-    Op.SchemaLine = K.RegisteredLine;
-    return;
-  }
-}
-
 namespace {
 
 /// The functions of Defined (by simple name) that a registration's name,
@@ -555,6 +501,153 @@ std::string operatorNamespace(const ProjectOperators &Project,
 }
 
 } // namespace
+
+void OperatorModel::useProject(const ProjectOperators &Project,
+                               llvm::StringRef MainFile) {
+  llvm::SmallString<256> Main(MainFile);
+  if (!Main.empty() && !llvm::sys::fs::make_absolute(Main))
+    llvm::sys::path::remove_dots(Main, true);
+  addKernelsRegisteredElsewhere(Project, Main);
+  addStubKernels(Project, Main);
+  noteStubHandOffs(Project);
+  for (RegisteredOperator &Op : Operators) {
+    if (Op.Name.empty())
+      continue;
+    // The other files' registrations (torch's registry's where it was
+    // read), and fakes of this package the index could not name.
+    std::vector<KernelSite> Sites =
+        Project.projectSites(Op.Namespace, Op.Name, Main);
+    Op.ProjectSites.insert(Op.ProjectSites.end(), Sites.begin(), Sites.end());
+    if (Project.registrySites(Op.Namespace, Op.Name))
+      Op.RegistryTorch = Project.registryTorch();
+    if (Op.Schema || Op.Kernels.empty())
+      continue;
+    for (const DeclaredSchema *D : Project.find(Op.Namespace, Op.Name)) {
+      SchemaParseResult Parsed = parseOperatorSchema(D->Schema);
+      if (!Parsed || Parsed.Schema->NameOnly ||
+          Parsed.Schema->Overload != Op.Overload)
+        continue;
+      Op.Schema = std::move(Parsed.Schema);
+      Op.SchemaFile = D->File;
+      Op.SchemaLine = D->Line;
+      break;
+    }
+    if (!Op.Schema)
+      inferFromDefElsewhere(Op);
+    if (!Op.Schema)
+      inferFromHelper(Project, Op);
+  }
+}
+
+void OperatorModel::noteStubHandOffs(const ProjectOperators &Project) {
+  if (Project.stubCalls().empty())
+    return;
+  for (RegisteredOperator &Op : Operators)
+    for (KernelRegistration &K : Op.Kernels) {
+      if (!K.Kernel || K.Through || !K.Kernel->getIdentifier())
+        continue;
+      for (const StubCall &C : Project.stubCalls()) {
+        if (C.Caller != K.Kernel->getName())
+          continue;
+        const StubKernel *SK = nullptr;
+        for (const StubKernel &S : Project.stubKernels())
+          if (S.Stub == C.Stub && (C.Device.empty() || C.Device == S.Device)) {
+            SK = &S;
+            break;
+          }
+        if (!SK)
+          continue;
+        for (int P : C.ArgParams)
+          if (P >= 0)
+            K.HandedToStub.emplace(static_cast<unsigned>(P),
+                                   "dispatch stub '" + C.Stub +
+                                       "' (its kernel '" + SK->Function +
+                                       "' is registered in " + SK->File + ":" +
+                                       std::to_string(SK->Line) + ")");
+      }
+    }
+}
+
+void OperatorModel::inferFromHelper(const ProjectOperators &Project,
+                                    RegisteredOperator &Op) {
+  const DeclaredKernel *D = Project.inferredDefinition(Op.Namespace, Op.Name);
+  if (!D)
+    return;
+  OperatorSchema NameOnly;
+  NameOnly.Name = Op.Name;
+  NameOnly.Overload = Op.Overload;
+  NameOnly.NameOnly = true;
+  auto Mark = [&](OperatorSchema S) {
+    Op.Schema = std::move(S);
+    Op.SchemaInferred = true;
+    Op.SchemaFile = D->Site.File;
+    Op.SchemaLine = D->Site.Line;
+    Op.SchemaHelper = D->Site.How;
+    Op.SchemaFunction = D->Function;
+  };
+  // The function's declaration here: its signature, as LibTorch reads it.
+  if (TU) {
+    llvm::StringMap<std::vector<const FunctionDecl *>> Declared;
+    forEachUserFunction(TU, [&](const FunctionDecl *FD) {
+      if (FD->getIdentifier() && !isa<CXXMethodDecl>(FD))
+        Declared[FD->getName()].push_back(FD);
+    });
+    std::vector<const FunctionDecl *> Named =
+        functionsNamed(Declared, D->Function);
+    if (!Named.empty()) {
+      Mark(inferSchema(NameOnly, Named.front()));
+      return;
+    }
+  }
+  // Else a kernel behind a stub that the function calls: the arguments the
+  // call passes take the stub kernel's parameter types, named as the
+  // function names its parameters; the others and the returns are unknown.
+  StringRef Simple = StringRef(D->Function).rsplit("::").second.empty()
+                         ? StringRef(D->Function)
+                         : StringRef(D->Function).rsplit("::").second;
+  for (const KernelRegistration &K : Op.Kernels) {
+    if (!K.Through || K.Through->Caller != Simple || !K.Kernel)
+      continue;
+    OperatorSchema S = NameOnly;
+    S.NameOnly = false;
+    S.VarRets = true;
+    for (const std::string &P : K.Through->CallerParams) {
+      SchemaArgument A;
+      A.BaseType = A.Type = "unknown";
+      A.Name = P;
+      S.Arguments.push_back(std::move(A));
+    }
+    for (unsigned I = 0;
+         I < K.Kernel->getNumParams() && I < K.Through->ParamMap.size(); ++I) {
+      int J = K.Through->ParamMap[I];
+      if (J >= 0 && static_cast<size_t>(J) < S.Arguments.size() &&
+          libtorch::isTensorType(K.Kernel->getParamDecl(I)->getType()))
+        S.Arguments[J].BaseType = S.Arguments[J].Type = "Tensor";
+    }
+    Mark(std::move(S));
+    return;
+  }
+}
+
+void OperatorModel::inferFromDefElsewhere(RegisteredOperator &Op) {
+  // `m.def("name", &fn)` in another file, fn defined here and no schema
+  // string for the operator anywhere: LibTorch infers the schema from fn's
+  // C++ signature, as for a def in this file.
+  for (const KernelRegistration &K : Op.Kernels) {
+    if (K.Site || !K.Kernel || !isCatchAllKey(K.DispatchKey) ||
+        K.RegisteredBy != "m.def")
+      continue;
+    OperatorSchema NameOnly;
+    NameOnly.Name = Op.Name;
+    NameOnly.Overload = Op.Overload;
+    NameOnly.NameOnly = true;
+    Op.Schema = inferSchema(NameOnly, K.Kernel);
+    Op.SchemaInferred = true;
+    Op.SchemaFile = K.RegisteredIn;
+    Op.SchemaLine = K.RegisteredLine;
+    return;
+  }
+}
 
 void OperatorModel::addStubKernels(const ProjectOperators &Project,
                                    llvm::StringRef Main) {
@@ -602,7 +695,7 @@ void OperatorModel::addStubKernels(const ProjectOperators &Project,
           P.Caller = C.Caller;
           P.CallerFile = C.File;
           P.CallerLine = C.Line;
-          P.CallerArity = C.CallerArity;
+          P.CallerParams = C.CallerParams;
           P.ParamMap = C.ArgParams;
           R.Through = std::move(P);
           Op.Kernels.push_back(std::move(R));

@@ -25,7 +25,7 @@ using namespace llvm;
 namespace torch_tidy {
 namespace {
 
-constexpr int CacheVersion = 24;
+constexpr int CacheVersion = 25;
 /// Files larger than this are not read (generated or vendored code).
 constexpr uint64_t MaxFileSize = 4 << 20;
 /// A project with more files than this is indexed up to this many.
@@ -528,13 +528,8 @@ void scanStubs(StringRef Path, const std::vector<Token> &T, LineCounter &Lines,
           P = T[J].Text.str();
       Params.push_back(P);
     }
-    StubCall C{Name.str(),
-               T[(*Fn)[0]].Text.str(),
-               {},
-               static_cast<unsigned>(Params.size()),
-               *Device,
-               Path.str(),
-               Lines.lineOf(T[I].Offset)};
+    StubCall C{Name.str(), T[(*Fn)[0]].Text.str(),   {}, Params, *Device,
+               Path.str(), Lines.lineOf(T[I].Offset)};
     for (size_t A = 1; A < Args.size(); ++A) {
       int Index = -1;
       if (Args[A].second == Args[A].first + 1 &&
@@ -546,6 +541,23 @@ void scanStubs(StringRef Path, const std::vector<Token> &T, LineCounter &Lines,
     }
     if (llvm::any_of(C.ArgParams, [](int X) { return X >= 0; }))
       Out.StubCalls.push_back(std::move(C));
+  }
+}
+
+/// The functions of a C++ file's tokens whose bodies infer a schema from a
+/// C++ signature as LibTorch does.
+void scanInferringHelpers(const std::vector<Token> &T, FileOperatorFacts &Out) {
+  for (size_t J = 0; J < T.size(); ++J) {
+    if (!(T[J].isIdent("inferFunctionSchemaFromFunctor") ||
+          T[J].isIdent("inferFunctionSchemaSingleReturn") ||
+          T[J].isIdent("inferFunctionSchemaFlattenedReturns") ||
+          T[J].isIdent("make_function_schema")))
+      continue;
+    if (std::optional<std::array<size_t, 3>> Fn = enclosingFunction(T, J)) {
+      std::string Name = T[(*Fn)[0]].Text.str();
+      if (!llvm::is_contained(Out.InferringHelpers, Name))
+        Out.InferringHelpers.push_back(std::move(Name));
+    }
   }
 }
 
@@ -569,6 +581,8 @@ void scanCxx(StringRef Path, StringRef Text, FileOperatorFacts &Out) {
     scanStubs(Path, T, Lines, Out);
     Lines = LineCounter(Buf);
   }
+  if (Text.contains("FunctionSchema") || Text.contains("function_schema"))
+    scanInferringHelpers(T, Out);
   DenseSet<size_t> Seen; // offsets of recorded literals
   // A template's placeholder (`{{ optimizer }}`, FBGEMM's Jinja code
   // generators) names no operator: the generated file registers it.
@@ -625,6 +639,27 @@ void scanCxx(StringRef Path, StringRef Text, FileOperatorFacts &Out) {
       else if (T[J].is(clang::tok::r_brace) && --Depth == 0)
         break;
       // x.def( / x.impl(, or x->..., chained or not.
+      // helper("ns::" NAME, Func, m): an operator a project's helper may
+      // define from Func's signature (kept until the helper is known).
+      if (T[J].is(clang::tok::raw_identifier) && J + 2 < T.size() &&
+          T[J + 1].is(clang::tok::l_paren) && T[J + 2].isString() &&
+          !(J > 0 && (T[J - 1].is(clang::tok::period) ||
+                      T[J - 1].is(clang::tok::arrow)))) {
+        size_t Close = closingParen(T, J + 1);
+        auto Args = callArguments(T, J + 1, Close);
+        std::string Written = schemaAt(T, J + 2);
+        if (Close < T.size() && Args.size() >= 2 && !Written.empty() &&
+            Written.find('(') == std::string::npos) {
+          auto [OpNs, OpName] = operatorNameOf(Written);
+          std::string Fn = kernelFunctionIn(T, Args[1].first, Args[1].second);
+          if (!OpName.empty() && !Fn.empty())
+            Out.HelperDefs.push_back(
+                {OpNs.empty() ? Ns.str() : OpNs, OpName,
+                 KernelSite{"", T[J].Text.str(), Path.str(),
+                            Lines.lineOf(T[J].Offset)},
+                 Fn});
+        }
+      }
       bool Member =
           J > 0 && J + 1 < T.size() &&
           (T[J - 1].is(clang::tok::period) || T[J - 1].is(clang::tok::arrow)) &&
@@ -2078,7 +2113,7 @@ StringMap<FileEntry> readCache(StringRef Path, StringRef Root) {
           StubCall C{O->getString("stub").value_or("").str(),
                      O->getString("caller").value_or("").str(),
                      {},
-                     static_cast<unsigned>(O->getInteger("arity").value_or(0)),
+                     {},
                      O->getString("device").value_or("").str(),
                      std::string(Abs),
                      static_cast<unsigned>(O->getInteger("line").value_or(0))};
@@ -2086,6 +2121,9 @@ StringMap<FileEntry> readCache(StringRef Path, StringRef Root) {
             for (const json::Value &P : *Ps)
               C.ArgParams.push_back(
                   static_cast<int>(P.getAsInteger().value_or(-1)));
+          if (const json::Array *Ps = O->getArray("params"))
+            for (const json::Value &P : *Ps)
+              C.CallerParams.push_back(P.getAsString().value_or("").str());
           E.Facts.StubCalls.push_back(std::move(C));
         }
     if (const json::Array *Ks = FO->getArray("stub_kernels"))
@@ -2096,6 +2134,10 @@ StringMap<FileEntry> readCache(StringRef Path, StringRef Root) {
                O->getString("function").value_or("").str(),
                O->getString("device").value_or("").str(), std::string(Abs),
                static_cast<unsigned>(O->getInteger("line").value_or(0))});
+    readKernels(*FO, "helper_defs", Abs, E.Facts.HelperDefs);
+    if (const json::Array *Hs = FO->getArray("inferring_helpers"))
+      for (const json::Value &H : *Hs)
+        E.Facts.InferringHelpers.push_back(H.getAsString().value_or("").str());
     Files[*P] = std::move(E);
   }
   return Files;
@@ -2156,7 +2198,7 @@ bool writeCache(StringRef Path, StringRef Root,
         Cs.push_back(json::Object{{"stub", C.Stub},
                                   {"caller", C.Caller},
                                   {"args", std::move(Ps)},
-                                  {"arity", C.CallerArity},
+                                  {"params", json::Array(C.CallerParams)},
                                   {"device", C.Device},
                                   {"line", C.Line}});
       }
@@ -2171,6 +2213,10 @@ bool writeCache(StringRef Path, StringRef Root,
                                   {"line", K.Line}});
       F["stub_kernels"] = std::move(Ks);
     }
+    if (!E.Facts.HelperDefs.empty())
+      F["helper_defs"] = kernelsJson(E.Facts.HelperDefs);
+    if (!E.Facts.InferringHelpers.empty())
+      F["inferring_helpers"] = json::Array(E.Facts.InferringHelpers);
     A.push_back(std::move(F));
   }
   json::Object O{
@@ -2445,6 +2491,7 @@ ProjectOperators::build(StringRef Root, StringRef CacheDir,
   std::vector<DeclaredKernel> Calls;
   std::vector<RegisteringMacro> Macros;
   std::vector<std::pair<std::string, MacroCall>> MacroCalls;
+  StringSet<> Helpers;
   for (auto &[Rel, E] : Files) {
     SmallString<256> Abs = entryPath(Root, Rel);
     for (DeclaredSchema &D : E.Facts.Schemas)
@@ -2465,8 +2512,13 @@ ProjectOperators::build(StringRef Root, StringRef CacheDir,
       Index->StubCalls.push_back(std::move(C));
     for (StubKernel &K : E.Facts.StubKernels)
       Index->StubKernels.push_back(std::move(K));
+    for (DeclaredKernel &K : E.Facts.HelperDefs)
+      Index->HelperDefs.push_back(std::move(K));
+    for (const std::string &H : E.Facts.InferringHelpers)
+      Helpers.insert(H);
   }
   Index->expandMacroCalls(Macros, std::move(MacroCalls));
+  Index->indexInferred(Helpers);
   Index->indexSchemas();
   Index->indexKernels(std::move(Wrappers), std::move(Calls));
   return Index;
@@ -2553,12 +2605,30 @@ void ProjectOperators::expandMacroCalls(
         ++Stats.FromMacros;
       }
     }
+    for (DeclaredKernel &K : F.HelperDefs) {
+      K.Site.Line = LineOf(K.Site.Line);
+      HelperDefs.push_back(std::move(K));
+    }
     if (Depth + 1 < MaxDepth)
       for (MacroCall &N : F.MacroCalls) {
         N.Line = C.Line;
         Work.emplace_back(File, std::move(N), Depth + 1);
       }
   }
+}
+
+void ProjectOperators::indexInferred(const StringSet<> &Helpers) {
+  for (DeclaredKernel &K : HelperDefs)
+    if (Helpers.contains(K.Site.How))
+      InferredDefs.push_back(K);
+}
+
+const DeclaredKernel *
+ProjectOperators::inferredDefinition(StringRef Ns, StringRef Name) const {
+  for (const DeclaredKernel &K : InferredDefs)
+    if (K.Name == Name && (K.Namespace == Ns || Ns.empty()))
+      return &K;
+  return nullptr;
 }
 
 void ProjectOperators::indexKernels(std::vector<WrapperMacro> Wrappers,

@@ -201,7 +201,13 @@ SourceLocation annotationLocation(const RegisteredOperator &Op,
                                   const ASTContext &Ctx, std::string &Why) {
   const StringLiteral *L = Op.SchemaLiteral;
   if (Op.SchemaInferred || !L) {
-    Why = Op.SchemaInferred
+    Why = Op.SchemaInferred && !Op.SchemaHelper.empty()
+              ? "the schema is inferred from the C++ signature of '" +
+                    Op.SchemaFunction + "' by the project's " +
+                    Op.SchemaHelper +
+                    ", which never declares a mutation; define the operator "
+                    "with a schema string"
+          : Op.SchemaInferred
               ? "the schema is inferred from the kernel's C++ signature "
                 "(m.def(name, fn)), which never declares a mutation; define "
                 "the operator with a schema string"

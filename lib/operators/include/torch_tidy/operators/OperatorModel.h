@@ -21,6 +21,7 @@
 #include "clang/AST/ExprCXX.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringMap.h"
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -59,10 +60,15 @@ struct KernelRegistration {
   /// the registered function's parameter the call passes it (-1: none).
   struct StubPath {
     std::string Stub, Caller, CallerFile;
-    unsigned CallerLine = 0, CallerArity = 0;
+    unsigned CallerLine = 0;
     std::vector<int> ParamMap;
+    std::vector<std::string> CallerParams;
   };
   std::optional<StubPath> Through;
+  /// The kernel's parameters it hands to a dispatch stub that has a kernel
+  /// in the project (which may write them): parameter index to "stub
+  /// 'X' (its kernel 'f' is registered in FILE:LINE)".
+  std::map<unsigned, std::string> HandedToStub;
 
   /// Where a note about the registration goes: the def or impl call, else
   /// (registered in another file) the kernel.
@@ -85,6 +91,10 @@ struct RegisteredOperator {
   /// declares it (the project index: another file of the project).
   std::string SchemaFile;
   unsigned SchemaLine = 0;
+  /// A schema a project helper infers from a function's C++ signature
+  /// (SchemaInferred; SchemaFile and SchemaLine are the helper's call): the
+  /// helper's name and the function's.
+  std::string SchemaHelper, SchemaFunction;
   const clang::CXXMemberCallExpr *DefSite = nullptr;
   std::vector<KernelRegistration> Kernels;
   /// The kernels and fakes the project's other files register for it
@@ -160,10 +170,18 @@ private:
   /// For an operator Op defined in another file by `m.def(name, fn)` with
   /// fn defined here: the schema LibTorch infers from fn.
   static void inferFromDefElsewhere(RegisteredOperator &Op);
+  /// A schema a project helper infers (ProjectOperators::
+  /// inferredDefinition): from the function's signature where this file
+  /// declares it, else from a stub kernel's parameters at the places the
+  /// registered function passes them.
+  void inferFromHelper(const ProjectOperators &Project, RegisteredOperator &Op);
   /// Functions defined here that the project registers to a dispatch stub
   /// (REGISTER_DISPATCH) that a registered kernel calls in another file:
   /// kernels of that kernel's operators, through the stub.
   void addStubKernels(const ProjectOperators &Project, llvm::StringRef Main);
+  /// Marks the parameters this file's kernels hand to dispatch stubs
+  /// (KernelRegistration::HandedToStub).
+  void noteStubHandOffs(const ProjectOperators &Project);
   void addKernelsRegisteredElsewhere(const ProjectOperators &Project,
                                      llvm::StringRef Main);
   void addCall(const clang::CXXMemberCallExpr *Call, const LibraryInfo *Lib);

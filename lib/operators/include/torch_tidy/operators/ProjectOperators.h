@@ -59,6 +59,7 @@
 
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/ADT/StringSet.h"
 #include <memory>
 #include <optional>
 #include <string>
@@ -141,8 +142,8 @@ struct StubCall {
   /// parameter it names, or -1 where it is anything else (a temporary, an
   /// expression).
   std::vector<int> ArgParams;
-  /// How many parameters the caller has.
-  unsigned CallerArity = 0;
+  /// The caller's parameter names, in order ("" where one is unnamed).
+  std::vector<std::string> CallerParams;
   /// "CPU" or "CUDA" where the device is literal (kCPU, DeviceType::CUDA),
   /// else empty.
   std::string Device;
@@ -177,6 +178,15 @@ struct FileOperatorFacts {
   std::vector<MacroCall> MacroCalls;
   std::vector<StubCall> StubCalls;
   std::vector<StubKernel> StubKernels;
+  /// Functions whose body infers a schema from a C++ signature
+  /// (c10::detail::inferFunctionSchemaFromFunctor): a project's helper
+  /// that defines an operator from the function it is given.
+  std::vector<std::string> InferringHelpers;
+  /// Calls in library blocks of a function with an operator's name and a
+  /// function (`helper("ns::" NAME, Func, m)`): Site.How is the callee,
+  /// Function the function passed. Operators with an inferred schema once
+  /// the callee is an inferring helper.
+  std::vector<DeclaredKernel> HelperDefs;
 };
 
 /// The registrations a project's macro makes where it is called: its body
@@ -296,6 +306,13 @@ public:
   /// has several; a project has one, its root.
   std::vector<KernelSite> unnamedFakesFor(llvm::StringRef File) const;
 
+  /// Where Ns::Name is defined by a project helper that infers its schema
+  /// from a function's C++ signature (IPEX's
+  /// construct_function_schema_and_register): that call (Function, and
+  /// Site.How the helper); null where it is not.
+  const DeclaredKernel *inferredDefinition(llvm::StringRef Ns,
+                                           llvm::StringRef Name) const;
+
   /// The dispatch-stub calls and stub kernels of the project's files.
   const std::vector<StubCall> &stubCalls() const { return StubCalls; }
   const std::vector<StubKernel> &stubKernels() const { return StubKernels; }
@@ -319,6 +336,10 @@ private:
   std::vector<DeclaredKernel> Kernels;
   std::vector<StubCall> StubCalls;
   std::vector<StubKernel> StubKernels;
+  /// The helper calls of the files and of macro expansions, and those
+  /// whose callee infers a schema (indexInferred).
+  std::vector<DeclaredKernel> HelperDefs, InferredDefs;
+  void indexInferred(const llvm::StringSet<> &Helpers);
   /// "ns::name" to indices in Schemas and Kernels.
   llvm::StringMap<std::vector<size_t>> ByName, KernelsByName;
   std::vector<const DeclaredKernel *> UnnamedFakes;

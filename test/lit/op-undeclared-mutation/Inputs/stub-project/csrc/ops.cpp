@@ -5,6 +5,7 @@
 STUBP_DEFINE_DISPATCH(shrink_stub);
 STUBP_DEFINE_DISPATCH(expand_stub);
 STUBP_DEFINE_DISPATCH(scale_stub);
+STUBP_DEFINE_DISPATCH(lora_shrink_stub);
 
 namespace stubp {
 
@@ -26,6 +27,14 @@ at::Tensor scaled_cpu(const at::Tensor &x, double s) {
   return tmp;
 }
 
+// The operator's schema is inferred from this signature by the helper;
+// the stub's kernel writes `out`, which this function returns.
+at::Tensor lora_shrink_cpu(at::Tensor &out, at::Tensor &input,
+                           at::Tensor &weights, double scale) {
+  lora_shrink_stub(at::kCPU, out, input, weights, scale);
+  return out;
+}
+
 } // namespace stubp
 
 TORCH_LIBRARY(stubp, m) {
@@ -38,4 +47,9 @@ TORCH_LIBRARY_IMPL(stubp, CPU, m) {
   m.impl("shrink", &stubp::shrink_cpu);
   m.impl("expand", &stubp::expand_cpu);
   m.impl("scaled", &stubp::scaled_cpu);
+}
+
+TORCH_LIBRARY_FRAGMENT(stubp, m) {
+  STUBP_OP_REGISTER_DISPATCH("lora_shrink", stubp::lora_shrink_cpu,
+                             c10::DispatchKey::CPU)
 }
