@@ -799,6 +799,10 @@ void OpUndeclaredMutationCheck::checkOperator(
   };
 
   SchemaAnnotationPlanner Annotations(Op);
+  // Whether each written argument's write gets a fix here: a return of it
+  // gets a copy only beside that fix (declared and copied, or no longer
+  // written), never alone (the write would stay undeclared).
+  std::map<unsigned, bool> WriteFixed;
   for (auto &[ArgIndex, List] : Writes) {
     std::stable_sort(
         List.begin(), List.end(), [&](const Found &A, const Found &B) {
@@ -852,6 +856,7 @@ void OpUndeclaredMutationCheck::checkOperator(
                             "' through memory; the fix declares it and "
                             "registers the kernel for its device, a change "
                             "of registration torch-tidy does not rewrite");
+    WriteFixed[ArgIndex] = Plan.hasFix();
     const Expr *Site = siteOf(*First.W);
     SourceLocation At = written(Site->getBeginLoc());
     // The schema is usually on another line: its fix goes on the note there.
@@ -948,10 +953,10 @@ void OpUndeclaredMutationCheck::checkOperator(
       // An Autograd kernel may mark the argument dirty, which needs the
       // argument itself returned: a copy here would break the uncompiled
       // call (measured on the pyg-lib twins) until that kernel changes.
-      // A kernel that also writes the argument: a copy of the result
-      // leaves the undeclared write in place (opcheck still fails, and a
-      // caller that ignores the result loses the write once a fake
-      // exists); the write's report says what to declare.
+      // A kernel that also writes the argument, or hands it to a dispatch
+      // stub whose kernel may: a copy of the result alone leaves that write
+      // undeclared (opcheck still fails, and a caller that ignores the
+      // result loses the write once a fake exists).
       auto Handed = R.K->HandedToStub.find(R.R->ParamIndex);
       FixPlan Plan =
           Handed != R.K->HandedToStub.end()
@@ -959,16 +964,16 @@ void OpUndeclaredMutationCheck::checkOperator(
                                Handed->second +
                                ", which may write it: returning a copy "
                                "would leave such a write undeclared")
-          : Writes.count(ArgIndex)
-              ? FixPlan::noFix("the kernel also writes '" + A.Name +
-                               "': returning a copy would leave that write "
-                               "undeclared")
           : Autograd
               ? FixPlan::noFix("'" + Op.qualifiedName() +
                                "' has an Autograd kernel, which may mark '" +
                                A.Name +
                                "' dirty and then needs it returned; return a "
                                "copy here once that kernel no longer does")
+          : Writes.count(ArgIndex) && !WriteFixed[ArgIndex]
+              ? FixPlan::noFix("the kernel also writes '" + A.Name +
+                               "', which gets no fix here: returning a copy "
+                               "alone would leave that write undeclared")
           // A fake for a tuple of the arguments typically returns them too
           // (sglang's rotary_embedding_cpu: `(query, key)`): a copy in the
           // kernel alone leaves the two disagreeing on aliasing, so the fix
@@ -1013,7 +1018,7 @@ void OpUndeclaredMutationCheck::checkOperator(
                          ? "it hands '" + A.Name + "' to " + Handed->second +
                                ", whose kernel may write it: see that "
                                "kernel's report before copying"
-                     : Writes.count(ArgIndex)
+                     : Writes.count(ArgIndex) && !WriteFixed[ArgIndex]
                          ? "it also writes '" + A.Name + "': declare both, '" +
                                declaredMutable(A, "a") +
                                "' and the return '-> Tensor(a!)' (PyTorch's "

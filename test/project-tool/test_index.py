@@ -139,6 +139,26 @@ class OperatorFilesTest(Fixture):
         self.assertEqual(why[self.hidden], ["registers or defines operators"])
         self.assertNotIn(plain, why)
 
+    # Issue 80: a file that registers a kernel to a dispatch stub which a
+    # registered function calls matters (it was skipped as one where no
+    # check can warn), as does a file defining that kernel.
+    def test_dispatch_stub_kernels(self):
+        krnl = write(os.path.join(self.d, "csrc", "kernels", "k.cpp"),
+                     "void shrink_impl(at::Tensor &o) {}\n"
+                     "REGISTER_DISPATCH(shrink_stub, &shrink_impl);\n")
+        defs = write(os.path.join(self.d, "csrc", "kernels", "d.cpp"),
+                     "void expand_impl(at::Tensor &o) {\n}\n")
+        doc = dict(self.index, stub_kernels=[
+            {"stub": "shrink_stub", "function": "shrink_impl",
+             "device": "CPU", "file": krnl, "line": 2},
+            {"stub": "expand_stub", "function": "ns::expand_impl",
+             "device": "CPU", "file": krnl, "line": 3}])
+        why = index.operator_files(doc, [krnl, defs])
+        self.assertEqual(why[krnl], ["registers a dispatch-stub kernel",
+                                     "defines a kernel"])
+        self.assertEqual(why[defs], ["defines a kernel"])
+        self.assertEqual(index.operator_files(self.index, [krnl, defs]), {})
+
 
 class RegisteringFilesTest(Fixture):
     def test_cpp_files_with_their_operators(self):

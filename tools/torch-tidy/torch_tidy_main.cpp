@@ -16,6 +16,7 @@
 #include "clang-tidy/tool/ClangTidyMain.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Config/llvm-config.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
@@ -122,12 +123,26 @@ int dumpProjectIndex(llvm::StringRef Dir) {
                            {"line", K.Site.Line},
                            {"condition", K.Site.Condition},
                            {"declares", K.Site.Declares}});
+  // The kernels registered to dispatch stubs that a function of the
+  // project calls (the checks judge them as its operators' kernels).
+  llvm::json::Array Stubs;
+  llvm::StringSet<> Called;
+  for (const torch_tidy::StubCall &C : Index->stubCalls())
+    Called.insert(C.Stub);
+  for (const torch_tidy::StubKernel &K : Index->stubKernels())
+    if (Called.contains(K.Stub))
+      Stubs.push_back(llvm::json::Object{{"stub", K.Stub},
+                                         {"function", K.Function},
+                                         {"device", K.Device},
+                                         {"file", K.File},
+                                         {"line", K.Line}});
   const torch_tidy::ProjectIndexStats &Stats = Index->stats();
   llvm::json::Object Out{{"root", Index->root()},
                          {"files", Stats.Files},
                          {"build_files", Stats.BuildFiles},
                          {"operators", std::move(Operators)},
-                         {"kernels", std::move(Kernels)}};
+                         {"kernels", std::move(Kernels)},
+                         {"stub_kernels", std::move(Stubs)}};
   llvm::outs() << llvm::formatv("{0:2}", llvm::json::Value(std::move(Out)))
                << "\n";
   return 0;

@@ -67,18 +67,21 @@ at::Tensor always_copies(const at::Tensor &m) {
   return m.to(at::kFloat, /*non_blocking=*/false, /*copy=*/true);
 }
 
-// Writes the argument and returns it (issue 80: a library's LoRA shrink
-// kernel): a copy of the result would leave the write undeclared, so the
-// return gets no fix; the write's report is the one to act on.
+// Writes the argument and returns it, the write without a fix here (the
+// schema comes from a macro; issue 80: a library's LoRA shrink kernel, its
+// schema inferred): a copy of the result alone would leave the write
+// undeclared, so the return gets none either. (Where the write's fix
+// declares it, the return is copied too: fixes.cpp's write_return.)
 at::Tensor scale_in_place(at::Tensor x, double s) {
   x.mul_(s);
   return x;
 }
 // CHECK-MESSAGES: :[[@LINE-3]]:3: warning: mul_ writes into argument 'x' of operator 'ar::scale_in_place', which its schema does not declare mutable
 // CHECK-MESSAGES: :[[@LINE-3]]:10: warning: the kernel returns argument 'x' of operator 'ar::scale_in_place', which the schema does not declare as aliasing its output: {{.*}}; it also writes 'x': declare both, 'Tensor(a!) x' and the return '-> Tensor(a!)' (PyTorch's in-place convention)
-// CHECK-MESSAGES: :[[@LINE-4]]:10: note: no fix: the kernel also writes 'x': returning a copy would leave that write undeclared
+// CHECK-MESSAGES: :[[@LINE-4]]:10: note: no fix: the kernel also writes 'x', which gets no fix here: returning a copy alone would leave that write undeclared
 // CHECK-FIXES: return x;
 
+#define SCALE_IN_PLACE_SCHEMA "scale_in_place(Tensor x, float s) -> Tensor"
 TORCH_LIBRARY(ar, m) {
   m.def("quantize(Tensor weight, Tensor scales) -> (Tensor, Tensor)");
   m.def("braced(Tensor w, Tensor s) -> (Tensor, Tensor)");
@@ -88,7 +91,7 @@ TORCH_LIBRARY(ar, m) {
   m.def("contiguous_of(Tensor m) -> Tensor");
   m.def("as_float(Tensor scales) -> Tensor");
   m.def("always_copies(Tensor m) -> Tensor");
-  m.def("scale_in_place(Tensor x, float s) -> Tensor");
+  m.def(SCALE_IN_PLACE_SCHEMA);
 }
 
 TORCH_LIBRARY_IMPL(ar, CPU, m) {

@@ -150,11 +150,19 @@ def operator_files(index, files):
         named.add(os.path.realpath(k["file"]))
         if k.get("function"):
             functions.add(k["function"].split("::")[-1])
+    # Kernels behind dispatch stubs (REGISTER_DISPATCH) that a function of
+    # the project calls: judged as its operators' kernels.
+    stubs = set()
+    for k in (index or {}).get("stub_kernels", []):
+        stubs.add(os.path.realpath(k["file"]))
+        functions.add(k["function"].split("::")[-1])
     why = {}
     for f in files:
         reasons = []
         if os.path.realpath(f) in named:
             reasons.append("registers or defines operators")
+        if os.path.realpath(f) in stubs:
+            reasons.append("registers a dispatch-stub kernel")
         if defined_functions(read_text(f), functions):
             reasons.append("defines a kernel")
         if reasons:
