@@ -1019,10 +1019,12 @@ void OpUndeclaredMutationCheck::checkOperator(
                                ", whose kernel may write it: see that "
                                "kernel's report before copying"
                      : Writes.count(ArgIndex) && !WriteFixed[ArgIndex]
-                         ? "it also writes '" + A.Name + "': declare both, '" +
+                         ? "it also writes '" + A.Name +
+                               "', which gets no fix here: declare "
+                               "it '" +
                                declaredMutable(A, "a") +
-                               "' and the return '-> Tensor(a!)' (PyTorch's "
-                               "in-place convention)"
+                               "' and return a copy, both (a copy alone "
+                               "leaves the write undeclared)"
                          : std::string("return a copy"));
         if (FixHere)
           addFix(D, Plan);

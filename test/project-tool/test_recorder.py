@@ -538,6 +538,8 @@ class RecordSetupPyTest(unittest.TestCase):
         self.assertEqual([e["sources"] for e in rec.extensions],
                          [[os.path.join(self.project, "csrc", "bind.cpp")]])
         self.assertEqual(rec.commands[0][0], "build_clib")
+        # The package the registry imports: setup()'s, not a folder name.
+        self.assertEqual(rec.packages, ["corelib"])
         self.assertEqual(listing(self.project), before)
 
     @needs_setuptools
@@ -611,6 +613,8 @@ class CoreLibBuild(build_clib):
 
 
 setup(name="corelib",
+      packages=["corelib", "corelib.ops"],
+      package_dir={"corelib": "python/corelib"},
       libraries=[("core", {"sources": []})],
       ext_modules=[Extension("corelib._C", ["csrc/bind.cpp"])],
       cmdclass={"build_clib": CoreLibBuild})

@@ -77,7 +77,7 @@ at::Tensor scale_in_place(at::Tensor x, double s) {
   return x;
 }
 // CHECK-MESSAGES: :[[@LINE-3]]:3: warning: mul_ writes into argument 'x' of operator 'ar::scale_in_place', which its schema does not declare mutable
-// CHECK-MESSAGES: :[[@LINE-3]]:10: warning: the kernel returns argument 'x' of operator 'ar::scale_in_place', which the schema does not declare as aliasing its output: {{.*}}; it also writes 'x': declare both, 'Tensor(a!) x' and the return '-> Tensor(a!)' (PyTorch's in-place convention)
+// CHECK-MESSAGES: :[[@LINE-3]]:10: warning: the kernel returns argument 'x' of operator 'ar::scale_in_place', which the schema does not declare as aliasing its output: {{.*}}; it also writes 'x', which gets no fix here: declare it 'Tensor(a!) x' and return a copy, both (a copy alone leaves the write undeclared)
 // CHECK-MESSAGES: :[[@LINE-4]]:10: note: no fix: the kernel also writes 'x', which gets no fix here: returning a copy alone would leave that write undeclared
 // CHECK-FIXES: return x;
 

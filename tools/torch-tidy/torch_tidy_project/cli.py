@@ -332,7 +332,8 @@ def run(args, here):
         again = index.load(tidy, root, tidy_env)
         if again is not None:
             index_json = again
-    reg, reg_why = _registry(args, root, index_json, torch_info)
+    reg, reg_why = _registry(args, root, index_json, torch_info,
+                             getattr(db.build, "packages", None))
 
     files, skipped, regex_skipped, entries = _files_of(db, args)
     if reg is not None:
@@ -759,15 +760,19 @@ def _read(files, results, sarif, scratch, root, llvm_version):
     return warnings, findings, unparsed, causes
 
 
-def _registry(args, root, index_json, torch_info):
-    """(registry.Registry or None, why it was not read)."""
+def _registry(args, root, index_json, torch_info, packages=None):
+    """(registry.Registry or None, why it was not read). packages: the
+    top-level packages setup.py installs, where it was read (kaldifeat's
+    `kaldifeat`, mapped from kaldifeat/python/, not the `cmake` helper
+    folder beside setup.py)."""
     if args.registry == "off":
         return None, "--registry off"
     if torch_info is None:
         return None, "python3 has no torch (--python names one)"
     explicit = args.registry != "auto"
     modules = [m.strip() for m in args.registry.split(",") if m.strip()] \
-        if explicit else registry.candidate_modules(root)
+        if explicit else (list(packages) if packages else
+                          registry.candidate_modules(root))
     namespaces = {op.split("::")[0]
                   for op in index.operator_names(index_json)}
     log(f"torch's registry: importing {', '.join(modules) or 'nothing'} "

@@ -226,6 +226,13 @@ def setup(*args, **kwargs):
     result["setup_called"] = True
     result["extensions"] = [describe(e) for e in exts]
     result["commands"] = []
+    # The top-level packages it installs: what imports the library (the
+    # registry's import), whatever folders beside them hold __init__.py.
+    result["packages"] = []
+    for p in kwargs.get("packages") or []:
+        top = str(p).split(".")[0]
+        if top and top not in result["packages"]:
+            result["packages"].append(top)
     setuptools.setup = real_setup
     if real_core_setup:
         distutils.core.setup = real_core_setup
@@ -377,6 +384,7 @@ class BuildRecord:
         # run with (build_ext for extensions without sources; the project's
         # own build_clib, build_ext, build, ... until one ran cmake)
         self.commands = []
+        self.packages = []            # setup.py: the top-level packages
 
     def failed(self):
         return self.error is not None and not self.cmake_calls
@@ -535,6 +543,7 @@ def _run(python, driver, request, env, scratch, real_cmake, what, log):
         rec.missing_imports = result.get("missing_imports") or []
         rec.extensions = result.get("extensions")
         rec.commands = result.get("commands") or []
+        rec.packages = result.get("packages") or []
         rec.imported = result.get("imported", True)
         rec.sandbox_writes = result.get("sandbox_writes") or []
         rec.shadow = shadow
