@@ -156,6 +156,15 @@ class CandidateModulesTest(unittest.TestCase):
                              ["mypkg", "other"])
 
 
+class OwnPackagesTest(unittest.TestCase):
+    # Issue 80: setup()'s packages name what the registry imports
+    # (bitsandbytes' find_packages() gave `tests` too).
+    def test_tests_and_docs_left_out(self):
+        self.assertEqual(registry.own_packages(
+            ["tests", "bitsandbytes", "docs", "_private", "kaldifeat"]),
+            ["bitsandbytes", "kaldifeat"])
+
+
 class WithRegistryTest(unittest.TestCase):
     """The sources: myops::a (CPU in src/reg.cpp, body in src/a_impl.cpp,
     parsed; CUDA in src/cuda/a.cu, not built), myops::b (schema only in the

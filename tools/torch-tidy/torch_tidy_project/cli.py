@@ -771,7 +771,7 @@ def _registry(args, root, index_json, torch_info, packages=None):
         return None, "python3 has no torch (--python names one)"
     explicit = args.registry != "auto"
     modules = [m.strip() for m in args.registry.split(",") if m.strip()] \
-        if explicit else (list(packages) if packages else
+        if explicit else (registry.own_packages(packages) if packages else
                           registry.candidate_modules(root))
     namespaces = {op.split("::")[0]
                   for op in index.operator_names(index_json)}

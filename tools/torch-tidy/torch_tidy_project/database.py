@@ -480,6 +480,13 @@ def _from_cmake(ctx, db, source, defines, caches, env, real=None):
     started = time.time()
     full_env = dict(ctx.env)
     full_env.update(env)
+    given = getattr(ctx, "python_given", None)
+    if given and ctx.python and ctx.python != given:
+        # The build requirements' environment, whose scripts folder pip's
+        # isolated build puts first on PATH: CMake finds the packages it
+        # installed there (pybind11[global]'s share/cmake/pybind11) by it.
+        full_env["PATH"] = os.path.dirname(ctx.python) + os.pathsep + \
+            full_env.get("PATH", os.environ.get("PATH", ""))
     git_bin, git_record = sandbox.prepare(scratch_dir(ctx.root, "configure"))
     full_env = sandbox.environment(full_env, git_bin, git_record)
     # The configure runs on a copy: what the project's CMake writes below

@@ -116,6 +116,18 @@ FAKE_KEYS = {"Fake", "Meta", "CompositeExplicitAutograd",
 CPP = (".c", ".cc", ".cpp", ".cxx", ".cu", ".h", ".hpp", ".cuh", ".sycl")
 
 
+# Folder names that are never the project's package (its tests, docs, ...).
+NOT_PACKAGES = ("setup", "tests", "test", "docs", "examples", "benchmarks",
+                "tools", "scripts")
+
+
+def own_packages(names):
+    """Of the top-level packages setup() installs, those that may load the
+    project's library (its tests and examples left out)."""
+    return [n for n in names if n not in NOT_PACKAGES and
+            not n.startswith((".", "_")) and not NOT_THE_PROJECTS.match(n)]
+
+
 def candidate_modules(root):
     """The project's own top-level Python packages: folders with an
     __init__.py at the root or under src/ (tests, docs, other projects'
@@ -129,8 +141,7 @@ def candidate_modules(root):
         for name in names:
             if name.startswith((".", "_")) or NOT_THE_PROJECTS.match(name) \
                     or not re.match(r"^[A-Za-z_]\w*$", name) or \
-                    name in ("setup", "tests", "test", "docs", "examples",
-                             "benchmarks", "tools", "scripts"):
+                    name in NOT_PACKAGES:
                 continue
             if os.path.isfile(os.path.join(base, name, "__init__.py")) and \
                     name not in found:
