@@ -328,6 +328,40 @@ class ShareTest(unittest.TestCase):
             self.assertEqual(cov.undefined_operators(index, root),
                              {"operators": [], "files": []})
 
+    def test_defined_operators_with_no_kernel_the_index_read(self):
+        # Issue 80 (bitsandbytes): operators defined in Python whose kernels
+        # are registered through `register_kernel` imported from another
+        # module under that name: only fakes read. The gate does not pass
+        # on nothing measured, and names them; a kernel of any key but a
+        # fake's (CompositeExplicitAutograd, a device's) is one.
+        from torch_tidy_project import report
+        with tempfile.TemporaryDirectory() as tmp:
+            root = os.path.realpath(tmp)
+            py = write(os.path.join(root, "bnb", "_ops.py"))
+            index = {"operators": [
+                {"namespace": "", "schema": f"bnb::{n}(Tensor A) -> Tensor",
+                 "file": py, "line": 1} for n in ("quant", "dequant",
+                                                    "gemm")],
+                "kernels": [
+                    dict(kernel("quant", "Fake", py), namespace="bnb",
+                         how="register_fake"),
+                    dict(kernel("dequant", "CompositeExplicitAutograd", py),
+                         namespace="bnb", how="register_kernel"),
+                    dict(kernel("x", "Fake", py), namespace="aten")]}
+            self.assertEqual(cov.kernelless_operators(index),
+                             ["bnb::gemm", "bnb::quant"])
+            r = cov.measure(index, root, set(), set(), set(), [])
+            self.assertTrue(cov.gate(r, 0.9))
+            r["kernelless"] = cov.kernelless_operators(index)
+            self.assertFalse(cov.gate(r, 0.9))
+            code, reasons, last = report.verdict(
+                {"warnings", "coverage"}, {}, 0, r, 0.9)
+            self.assertEqual((code, reasons), (3, ["coverage"]), last)
+            self.assertIn("nothing measured, yet 2 operators the project "
+                          "defines with no kernel the project index read",
+                          last)
+            self.assertIn("bnb::gemm, bnb::quant", last)
+
     def test_a_kernel_in_a_header_a_parsed_file_includes(self):
         # openequivariance registers its kernels in torch_core.hpp, which
         # the .cpp that parsed includes: analysed there; not where no file

@@ -836,6 +836,9 @@ def _coverage(args, db, index_json, root, linted, causes, regex_skipped,
                                             torch_namespaces)
         if undefined["operators"]:
             c["undefined"] = undefined
+        kernelless = cov.kernelless_operators(index_json, torch_namespaces)
+        if kernelless:
+            c["kernelless"] = kernelless
     if harvests or any((unread or {}).values()):
         cov.with_compiler(c, harvests, index_json, root,
                           count=c["counted_from"] == "index", unread=unread)

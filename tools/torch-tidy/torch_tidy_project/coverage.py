@@ -508,7 +508,8 @@ def gate(result, minimum):
     the project registers kernels or fakes for operators whose definition
     the index did not read (undefined_operators): what defines them was
     not seen, so no share of it can be."""
-    if (result.get("undefined") or {}).get("operators"):
+    if (result.get("undefined") or {}).get("operators") or \
+            result.get("kernelless"):
         return False
     share = result.get("share")
     return share is None or share + 1e-9 >= minimum
@@ -547,6 +548,22 @@ def undefined_operators(index, root, torch_namespaces=()):
                    if f not in registering and
                    LIBRARY_TEXT.search(read_text(f) or ""))
     return {"operators": ops, "files": files}
+
+
+def kernelless_operators(index, torch_namespaces=()):
+    """The operators the project defines (a schema, written or inferred)
+    for which the index read no kernel at all, only fakes or nothing: an
+    operator is called through a kernel, so theirs are registered where the
+    index does not look (bitsandbytes: Python kernels registered through
+    `register_kernel = torch.library.register_kernel` imported from another
+    module; a C++ macro it does not expand)."""
+    torchs = set(TORCHS) | set(torch_namespaces or ())
+    with_kernel = {f"{k['namespace']}::{k['operator']}"
+                   for k in (index or {}).get("kernels", [])
+                   if k["key"] not in project_index.MARKS and
+                   k["key"] not in ("Fake", "Meta")}
+    return [op for op in project_index.operator_names(index)
+            if op.split("::")[0] not in torchs and op not in with_kernel]
 
 
 def unseen(result):

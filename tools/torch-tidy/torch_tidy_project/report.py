@@ -188,7 +188,26 @@ def registry_lines(c):
 
 
 def undefined_text(c):
-    """'' or what the index read registrations of and no definition."""
+    """'' or what the index read registrations of and no definition, and
+    the operators it read a definition of and no kernel."""
+    texts = []
+    kernelless = c.get("kernelless") or []
+    if kernelless:
+        texts.append(
+            f"{len(kernelless)} operator{'s' if len(kernelless) != 1 else ''}"
+            f" the project defines with no kernel the project index read "
+            f"(registered where it does not look: a Python register_kernel "
+            f"under a name imported from another module, a C++ macro it does "
+            f"not expand; --env PYTHONPATH with the built package counts "
+            f"them on torch's registry): " + ", ".join(kernelless[:4]) +
+            (" ..." if len(kernelless) > 4 else ""))
+    more = _undefined_registrations(c)
+    if more:
+        texts.append(more)
+    return "; and ".join(texts)
+
+
+def _undefined_registrations(c):
     u = c.get("undefined") or {}
     ops = u.get("operators") or []
     if not ops:
