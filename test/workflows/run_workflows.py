@@ -820,6 +820,40 @@ def case_cmake_projects(c):
           f"the binding's undeclared write found (exit {rc}, "
           f"{s.get('files_linted')} files, {idx})")
 
+    # A dispatch layer (issue 80): the registered functions hand `out` to
+    # dispatch stubs whose kernels, registered in kernels/shrink.cpp, write
+    # it; one operator's schema inferred by the project's helper. The
+    # kernels' file is linted (it registers no operator), the writes are
+    # judged against the schemas (written, inferred), the return of a
+    # handed-off argument gets no copy fix, and the inferred operator counts
+    # as defined.
+    stub = fresh("cmake-stub", "cmake-stub")
+    rc, out = run([project, "--python", py, "-j", "2", "--json",
+                   "summary.json"], cwd=stub)
+    s = summary(stub)
+    idx = s.get("index") or {}
+    check(rc == 1 and s.get("files_linted") == 2 and
+          s.get("did_not_parse") == {} and
+          s.get("warnings") == {"torch-op-undeclared-mutation": 3} and
+          idx.get("operators") == 2 and
+          idx.get("kernels_by_key") == {"CPU": 2} and
+          "coverage 100%: 2 of 2 C++ kernels analysed" in out,
+          f"the stub project: 2 files linted, 3 warnings, 2 operators (one "
+          f"inferred) with their kernels (exit {rc}): {out.strip()[-700:]}")
+    check(re.search(r"shrink\.cpp:\d+:5: warning: a write through data_ptr "
+                    r"writes into argument 'out' of operator "
+                    r"'stub_lib::shrink'", out) and
+          "is the kernel of dispatch stub 'shrink_stub', which 'shrink_cpu' "
+          "calls in" in out and
+          re.search(r"shrink\.cpp:\d+:3: warning: a write through data_ptr "
+                    r"writes into argument 'out' of operator "
+                    r"'stub_lib::lora'", out) and
+          "is inferred from the C++ signature of 'stub_lib::lora_cpu' by the "
+          "project's define_inferred" in out and
+          "no fix: the kernel hands 'out' to dispatch stub 'lora_stub'" in out,
+          f"the writes behind the stubs found, their paths and schemas named, "
+          f"the return not copied: {out.strip()[-900:]}")
+
     # A plain CMake project: a C++ Meta kernel is its fake. Its build
     # compiles a vendored library (third_party/vend: a schema in one file,
     # its kernel in another), which the project index reads because the

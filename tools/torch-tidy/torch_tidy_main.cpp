@@ -111,6 +111,16 @@ int dumpProjectIndex(llvm::StringRef Dir) {
                                            {"schema", S.Schema},
                                            {"file", S.File},
                                            {"line", S.Line}});
+  // Operators a project helper defines with the schema LibTorch infers
+  // from a function's signature: the name alone, and the helper.
+  for (const torch_tidy::DeclaredKernel &D : Index->inferredDefinitions())
+    Operators.push_back(llvm::json::Object{
+        {"namespace", D.Namespace},
+        {"schema", D.Namespace.empty() ? D.Name : D.Namespace + "::" + D.Name},
+        {"file", D.Site.File},
+        {"line", D.Site.Line},
+        {"inferred_by", D.Site.How},
+        {"function", D.Function}});
   for (const torch_tidy::DeclaredKernel &K : Index->allKernels())
     Kernels.push_back(
         llvm::json::Object{{"namespace", K.Namespace},
@@ -137,12 +147,10 @@ int dumpProjectIndex(llvm::StringRef Dir) {
                                          {"file", K.File},
                                          {"line", K.Line}});
   const torch_tidy::ProjectIndexStats &Stats = Index->stats();
-  llvm::json::Object Out{{"root", Index->root()},
-                         {"files", Stats.Files},
-                         {"build_files", Stats.BuildFiles},
-                         {"operators", std::move(Operators)},
-                         {"kernels", std::move(Kernels)},
-                         {"stub_kernels", std::move(Stubs)}};
+  llvm::json::Object Out{
+      {"root", Index->root()},           {"files", Stats.Files},
+      {"build_files", Stats.BuildFiles}, {"operators", std::move(Operators)},
+      {"kernels", std::move(Kernels)},   {"stub_kernels", std::move(Stubs)}};
   llvm::outs() << llvm::formatv("{0:2}", llvm::json::Value(std::move(Out)))
                << "\n";
   return 0;

@@ -312,6 +312,9 @@ public:
   /// Site.How the helper); null where it is not.
   const DeclaredKernel *inferredDefinition(llvm::StringRef Ns,
                                            llvm::StringRef Name) const;
+  const std::vector<DeclaredKernel> &inferredDefinitions() const {
+    return InferredDefs;
+  }
 
   /// The dispatch-stub calls and stub kernels of the project's files.
   const std::vector<StubCall> &stubCalls() const { return StubCalls; }
