@@ -836,12 +836,17 @@ def _coverage(args, db, index_json, root, linted, causes, regex_skipped,
                                             torch_namespaces)
         if undefined["operators"]:
             c["undefined"] = undefined
-        kernelless = cov.kernelless_operators(index_json, torch_namespaces)
-        if kernelless:
-            c["kernelless"] = kernelless
     if harvests or any((unread or {}).values()):
         cov.with_compiler(c, harvests, index_json, root,
                           count=c["counted_from"] == "index", unread=unread)
+    if c["counted_from"] == "index":
+        # Defined, with no kernel the index or the compiler read.
+        seen = {k.split(" ", 1)[0] for k in
+                (c.get("compiler") or {}).get("kernels_only_compiler", [])}
+        kernelless = [op for op in cov.kernelless_operators(
+            index_json, torch_namespaces) if op not in seen]
+        if kernelless:
+            c["kernelless"] = kernelless
     if db.how == "cmake sources":
         cov.approximate(c, "the database was made from the CMake sources "
                         "because CMake could not configure, not from the "
