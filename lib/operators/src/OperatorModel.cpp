@@ -463,15 +463,25 @@ void OperatorModel::finish() {
 
 namespace {
 
+/// `f` of a name written `ns::f` (or `f`).
+StringRef simpleName(StringRef Written) {
+  StringRef Last = Written.rsplit("::").second;
+  return Last.empty() ? Written : Last;
+}
+
+/// Whether stub kernel S serves call C: the same stub, and a device the
+/// call names (if it names one) that S is registered for.
+bool serves(const StubKernel &S, const StubCall &C) {
+  return S.Stub == C.Stub && (C.Device.empty() || C.Device == S.Device);
+}
+
 /// The functions of Defined (by simple name) that a registration's name,
 /// qualified as written (`ns::f`), names: a function of that name in
 /// another namespace is not it.
 std::vector<const FunctionDecl *> functionsNamed(
     const llvm::StringMap<std::vector<const FunctionDecl *>> &Defined,
     StringRef Written) {
-  StringRef Simple = Written.rsplit("::").second.empty()
-                         ? Written
-                         : Written.rsplit("::").second;
+  StringRef Simple = simpleName(Written);
   std::vector<const FunctionDecl *> Named;
   auto It = Defined.find(Simple);
   if (It == Defined.end())
@@ -551,7 +561,7 @@ void OperatorModel::noteStubHandOffs(const ProjectOperators &Project) {
           continue;
         const StubKernel *SK = nullptr;
         for (const StubKernel &S : Project.stubKernels())
-          if (S.Stub == C.Stub && (C.Device.empty() || C.Device == S.Device)) {
+          if (serves(S, C)) {
             SK = &S;
             break;
           }
@@ -602,11 +612,8 @@ void OperatorModel::inferFromHelper(const ProjectOperators &Project,
   // Else a kernel behind a stub that the function calls: the arguments the
   // call passes take the stub kernel's parameter types, named as the
   // function names its parameters; the others and the returns are unknown.
-  StringRef Simple = StringRef(D->Function).rsplit("::").second.empty()
-                         ? StringRef(D->Function)
-                         : StringRef(D->Function).rsplit("::").second;
   for (const KernelRegistration &K : Op.Kernels) {
-    if (!K.Through || K.Through->Caller != Simple || !K.Kernel)
+    if (!K.Through || K.Through->Caller != simpleName(D->Function) || !K.Kernel)
       continue;
     OperatorSchema S = NameOnly;
     S.NameOnly = false;
@@ -666,18 +673,14 @@ void OperatorModel::addStubKernels(const ProjectOperators &Project,
       continue;
     Project.noteFunctionRead(SK.Function);
     for (const StubCall &C : Project.stubCalls()) {
-      if (C.Stub != SK.Stub || (!C.Device.empty() && C.Device != SK.Device))
+      if (!serves(SK, C))
         continue;
       // The operators whose registered function is the caller.
       for (const DeclaredKernel &K : Project.allKernels()) {
         if (K.Function.empty() || isFakeKey(K.Site.Key) ||
             K.Site.Key == CustomClassMethodKey)
           continue;
-        StringRef Written = K.Function;
-        StringRef Simple = Written.rsplit("::").second.empty()
-                               ? Written
-                               : Written.rsplit("::").second;
-        if (Simple != C.Caller)
+        if (simpleName(K.Function) != C.Caller)
           continue;
         OperatorSchema Name;
         Name.Name = K.Name;

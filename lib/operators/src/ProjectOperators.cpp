@@ -578,8 +578,7 @@ void scanCxx(StringRef Path, StringRef Text, FileOperatorFacts &Out) {
   if (Text.contains("DISPATCH") || Text.contains("_stub") ||
       Text.contains("DeviceType") || Text.contains("kCPU") ||
       Text.contains("kCUDA") || Text.contains("device_type")) {
-    scanStubs(Path, T, Lines, Out);
-    Lines = LineCounter(Buf);
+    scanStubs(Path, T, Lines, Out); // (Lines goes back to 0 by itself)
   }
   if (Text.contains("FunctionSchema") || Text.contains("function_schema"))
     scanInferringHelpers(T, Out);

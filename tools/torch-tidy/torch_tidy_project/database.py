@@ -99,9 +99,8 @@ def existing(project):
     return found
 
 
-def declared_options(source):
-    """{NAME: default} of the option() calls of a CMake project."""
-    return cmake.declared_options(source)
+# {NAME: default} of the option() calls of a CMake project (cmake's).
+declared_options = cmake.declared_options
 
 
 _LITERAL_DEFINE = re.compile(r"-D([A-Za-z_]\w*)(?::\w+)?=([^{}]*)$")
