@@ -1055,6 +1055,68 @@ TEST_F(ProjectIndex, PythonFakeAliases) {
             "torch.library.register_fake");
 }
 
+TEST_F(ProjectIndex, LibraryFunctionsBoundInAnotherModule) {
+  // bitsandbytes: `register_kernel = torch.library.register_kernel` in its
+  // _ops.py, imported by each backend's module; DGL: a fake decorator
+  // chosen by torch version over several lines; `from torch.library import
+  // impl` used bare.
+  write("pkg/_ops.py", "import torch\n"
+                       "register_kernel = torch.library.register_kernel\n"
+                       "@register_kernel(\"pkg::own\", \"default\")\n"
+                       "def _(x): return x\n");
+  write("pkg/backends/cpu.py",
+        "from ..._ops import register_kernel\n"
+        "@register_kernel(\"pkg::gemv\", \"cpu\")\n"
+        "def _(x): return x\n"
+        "register_kernel(\"pkg::update\", (\"cpu\", \"cuda\"))(f)\n"
+        "register_kernel(\"pkg::anywhere\")(f)\n");
+  write("pkg/base.py", "import torch\n"
+                       "if NEW:\n"
+                       "    torch_fake_decorator = (\n"
+                       "        torch.library.impl_abstract\n"
+                       "        if OLD\n"
+                       "        else torch.library.register_fake\n"
+                       "    )\n"
+                       "    @torch_fake_decorator(\"pkg::expand\")\n"
+                       "    def _(x): return x\n");
+  write("pkg/meta.py", "from torch.library import impl\n"
+                       "@impl(\"pkg::gemv\", \"Meta\")\n"
+                       "def _(x): return x\n");
+  // A function of the project's own named register_kernel, in a project
+  // that binds no such name, registers nothing.
+  write("other/x.py", "def impl(name, key): pass\n"
+                      "impl(\"other::op\", \"cpu\")\n");
+  auto Index = ProjectOperators::build(Root, "");
+  auto KeysOf = [&](const char *Ns, const char *Op) {
+    std::vector<std::string> Out;
+    for (const DeclaredKernel *K : Index->kernels(Ns, Op))
+      Out.push_back(K->Site.Key + "|" + K->Site.How + "|" +
+                    llvm::sys::path::filename(K->Site.File).str() + ":" +
+                    std::to_string(K->Site.Line));
+    std::sort(Out.begin(), Out.end());
+    return Out;
+  };
+  EXPECT_EQ(KeysOf("pkg", "own"),
+            std::vector<std::string>{
+                "CompositeExplicitAutograd|torch.library.register_kernel|"
+                "_ops.py:3"});
+  EXPECT_EQ(KeysOf("pkg", "gemv"),
+            (std::vector<std::string>{
+                "CPU|torch.library.register_kernel (imported)|cpu.py:2",
+                "Meta|torch.library.impl|meta.py:2"}));
+  EXPECT_EQ(KeysOf("pkg", "update"),
+            (std::vector<std::string>{
+                "CPU|torch.library.register_kernel (imported)|cpu.py:4",
+                "CUDA|torch.library.register_kernel (imported)|cpu.py:4"}));
+  EXPECT_EQ(KeysOf("pkg", "anywhere"),
+            std::vector<std::string>{
+                "CompositeExplicitAutograd|torch.library.register_kernel "
+                "(imported)|cpu.py:5"});
+  EXPECT_EQ(KeysOf("pkg", "expand"),
+            std::vector<std::string>{"Fake|torch_fake_decorator|base.py:8"});
+  EXPECT_TRUE(Index->kernels("other", "op").empty());
+}
+
 TEST_F(ProjectIndex, CustomClassMethodsAreNotOperators) {
   // TorchScript custom classes register methods with .def on class_<T>:
   // not operators (eight classes' `wait` were once one "operator").

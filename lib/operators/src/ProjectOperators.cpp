@@ -25,7 +25,7 @@ using namespace llvm;
 namespace torch_tidy {
 namespace {
 
-constexpr int CacheVersion = 25;
+constexpr int CacheVersion = 26;
 /// Files larger than this are not read (generated or vendored code).
 constexpr uint64_t MaxFileSize = 4 << 20;
 /// A project with more files than this is indexed up to this many.
@@ -1222,17 +1222,45 @@ torchLibraryImports(StringRef Code) {
   return Out;
 }
 
+/// The code of Text's logical lines (comments dropped, trimmed on the
+/// left): a line whose brackets are still open goes on with the next ones,
+/// joined with a space (DGL's `fake = (\n torch.library.impl_abstract\n if
+/// old else torch.library.register_fake\n)`).
+std::vector<std::string> pythonLogicalLines(StringRef Text) {
+  std::vector<std::string> Out;
+  std::string Pending;
+  int Depth = 0;
+  StringRef Rest = Text;
+  while (!Rest.empty()) {
+    auto [Line, Next] = Rest.split('\n');
+    Rest = Next;
+    StringRef Code = Line.ltrim(" \t").split('#').first.rtrim();
+    if (!Pending.empty())
+      Pending += ' ';
+    Pending += Code.str();
+    for (char C : Code)
+      Depth += C == '(' || C == '[' || C == '{'   ? 1
+               : C == ')' || C == ']' || C == '}' ? -1
+                                                  : 0;
+    if (Depth <= 0) {
+      Out.push_back(std::move(Pending));
+      Pending.clear();
+      Depth = 0;
+    }
+  }
+  if (!Pending.empty())
+    Out.push_back(std::move(Pending));
+  return Out;
+}
+
 /// Names bound to register_fake or impl_abstract themselves, not to a
 /// call's result (`fake = torch.library.impl_abstract if old else
 /// torch.library.register_fake`, `fake = getattr(torch.library,
 /// "register_fake", None) or torch.library.impl_abstract`): their calls
 /// register fakes as the functions do.
 void pythonFakeAliases(StringRef Text, std::vector<WrapperMacro> &Out) {
-  StringRef Rest = Text;
-  while (!Rest.empty()) {
-    auto [Line, Next] = Rest.split('\n');
-    Rest = Next;
-    StringRef Code = Line.ltrim(" \t").split('#').first.rtrim();
+  for (const std::string &Logical : pythonLogicalLines(Text)) {
+    StringRef Code = Logical;
     size_t NameEnd = 0;
     while (NameEnd < Code.size() &&
            (isAlnum(Code[NameEnd]) || Code[NameEnd] == '_'))
@@ -1275,20 +1303,22 @@ StringMap<std::string> pythonLibraryAliases(StringRef Text) {
       "custom_op", "impl", "register_kernel", "register_autograd"};
   auto Known = [](StringRef F) { return llvm::is_contained(Functions, F); };
   StringMap<std::string> Out;
-  StringRef Rest = Text;
-  while (!Rest.empty()) {
-    auto [Line, Next] = Rest.split('\n');
-    Rest = Next;
-    StringRef Code = Line.ltrim(" \t").split('#').first.rtrim();
+  for (const std::string &Logical : pythonLogicalLines(Text)) {
+    StringRef Code = Logical;
     if (Code.starts_with("from ")) {
+      // `from torch.library import impl` binds impl itself: an alias of
+      // its own name (the bare name is otherwise read as a project's).
       for (auto [Imported, Alias] : torchLibraryImports(Code))
-        if (Known(Imported) && isIdentifier(Alias) && Alias != Imported)
-          Out[Alias] = Imported.str();
+        if (StringRef Bound = Alias.empty() ? Imported : Alias;
+            Known(Imported) && isIdentifier(Bound))
+          Out[Bound] = Imported.str();
       continue;
     }
     auto [Name, Value] = Code.split('=');
     Name = Name.trim();
     Value = Value.trim();
+    while (Value.starts_with("(") && Value.ends_with(")"))
+      Value = Value.drop_front().drop_back().trim();
     if (!isIdentifier(Name) || Value.empty() || Value.starts_with("="))
       continue;
     if (Value.consume_front("torch.library.") && Known(Value))
@@ -1707,6 +1737,30 @@ void scanPython(StringRef Path, StringRef Text, FileOperatorFacts &Facts) {
     return;
   pythonFakeWrappers(Text, Facts.Wrappers);
   StringMap<std::string> Aliases = pythonLibraryAliases(Text);
+  // Names this file binds to torch.library's functions are the functions
+  // where other files import and call them (bitsandbytes' `register_kernel
+  // = torch.library.register_kernel` in its _ops.py): resolved
+  // project-wide, keys from each call.
+  for (const auto &A : Aliases)
+    if (A.second != "custom_op")
+      Facts.Wrappers.push_back(
+          {A.first().str(), (LibraryAliasPrefix + A.second).str()});
+  // A call of a name with an operator's name first: a wrapper call,
+  // resolved project-wide; the dispatch keys its other strings name,
+  // comma-joined, for a name bound to torch.library's function.
+  auto WrapperCall = [&](StringRef Verb, size_t At, StringRef First) {
+    auto [Ns, Name] = operatorNameOf(First);
+    std::string Keys;
+    PythonCall Call = pythonCall(Text, At);
+    for (size_t I = 1; I < Call.Strings.size(); ++I)
+      if (std::optional<std::string> K = pythonKey(Call.Strings[I]))
+        Keys += (Keys.empty() ? "" : ",") + *K;
+    Facts.WrapperCalls.push_back(
+        {Ns, Name,
+         KernelSite{Keys, Verb.str(), Path.str(),
+                    Lines.lineOf(At - Verb.size()), conditionOf(Text, At)},
+         ""});
+  };
   // Functions a torch.library.custom_op made operators of ({function:
   // (ns, op)}): their register_fake, register_kernel and
   // register_autograd methods register for that operator.
@@ -1775,14 +1829,8 @@ void scanPython(StringRef Path, StringRef Text, FileOperatorFacts &Facts) {
         continue;
       }
       if (!Verb.empty() && First && First->find("::") != std::string::npos &&
-          First->find('(') == std::string::npos) {
-        auto [Ns, Name] = operatorNameOf(*First);
-        Facts.WrapperCalls.push_back(
-            {Ns, Name,
-             KernelSite{"", Verb.str(), Path.str(),
-                        Lines.lineOf(At - Verb.size()), conditionOf(Text, At)},
-             ""});
-      }
+          First->find('(') == std::string::npos)
+        WrapperCall(Verb, At, *First);
       continue;
     }
     if (V == Verbs.end())
@@ -1843,7 +1891,18 @@ void scanPython(StringRef Path, StringRef Text, FileOperatorFacts &Facts) {
     } else if (Verb == "impl" || Verb == "register_kernel" ||
                (!Before.empty() &&
                 (isAlnum(Before.back()) || Before.back() == '_'))) {
-      continue; // a function of the project's own named impl(...)
+      // A function of the project's own named impl(...), or torch.library's
+      // imported from the project's module that binds it (a wrapper call
+      // where an operator's name comes first).
+      size_t Pos = At + 1;
+      std::optional<std::string> First = pythonStrings(Text, Pos);
+      bool Bare =
+          Before.empty() || !(isAlnum(Before.back()) || Before.back() == '_');
+      bool OwnDef = Text.contains(("def " + Verb + "(").str());
+      if (Bare && !OwnDef && First && First->find("::") != std::string::npos &&
+          First->find('(') == std::string::npos)
+        WrapperCall(Verb, At, *First);
+      continue;
     } else if (Before.rtrim().ends_with("def")) {
       continue; // its definition
     }
@@ -2640,6 +2699,27 @@ void ProjectOperators::indexKernels(std::vector<WrapperMacro> Wrappers,
     if (It == Of.end())
       continue;
     const WrapperMacro &W = *It->second;
+    // torch.library's function under a name the project binds: the call's
+    // own keys (register_kernel's default: every device; impl has none).
+    if (StringRef Fn = W.Key; Fn.consume_front(LibraryAliasPrefix)) {
+      if (!C.Function.empty())
+        continue;
+      SmallVector<StringRef, 2> Keys;
+      StringRef(C.Site.Key).split(Keys, ',', -1, false);
+      if (Fn == "register_autograd")
+        Keys = {"Autograd"};
+      else if (Keys.empty() && Fn == "register_kernel")
+        Keys = {"CompositeExplicitAutograd"};
+      std::string How =
+          W.Name == Fn ? W.Key + " (imported)" : W.Key + " (as " + W.Name + ")";
+      for (StringRef K : Keys) {
+        DeclaredKernel Copy = C;
+        Copy.Site.Key = K.str();
+        Copy.Site.How = How;
+        Kernels.push_back(std::move(Copy));
+      }
+      continue;
+    }
     // A decorator (`@name`) is a call of an operator-defining helper only;
     // the operator is named after the function it decorates.
     if (C.Function.empty() != W.Naming.empty())

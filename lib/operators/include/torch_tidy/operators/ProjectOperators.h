@@ -91,8 +91,14 @@ struct DeclaredKernel {
 
 /// A project's own registration macro: `#define NAME(op, fn) ...impl...`
 /// whose body names a dispatch key.
+/// WrapperMacro::Key of a name bound to torch.library's function.
+inline constexpr llvm::StringLiteral LibraryAliasPrefix = "torch.library.";
+
 struct WrapperMacro {
   std::string Name;
+  /// The key its calls register, or, for a name bound to one of
+  /// torch.library's functions, LibraryAliasPrefix + the function (the
+  /// calls' own keys).
   std::string Key;
   /// For a Python decorator factory that defines an operator named after
   /// the function it decorates (`lib.define(fn.__name__ + ...)`):
