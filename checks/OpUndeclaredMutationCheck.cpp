@@ -62,6 +62,7 @@ void OpUndeclaredMutationCheck::check(const MatchFinder::MatchResult &Result) {
   FixedReturns.clear();
   for (const RegisteredOperator &Op : Model.operators())
     checkOperator(Op, Analysis, *Result.Context);
+  checkPybindCallees(Analysis, *Result.Context);
   // What needs no parse (a schema that returns nothing and declares nothing
   // mutable, its kernels and fakes from the project index) is reported
   // whatever the parse.
@@ -527,6 +528,83 @@ void OpUndeclaredMutationCheck::noteOpaqueCallers(
          DiagnosticIDs::Note)
         << Operator << S->How << S->File << S->Line << ArgumentName << What
         << ground_truth::BothVersions;
+  }
+}
+
+void OpUndeclaredMutationCheck::checkPybindCallees(
+    ArgumentMutationAnalysis &Analysis, ASTContext &Ctx) {
+  std::shared_ptr<const ProjectOperators> Project =
+      projectOperators(Ctx.getSourceManager(), ProjectRoot);
+  if (!Project || !Project->hasPybindCalls())
+    return;
+  const SourceManager &SM = Ctx.getSourceManager();
+  // The main file's function definitions, namespaces and extern "C" blocks
+  // entered.
+  std::vector<const FunctionDecl *> Functions;
+  std::vector<const DeclContext *> Work{Ctx.getTranslationUnitDecl()};
+  while (!Work.empty()) {
+    const DeclContext *DC = Work.back();
+    Work.pop_back();
+    for (const Decl *D : DC->decls()) {
+      if (isa<NamespaceDecl, LinkageSpecDecl>(D)) {
+        Work.push_back(cast<DeclContext>(D));
+        continue;
+      }
+      const auto *FD = dyn_cast<FunctionDecl>(D);
+      if (FD && FD->doesThisDeclarationHaveABody() && FD->getIdentifier() &&
+          SM.isInMainFile(SM.getExpansionLoc(FD->getLocation())))
+        Functions.push_back(FD);
+    }
+  }
+  std::set<std::pair<const Expr *, std::string>> Seen;
+  for (const FunctionDecl *FD : Functions) {
+    std::vector<const DeclaredKernel *> Callers =
+        Project->pybindCallers(FD->getName());
+    if (Callers.empty())
+      continue;
+    const ArgumentMutationResult &R = Analysis.analyse(FD);
+    for (const ArgumentWrite &W : R.Writes) {
+      if (W.Metadata || W.ParamIndex >= FD->getNumParams())
+        continue;
+      for (const DeclaredKernel *C : Callers) {
+        StringRef D = C->Site.Declares;
+        // '0': a parameter of the custom op its mutates_args does not list.
+        if (W.ParamIndex >= D.size() || D[W.ParamIndex] != '0')
+          continue;
+        SmallVector<StringRef, 4> Args;
+        StringRef(C->Site.How).split(Args, PybindArgumentSeparator);
+        if (W.ParamIndex >= Args.size())
+          continue;
+        std::string Outer = C->Namespace + "::" + C->Name;
+        const Expr *Site = siteOf(W);
+        if (!Seen.insert({Site, Outer + "/" + Args[W.ParamIndex].str()}).second)
+          continue;
+        bool HasFake = llvm::any_of(
+            Project->kernels(C->Namespace, C->Name),
+            [](const DeclaredKernel *K) { return K->Site.Key == "Fake"; });
+        SourceLocation At = written(Site->getBeginLoc());
+        // tools/ground-truth/opaque_callers.py, rows pybind_in_unlisted
+        // (a fake: the write lost) and pybind_in_unlisted_nofake (an error).
+        diag(At, "%0 writes into '%1', which the Python custom op '%2' "
+                 "(%3:%4) passes to '%5' from its argument '%6' without "
+                 "listing it in mutates_args: torch.compile calls the custom "
+                 "op as one operator without tracing into it, so %select{"
+                 "compiled callers lose the write, silently, as with an "
+                 "undeclared write in a C++ operator with a fake kernel|"
+                 "compiling a call of it fails (no fake kernel of it is "
+                 "registered here; with one, compiled callers would lose the "
+                 "write silently)}7 (measured on %8); list '%6' in its "
+                 "mutates_args")
+            << W.Form << FD->getParamDecl(W.ParamIndex)->getName() << Outer
+            << C->Site.File << C->Site.Line << FD->getName()
+            << Args[W.ParamIndex].trim() << static_cast<unsigned>(!HasFake)
+            << ground_truth::BothVersions << written(Site->getSourceRange());
+        if (W.Via)
+          diag(W.Write->getBeginLoc(), "the write is here, in '%0'",
+               DiagnosticIDs::Note)
+              << W.WriteFunction->getQualifiedNameAsString();
+      }
+    }
   }
 }
 

@@ -38,6 +38,12 @@ private:
   void checkOperator(const RegisteredOperator &Op,
                      ArgumentMutationAnalysis &Analysis,
                      clang::ASTContext &Ctx);
+  /// Functions of this translation unit that a pybind11 module binds and a
+  /// Python custom op calls: their writes into an argument the custom op
+  /// passes from one of its own parameters without listing it in
+  /// mutates_args.
+  void checkPybindCallees(ArgumentMutationAnalysis &Analysis,
+                          clang::ASTContext &Ctx);
   /// The note that says where kernel K of Op is registered.
   void noteRegistration(const KernelRegistration &K,
                         const RegisteredOperator &Op);

@@ -159,6 +159,20 @@ class OperatorFilesTest(Fixture):
         self.assertEqual(why[defs], ["defines a kernel"])
         self.assertEqual(index.operator_files(self.index, [krnl, defs]), {})
 
+    # Issue 80 (7): a C++ function a pybind11 module binds and a Python
+    # custom op calls is judged where it is defined.
+    def test_pybind_callees(self):
+        defs = write(os.path.join(self.d, "csrc", "fill.cpp"),
+                     "void fill_rows(at::Tensor out, const at::Tensor &s) {\n}\n")
+        other = write(os.path.join(self.d, "csrc", "other.cpp"),
+                      "void unbound(at::Tensor out) {\n}\n")
+        doc = dict(self.index, pybind_callees=[
+            {"name": "fill_rows", "function": "ns::fill_rows", "file": defs,
+             "line": 5, "callers": [{"operator": "pw::fill", "file": "ops.py",
+                                     "line": 7, "declares": "00"}]}])
+        why = index.operator_files(doc, [defs, other])
+        self.assertEqual(why, {defs: ["defines a function a Python custom op calls"]})
+
 
 class RegisteringFilesTest(Fixture):
     def test_cpp_files_with_their_operators(self):

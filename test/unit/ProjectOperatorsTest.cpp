@@ -1238,6 +1238,46 @@ TORCH_LIBRARY_FRAGMENT(torch_ipex, m) {
   EXPECT_EQ(F.HelperDefs[0].Site.How, "construct_function_schema_and_register");
 }
 
+TEST(ScanOperatorFile, PybindDefsAndCustomOpCalls) {
+  FileOperatorFacts Cxx = scanOperatorFile(
+      "ext.cpp", "PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) {\n"
+                 "  m.def(\"fill\", &ns::fill_rows, \"doc\");\n"
+                 "  m.def(\"plain\", plain);\n"
+                 "  m.def(\"lambda\", [](int x) { return x; });\n"
+                 "  m.def(\"cast\", py::overload_cast<int>(&f));\n"
+                 "}\n");
+  ASSERT_EQ(Cxx.PybindDefs.size(), 2u);
+  EXPECT_EQ(Cxx.PybindDefs[0].Name, "fill");
+  EXPECT_EQ(Cxx.PybindDefs[0].Function, "ns::fill_rows");
+  EXPECT_EQ(Cxx.PybindDefs[0].Site.Line, 2u);
+  EXPECT_EQ(Cxx.PybindDefs[1].Function, "plain");
+  FileOperatorFacts Py = scanOperatorFile(
+      "ops.py", "import torch\n"
+                "import pkg._C as ext\n"
+                "from pkg import _C\n"
+                "@torch.library.custom_op('pw::f', mutates_args=('a',))\n"
+                "def f(a: torch.Tensor, b: torch.Tensor, n: int) -> None:\n"
+                "    t = torch.empty_like(a)\n"
+                "    _C.fill(a, b, t, b.contiguous(), n=n)\n"
+                "    ext.plain(b)\n"
+                "    torch.sum(a)\n"
+                "def g(a):\n"
+                "    _C.fill(a)\n");
+  ASSERT_EQ(Py.PybindCalls.size(), 2u);
+  const DeclaredKernel *Fill = &Py.PybindCalls[0], *Plain = &Py.PybindCalls[1];
+  if (Fill->Function != "fill")
+    std::swap(Fill, Plain);
+  EXPECT_EQ(Fill->Namespace, "pw");
+  EXPECT_EQ(Fill->Name, "f");
+  EXPECT_EQ(Fill->Function, "fill");
+  EXPECT_EQ(Fill->Site.Line, 7u);
+  // a listed, b a parameter not listed, t the body's own, an expression and
+  // a keyword argument not read.
+  EXPECT_EQ(Fill->Site.Declares, "10l??");
+  EXPECT_EQ(Plain->Function, "plain");
+  EXPECT_EQ(Plain->Site.Declares, "0");
+}
+
 TEST(Consequence, ClassesFollowTheMeasuredRows) {
   auto Of = [](std::vector<std::string> Keys, bool Raw = true) {
     std::vector<KernelSite> Sites;

@@ -854,6 +854,28 @@ def case_cmake_projects(c):
           f"the writes behind the stubs found, their paths and schemas named, "
           f"the return not copied: {out.strip()[-900:]}")
 
+    # A Python-declared schema over a C++ write (issue 80, item 7): a
+    # custom op whose mutates_args lists nothing hands `out` to a function
+    # its pybind11 module binds, which writes it; the file registers no
+    # operator and is linted because a custom op calls its function.
+    pyb = fresh("pybind-op", "pybind-op")
+    rc, out = run([project, "--python", py, "-j", "2", "--json",
+                   "summary.json"], cwd=pyb)
+    s = summary(pyb)
+    fill = os.path.join(pyb, "csrc", "fill.cpp")
+    check(rc == 1 and s.get("files_linted") == 1 and
+          s.get("did_not_parse") == {} and
+          s.get("warnings") == {"torch-op-undeclared-mutation": 1} and
+          re.search(rf"fill\.cpp:{line_of(fill, 'rows.add_(src)')}:\d+: "
+                    rf"warning: add_ writes into 'out', which the Python "
+                    rf"custom op 'pybind_op::add_rows' \(\S+ops\.py:9\) "
+                    rf"passes to 'add_rows' from its argument 'out' without "
+                    rf"listing it in mutates_args", out) and
+          "compiled callers lose the write, silently" in out,
+          f"the pybind11-bound function's write found against the custom "
+          f"op's mutates_args, the declared one and the op's own tensor "
+          f"left alone (exit {rc}): {out.strip()[-900:]}")
+
     # A plain CMake project: a C++ Meta kernel is its fake. Its build
     # compiles a vendored library (third_party/vend: a schema in one file,
     # its kernel in another), which the project index reads because the

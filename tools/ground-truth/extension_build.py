@@ -175,3 +175,16 @@ def load_texts(torch, name, named_texts):
         write_if_changed(path, text)
         paths.append(path)
     load(torch, name, build, paths)
+
+
+def load_module_texts(torch, name, named_texts):
+    """Builds [(file name, text)] as the Python extension module `name` (its
+    PYBIND11_MODULE binds functions), kept by build_dir; the module."""
+    build = build_dir(torch, name, [text for _, text in named_texts])
+    paths = []
+    for i, (base, text) in enumerate(named_texts):
+        path = os.path.join(build, f"src{i}-{base}")
+        write_if_changed(path, text)
+        paths.append(path)
+    return _cpp_extension().load(name=name, sources=paths, build_directory=build,
+                                 is_python_module=True, verbose=False)

@@ -11,7 +11,10 @@ and counts its runs. It calls each directly and inside Python custom ops
 whose mutates_args lists the argument passed, lists nothing, or is
 "unknown", and measures under torch.compile(fullgraph=True) with aot_eager
 and inductor: "same" (the uncompiled values, or as many runs), "different"
-(other values, or fewer runs), or "error".
+(other values, or fewer runs), or "error". The same write in a C++ function
+a pybind11 module binds (`fill_rows`), called inside Python custom ops that
+list the argument or list nothing, with a fake and without one (issue 80:
+a Python-declared schema over a C++ write), gives the rows pybind_*.
 
   opaque_callers.py --python LABEL=PYTHON [--python ...]
       measures and checks the table EXPECTED under each torch, and that the
@@ -53,6 +56,12 @@ TORCH_LIBRARY_IMPL(tt_oc, CompositeExplicitAutograd, m) {
 }
 '''
 
+PYBIND = r'''
+#include <torch/extension.h>
+void fill_rows(at::Tensor out, const at::Tensor &v) { out.narrow(0, 0, 2).add_(v); }
+PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) { m.def("fill_rows", &fill_rows); }
+'''
+
 # case -> (what the custom op's mutates_args is, or None for a direct call;
 # the inner operator) : the measured result under every backend.
 CASES = {
@@ -64,6 +73,9 @@ CASES = {
     "record_in_listed": (("x",), "record"),
     "record_in_unlisted": ((), "record"),
     "record_in_unknown": ("unknown", "record"),
+    "pybind_in_listed": (("x",), "pybind"),
+    "pybind_in_unlisted": ((), "pybind"),
+    "pybind_in_unlisted_nofake": ((), "pybind"),
 }
 EXPECTED = {
     "write_direct": "different",
@@ -74,6 +86,9 @@ EXPECTED = {
     "record_in_listed": "same",
     "record_in_unlisted": "different",
     "record_in_unknown": "same",
+    "pybind_in_listed": "same",
+    "pybind_in_unlisted": "different",
+    "pybind_in_unlisted_nofake": "error",
 }
 
 
@@ -85,24 +100,28 @@ def measure():
     warnings.filterwarnings("ignore")
     logging.disable(logging.WARNING)
     um.load_inline_operators(torch, "tt_oc", KERNEL)
+    import extension_build
+    ext = extension_build.load_module_texts(torch, "tt_oc_pybind",
+                                            [("pybind.cpp", PYBIND)])
     for name in ("add_rows", "record"):
         torch.library.register_fake(f"tt_oc::{name}")(lambda *args: None)
     version = torch.__version__.split("+")[0]
     for case, (mutates, inner) in CASES.items():
-        op = getattr(torch.ops.tt_oc, inner)
+        op = ext.fill_rows if inner == "pybind" else getattr(torch.ops.tt_oc, inner)
         if mutates is None:
             call = op
         else:
             qualified = f"tt_oc::{case}"
-            if inner == "add_rows":
+            if inner in ("add_rows", "pybind"):
                 def body(x: torch.Tensor, y: torch.Tensor) -> None:
                     op(x, y)
             else:
                 def body(x: torch.Tensor, y: torch.Tensor) -> None:
                     op(x)
             call = torch.library.custom_op(qualified, mutates_args=mutates)(body)
-            call.register_fake(lambda x, y: None)
-        if inner == "add_rows":
+            if not case.endswith("_nofake"):
+                call.register_fake(lambda x, y: None)
+        if inner in ("add_rows", "pybind"):
             def f(x, v, call=call):
                 m = x * 1
                 call(m, v)
@@ -124,14 +143,17 @@ def measure():
                 same = torch.allclose(got, want) and ran == want_runs
                 result = "same" if same else "different"
             except Exception as e:  # what compiling raised
-                result = "error"
+                # "error": compiling could not run it on fake tensors (the
+                # custom op without a fake); any other failure is its own.
+                result = "error" if "fake" in str(e).lower() else \
+                    f"error-other-{type(e).__name__}"
                 print(f"# {case} {backend}: {type(e).__name__}: {str(e)[:200]}")
             print(f"ROW {version} {case} {backend} {result}", flush=True)
 
 
-def note_text():
+def note_text(function="noteOpaqueCallers"):
     text = open(CHECK_SOURCE).read()
-    start = text.find("void OpUndeclaredMutationCheck::noteOpaqueCallers(")
+    start = text.find(f"void OpUndeclaredMutationCheck::{function}(")
     end = text.find("\n}\n", start)
     return None if start < 0 else text[start:end]
 
@@ -157,6 +179,18 @@ def main():
                               "record_in_unlisted")):
             if clause not in flat:
                 problems.append(f"the check's note lacks the clause of {case}: {clause!r}")
+    # The warning of a pybind11-bound function's write (checkPybindCallees):
+    # its two classes, each the outcome of a measured case.
+    pybind = note_text("checkPybindCallees")
+    if pybind is None:
+        problems.append("checkPybindCallees is not found in " + CHECK_SOURCE)
+    else:
+        flat = re.sub(r'"\s*\n\s*"', "", pybind)
+        for clause, case in (("compiled callers lose the write, silently",
+                              "pybind_in_unlisted"),
+                             ("compiling a call of it fails", "pybind_in_unlisted_nofake")):
+            if clause not in flat:
+                problems.append(f"the pybind warning lacks the clause of {case}: {clause!r}")
     measured, failed = um.measure_under_venvs(args.python, __file__, "opaque-callers")
     problems += failed
     for label, rows in measured:

@@ -146,11 +146,33 @@ int dumpProjectIndex(llvm::StringRef Dir) {
                                          {"device", K.Device},
                                          {"file", K.File},
                                          {"line", K.Line}});
+  // The C++ functions a pybind11 module binds that a Python custom op
+  // calls (the check judges their writes against its mutates_args).
+  llvm::json::Array Pybind;
+  for (const torch_tidy::DeclaredKernel &D : Index->pybindDefs()) {
+    llvm::json::Array Callers;
+    for (const torch_tidy::DeclaredKernel &C : Index->pybindCalls())
+      if (C.Function == D.Name)
+        Callers.push_back(
+            llvm::json::Object{{"operator", C.Namespace + "::" + C.Name},
+                               {"file", C.Site.File},
+                               {"line", C.Site.Line},
+                               {"declares", C.Site.Declares}});
+    if (!Callers.empty())
+      Pybind.push_back(llvm::json::Object{{"name", D.Name},
+                                          {"function", D.Function},
+                                          {"file", D.Site.File},
+                                          {"line", D.Site.Line},
+                                          {"callers", std::move(Callers)}});
+  }
   const torch_tidy::ProjectIndexStats &Stats = Index->stats();
-  llvm::json::Object Out{
-      {"root", Index->root()},           {"files", Stats.Files},
-      {"build_files", Stats.BuildFiles}, {"operators", std::move(Operators)},
-      {"kernels", std::move(Kernels)},   {"stub_kernels", std::move(Stubs)}};
+  llvm::json::Object Out{{"root", Index->root()},
+                         {"files", Stats.Files},
+                         {"build_files", Stats.BuildFiles},
+                         {"operators", std::move(Operators)},
+                         {"kernels", std::move(Kernels)},
+                         {"stub_kernels", std::move(Stubs)},
+                         {"pybind_callees", std::move(Pybind)}};
   llvm::outs() << llvm::formatv("{0:2}", llvm::json::Value(std::move(Out)))
                << "\n";
   return 0;

@@ -25,7 +25,7 @@ using namespace llvm;
 namespace torch_tidy {
 namespace {
 
-constexpr int CacheVersion = 26;
+constexpr int CacheVersion = 27;
 /// Files larger than this are not read (generated or vendored code).
 constexpr uint64_t MaxFileSize = 4 << 20;
 /// A project with more files than this is indexed up to this many.
@@ -561,6 +561,39 @@ void scanInferringHelpers(const std::vector<Token> &T, FileOperatorFacts &Out) {
   }
 }
 
+/// The functions a pybind11 module binds by name (`m.def("fill", &fill)`,
+/// `m.def("fill", ns::fill, "doc")`): PybindDefs (Name the Python name,
+/// Function the C++ function as written). A lambda or a cast is not read.
+void scanPybindDefs(StringRef Path, const std::vector<Token> &T,
+                    LineCounter &Lines, FileOperatorFacts &Out) {
+  for (size_t I = 0; I + 4 < T.size(); ++I) {
+    if (!T[I].is(clang::tok::period) || !T[I + 1].isIdent("def") ||
+        !T[I + 2].is(clang::tok::l_paren) || !T[I + 3].isString() ||
+        !T[I + 4].is(clang::tok::comma))
+      continue;
+    size_t J = I + 5;
+    if (J < T.size() && T[J].is(clang::tok::amp))
+      ++J;
+    std::string Function;
+    while (J < T.size() && (T[J].is(clang::tok::raw_identifier) ||
+                            T[J].is(clang::tok::coloncolon))) {
+      Function += T[J].Text.str();
+      ++J;
+    }
+    if (Function.empty() || J >= T.size() ||
+        !(T[J].is(clang::tok::comma) || T[J].is(clang::tok::r_paren)))
+      continue;
+    std::string Name = cxxStringValue(T[I + 3].Text);
+    if (Name.empty() || isDigit(Name[0]) ||
+        !llvm::all_of(Name, [](char C) { return isAlnum(C) || C == '_'; }))
+      continue;
+    Out.PybindDefs.push_back({"", Name,
+                              KernelSite{"", "pybind11 def", Path.str(),
+                                         Lines.lineOf(T[I + 1].Offset), ""},
+                              Function});
+  }
+}
+
 void scanCxx(StringRef Path, StringRef Text, FileOperatorFacts &Out) {
   bool Defines = Text.contains("#define") &&
                  (Text.contains("impl") || Text.contains("def(") ||
@@ -582,6 +615,9 @@ void scanCxx(StringRef Path, StringRef Text, FileOperatorFacts &Out) {
   }
   if (Text.contains("FunctionSchema") || Text.contains("function_schema"))
     scanInferringHelpers(T, Out);
+  if (Text.contains("PYBIND11_MODULE") || Text.contains("pybind11::module") ||
+      Text.contains("py::module"))
+    scanPybindDefs(Path, T, Lines, Out);
   DenseSet<size_t> Seen; // offsets of recorded literals
   // A template's placeholder (`{{ optimizer }}`, FBGEMM's Jinja code
   // generators) names no operator: the generated file registers it.
@@ -1483,10 +1519,141 @@ std::vector<StringRef> pythonArguments(StringRef Text, size_t Open,
   return Out;
 }
 
+/// The Python custom op whose body holds Pos: a def decorated
+/// `@torch.library.custom_op("ns::outer", mutates_args=(...))` (other
+/// decorators beside it), with the names its mutates_args lists (none where
+/// it could not be read) or "unknown".
+struct EnclosingCustomOp {
+  std::string Outer;
+  std::optional<std::vector<std::string>> Mutates;
+  bool Unknown = false;            // mutates_args="unknown"
+  std::vector<std::string> Params; // the def's parameters, by name
+};
+std::optional<EnclosingCustomOp> customOpAround(StringRef Text, size_t Pos) {
+  std::vector<StringRef> Headers = enclosingHeaders(Text, Pos);
+  if (Headers.empty() || !isDefHeader(Headers.back()))
+    return std::nullopt;
+  size_t DefAt = lineAndIndent(Text, Headers.back().data() - Text.data()).first;
+  // The decorator: the last custom_op( before the def, with only other
+  // decorators and blank lines between its call and the def.
+  size_t Deco = Text.take_front(DefAt).rfind("custom_op(");
+  if (Deco == StringRef::npos)
+    return std::nullopt;
+  StringRef Before = Text.take_front(Deco);
+  for (StringRef Prefix : {"torch.library.", "library."})
+    if (Before.ends_with(Prefix)) {
+      Before = Before.drop_back(Prefix.size());
+      break;
+    }
+  size_t DecoOpen = Deco + StringRef("custom_op").size();
+  size_t DecoClose = closingBracket(Text, DecoOpen);
+  if (!Before.ends_with("@") || DecoClose == StringRef::npos ||
+      DecoClose > DefAt)
+    return std::nullopt;
+  for (StringRef Line : llvm::split(Text.slice(DecoClose + 1, DefAt), '\n'))
+    if (!Line.trim().empty() && !Line.trim().starts_with("@"))
+      return std::nullopt;
+  size_t NamePos = DecoOpen + 1;
+  std::optional<std::string> Outer = pythonStrings(Text, NamePos);
+  if (!Outer)
+    return std::nullopt;
+  EnclosingCustomOp Out{*Outer, std::nullopt, false, {}};
+  size_t Header = Headers.back().data() - Text.data();
+  if (size_t Paren = Text.find('(', Header); Paren != StringRef::npos)
+    if (size_t End = closingBracket(Text, Paren); End != StringRef::npos)
+      for (StringRef P : pythonArguments(Text, Paren, End)) {
+        P = P.split(':').first.split('=').first.trim().ltrim('*');
+        if (isIdentifier(P))
+          Out.Params.push_back(P.str());
+      }
+  // mutates_args=("m", ...) (a tuple, list or set of names); else unknown.
+  for (StringRef Arg : pythonArguments(Text, DecoOpen, DecoClose)) {
+    StringRef Value = Arg;
+    if (!Value.consume_front("mutates_args"))
+      continue;
+    Value = Value.ltrim();
+    if (!Value.consume_front("="))
+      continue;
+    Value = Value.trim();
+    size_t Q = Value.data() - Text.data();
+    if (std::optional<std::string> Literal = pythonStrings(Text, Q);
+        Literal && *Literal == "unknown") {
+      Out.Unknown = true;
+      break;
+    }
+    if (Value.empty() || !StringRef("([{").contains(Value.front()))
+      break;
+    size_t Base = Value.data() - Text.data();
+    size_t End = closingBracket(Text, Base);
+    if (End == StringRef::npos)
+      break;
+    std::vector<std::string> Names;
+    bool AllStrings = true;
+    for (StringRef Item : pythonArguments(Text, Base, End)) {
+      size_t Q = Item.data() - Text.data();
+      std::optional<std::string> Name = pythonStrings(Text, Q);
+      if (!Name || Q != size_t(Item.end() - Text.data()))
+        AllStrings = false;
+      else
+        Names.push_back(*Name);
+    }
+    if (AllStrings)
+      Out.Mutates = std::move(Names);
+  }
+  return Out;
+}
+
+/// Per argument of the call Text[Open, Close] inside custom op C: '1' a
+/// name its mutates_args lists, '0' a name it does not, 'u' any argument
+/// under mutates_args="unknown", '?' what was not read (an expression, a
+/// keyword argument, a mutates_args not read).
+std::string declaresOf(StringRef Text, size_t Open, size_t Close,
+                       const EnclosingCustomOp &C) {
+  std::string Declares;
+  for (StringRef Arg : pythonArguments(Text, Open, Close)) {
+    if (C.Unknown)
+      Declares += Arg.contains('=') ? '?' : 'u';
+    else if (!C.Mutates || Arg.contains('=') || !isIdentifier(Arg))
+      Declares += C.Mutates && isIdentifier(Arg) ? '0' : '?';
+    else
+      Declares += llvm::is_contained(*C.Mutates, Arg.str()) ? '1' : '0';
+  }
+  return Declares;
+}
+
+/// The names a Python file binds to modules it imports (`import ext`,
+/// `import pkg._C as C`, `from pkg import _C`, `from . import _ext as e`):
+/// where a compiled extension's functions are called from.
+StringSet<> importedNames(StringRef Text) {
+  StringSet<> Out;
+  for (const std::string &Logical : pythonLogicalLines(Text)) {
+    StringRef Code = Logical;
+    StringRef Names;
+    if (Code.consume_front("import "))
+      Names = Code;
+    else if (Code.consume_front("from ") && Code.contains(" import "))
+      Names = Code.split(" import ").second;
+    else
+      continue;
+    SmallVector<StringRef, 4> Parts;
+    Names.trim().trim("()").split(Parts, ',');
+    for (StringRef P : Parts) {
+      auto [Name, Alias] = P.trim().split(" as ");
+      StringRef Bound =
+          Alias.trim().empty() ? Name.trim().split('.').first : Alias.trim();
+      if (isIdentifier(Bound) && Bound != "torch")
+        Out.insert(Bound);
+    }
+  }
+  return Out;
+}
+
 /// Calls of an operator (`torch.ops.ns.op(m, v)`, `.default(`) in the body
 /// of a Python function decorated `@torch.library.custom_op("ns::outer",
 /// mutates_args=(...))`: OpaqueCaller sites of the called operator, with
-/// which of the call's arguments the custom op declares mutated.
+/// which of the call's arguments the custom op declares mutated. Calls of
+/// an imported module's function there (`_C.fill(out, x)`): PybindCalls,
+/// joined to the C++ function a pybind11 module binds under that name.
 void scanCustomOpCallers(StringRef Path, StringRef Text, LineCounter &Lines,
                          FileOperatorFacts &Facts) {
   if (!Text.contains("custom_op("))
@@ -1504,87 +1671,55 @@ void scanCustomOpCallers(StringRef Path, StringRef Text, LineCounter &Lines,
     size_t Close = closingBracket(Text, Open);
     if (!Op || Close == StringRef::npos)
       continue;
-    std::vector<StringRef> Headers = enclosingHeaders(Text, At);
-    if (Headers.empty() || !isDefHeader(Headers.back()))
+    std::optional<EnclosingCustomOp> C = customOpAround(Text, At);
+    if (!C)
       continue;
-    size_t DefAt =
-        lineAndIndent(Text, Headers.back().data() - Text.data()).first;
-    // The decorator: the last custom_op( before the def, with only other
-    // decorators and blank lines between its call and the def.
-    size_t Deco = Text.take_front(DefAt).rfind("custom_op(");
-    if (Deco == StringRef::npos)
-      continue;
-    StringRef Before = Text.take_front(Deco);
-    for (StringRef Prefix : {"torch.library.", "library."})
-      if (Before.ends_with(Prefix)) {
-        Before = Before.drop_back(Prefix.size());
-        break;
-      }
-    size_t DecoOpen = Deco + StringRef("custom_op").size();
-    size_t DecoClose = closingBracket(Text, DecoOpen);
-    if (!Before.ends_with("@") || DecoClose == StringRef::npos ||
-        DecoClose > DefAt)
-      continue;
-    bool OnlyDecorators = true;
-    for (StringRef Line : llvm::split(Text.slice(DecoClose + 1, DefAt), '\n'))
-      if (!Line.trim().empty() && !Line.trim().starts_with("@"))
-        OnlyDecorators = false;
-    if (!OnlyDecorators)
-      continue;
-    size_t NamePos = DecoOpen + 1;
-    std::optional<std::string> Outer = pythonStrings(Text, NamePos);
-    if (!Outer)
-      continue;
-    // mutates_args=("m", ...) (a tuple, list or set of names); else unknown.
-    std::optional<std::vector<std::string>> Mutates;
-    bool UnknownMutates = false; // mutates_args="unknown"
-    for (StringRef Arg : pythonArguments(Text, DecoOpen, DecoClose)) {
-      StringRef Value = Arg;
-      if (!Value.consume_front("mutates_args"))
-        continue;
-      Value = Value.ltrim();
-      if (!Value.consume_front("="))
-        continue;
-      Value = Value.trim();
-      size_t Q = Value.data() - Text.data();
-      if (std::optional<std::string> Literal = pythonStrings(Text, Q);
-          Literal && *Literal == "unknown") {
-        UnknownMutates = true;
-        break;
-      }
-      if (Value.empty() || !StringRef("([{").contains(Value.front()))
-        break;
-      size_t Base = Value.data() - Text.data();
-      size_t End = closingBracket(Text, Base);
-      if (End == StringRef::npos)
-        break;
-      std::vector<std::string> Names;
-      bool AllStrings = true;
-      for (StringRef Item : pythonArguments(Text, Base, End)) {
-        size_t Q = Item.data() - Text.data();
-        std::optional<std::string> Name = pythonStrings(Text, Q);
-        if (!Name || Q != size_t(Item.end() - Text.data()))
-          AllStrings = false;
-        else
-          Names.push_back(*Name);
-      }
-      if (AllStrings)
-        Mutates = std::move(Names);
-    }
-    std::string Declares;
-    for (StringRef Arg : pythonArguments(Text, Open, Close)) {
-      if (UnknownMutates)
-        Declares += Arg.contains('=') ? '?' : 'u';
-      else if (!Mutates || Arg.contains('=') || !isIdentifier(Arg))
-        Declares += Mutates && isIdentifier(Arg) ? '0' : '?';
-      else
-        Declares += llvm::is_contained(*Mutates, Arg.str()) ? '1' : '0';
-    }
     KernelSite Site{OpaqueCallerKey.str(),
-                    "the Python custom op '" + *Outer + "'", Path.str(),
+                    "the Python custom op '" + C->Outer + "'", Path.str(),
                     Lines.lineOf(At), conditionOf(Text, At)};
-    Site.Declares = std::move(Declares);
+    Site.Declares = declaresOf(Text, Open, Close, *C);
     Facts.Kernels.push_back({Op->first, Op->second, std::move(Site), ""});
+  }
+  StringSet<> Modules = importedNames(Text);
+  for (const auto &M : Modules) {
+    std::string Prefix = (M.first() + ".").str();
+    for (size_t At = Text.find(Prefix); At != StringRef::npos;
+         At = Text.find(Prefix, At + 1)) {
+      if (At > 0 &&
+          (isAlnum(Text[At - 1]) || Text[At - 1] == '_' || Text[At - 1] == '.'))
+        continue;
+      size_t NameAt = At + Prefix.size();
+      size_t Open = NameAt;
+      while (Open < Text.size() && (isAlnum(Text[Open]) || Text[Open] == '_'))
+        ++Open;
+      if (Open == NameAt || Open >= Text.size() || Text[Open] != '(')
+        continue;
+      size_t Close = closingBracket(Text, Open);
+      if (Close == StringRef::npos)
+        continue;
+      std::optional<EnclosingCustomOp> C = customOpAround(Text, At);
+      if (!C)
+        continue;
+      auto [Ns, Outer] = operatorNameOf(C->Outer);
+      std::string Args;
+      for (StringRef A : pythonArguments(Text, Open, Close))
+        Args += (Args.empty() ? "" : std::string(1, PybindArgumentSeparator)) +
+                A.str();
+      KernelSite Site{PybindCallKey.str(), Args, Path.str(), Lines.lineOf(At),
+                      conditionOf(Text, At)};
+      Site.Declares = declaresOf(Text, Open, Close, *C);
+      // 'l': a name that is not the custom op's parameter (a tensor its
+      // body made): the write stays inside.
+      size_t I = 0;
+      for (StringRef A : pythonArguments(Text, Open, Close)) {
+        if (I < Site.Declares.size() && Site.Declares[I] == '0' &&
+            !llvm::is_contained(C->Params, A.str()))
+          Site.Declares[I] = 'l';
+        ++I;
+      }
+      Facts.PybindCalls.push_back(
+          {Ns, Outer, std::move(Site), Text.slice(NameAt, Open).str()});
+    }
   }
 }
 
@@ -2193,6 +2328,8 @@ StringMap<FileEntry> readCache(StringRef Path, StringRef Root) {
                O->getString("device").value_or("").str(), std::string(Abs),
                static_cast<unsigned>(O->getInteger("line").value_or(0))});
     readKernels(*FO, "helper_defs", Abs, E.Facts.HelperDefs);
+    readKernels(*FO, "pybind_defs", Abs, E.Facts.PybindDefs);
+    readKernels(*FO, "pybind_calls", Abs, E.Facts.PybindCalls);
     if (const json::Array *Hs = FO->getArray("inferring_helpers"))
       for (const json::Value &H : *Hs)
         E.Facts.InferringHelpers.push_back(H.getAsString().value_or("").str());
@@ -2273,6 +2410,10 @@ bool writeCache(StringRef Path, StringRef Root,
     }
     if (!E.Facts.HelperDefs.empty())
       F["helper_defs"] = kernelsJson(E.Facts.HelperDefs);
+    if (!E.Facts.PybindDefs.empty())
+      F["pybind_defs"] = kernelsJson(E.Facts.PybindDefs);
+    if (!E.Facts.PybindCalls.empty())
+      F["pybind_calls"] = kernelsJson(E.Facts.PybindCalls);
     if (!E.Facts.InferringHelpers.empty())
       F["inferring_helpers"] = json::Array(E.Facts.InferringHelpers);
     A.push_back(std::move(F));
@@ -2572,6 +2713,10 @@ ProjectOperators::build(StringRef Root, StringRef CacheDir,
       Index->StubKernels.push_back(std::move(K));
     for (DeclaredKernel &K : E.Facts.HelperDefs)
       Index->HelperDefs.push_back(std::move(K));
+    for (DeclaredKernel &K : E.Facts.PybindDefs)
+      Index->PybindDefs.push_back(std::move(K));
+    for (DeclaredKernel &K : E.Facts.PybindCalls)
+      Index->PybindCalls.push_back(std::move(K));
     for (const std::string &H : E.Facts.InferringHelpers)
       Helpers.insert(H);
   }
@@ -2673,6 +2818,20 @@ void ProjectOperators::expandMacroCalls(
         Work.emplace_back(File, std::move(N), Depth + 1);
       }
   }
+}
+
+std::vector<const DeclaredKernel *>
+ProjectOperators::pybindCallers(StringRef Function) const {
+  std::vector<const DeclaredKernel *> Out;
+  for (const DeclaredKernel &D : PybindDefs) {
+    if (StringRef(D.Function).rsplit("::").second != Function &&
+        D.Function != Function)
+      continue;
+    for (const DeclaredKernel &C : PybindCalls)
+      if (C.Function == D.Name && !llvm::is_contained(Out, &C))
+        Out.push_back(&C);
+  }
+  return Out;
 }
 
 void ProjectOperators::indexInferred(const StringSet<> &Helpers) {

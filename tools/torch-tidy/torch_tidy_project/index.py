@@ -156,9 +156,15 @@ def operator_files(index, files):
     for k in (index or {}).get("stub_kernels", []):
         stubs.add(os.path.realpath(k["file"]))
         functions.add(k["function"].split("::")[-1])
+    # C++ functions a pybind11 module binds and a Python custom op calls:
+    # judged against the custom op's mutates_args where they are defined.
+    called = {k["function"].split("::")[-1]
+              for k in (index or {}).get("pybind_callees", [])}
     why = {}
     for f in files:
         reasons = []
+        if called and defined_functions(read_text(f), called):
+            reasons.append("defines a function a Python custom op calls")
         if os.path.realpath(f) in named:
             reasons.append("registers or defines operators")
         if os.path.realpath(f) in stubs:

@@ -91,6 +91,12 @@ struct DeclaredKernel {
 
 /// A project's own registration macro: `#define NAME(op, fn) ...impl...`
 /// whose body names a dispatch key.
+/// KernelSite::Key of a call in a Python custom op of a function a pybind11
+/// module binds (FileOperatorFacts::PybindCalls).
+inline constexpr llvm::StringLiteral PybindCallKey = "PybindCall";
+/// What separates the arguments of a PybindCalls entry's Site.How.
+inline constexpr char PybindArgumentSeparator = '\x1f';
+
 /// WrapperMacro::Key of a name bound to torch.library's function.
 inline constexpr llvm::StringLiteral LibraryAliasPrefix = "torch.library.";
 
@@ -193,6 +199,16 @@ struct FileOperatorFacts {
   /// Function the function passed. Operators with an inferred schema once
   /// the callee is an inferring helper.
   std::vector<DeclaredKernel> HelperDefs;
+  /// Functions a pybind11 module binds by name (`m.def("fill", &fill)`):
+  /// Name the Python name, Function the C++ function as written.
+  std::vector<DeclaredKernel> PybindDefs;
+  /// Calls of an imported module's function inside a Python custom op's
+  /// body (`_C.fill(out, x)` under `@torch.library.custom_op("ns::op",
+  /// mutates_args=())`): Namespace and Name the custom op's, Function the
+  /// called name, Site.Key PybindCallKey, Site.How the call's arguments as
+  /// written (joined by PybindArgumentSeparator), Site.Declares per argument as
+  /// an OpaqueCaller site's.
+  std::vector<DeclaredKernel> PybindCalls;
 };
 
 /// The registrations a project's macro makes where it is called: its body
@@ -322,6 +338,17 @@ public:
     return InferredDefs;
   }
 
+  /// The calls inside Python custom ops of the C++ function named Function
+  /// (its simple name: a pybind11 module binds it, under the name called):
+  /// PybindCalls, the custom op's in Namespace and Name.
+  std::vector<const DeclaredKernel *>
+  pybindCallers(llvm::StringRef Function) const;
+  const std::vector<DeclaredKernel> &pybindDefs() const { return PybindDefs; }
+  const std::vector<DeclaredKernel> &pybindCalls() const { return PybindCalls; }
+  bool hasPybindCalls() const {
+    return !PybindCalls.empty() && !PybindDefs.empty();
+  }
+
   /// The dispatch-stub calls and stub kernels of the project's files.
   const std::vector<StubCall> &stubCalls() const { return StubCalls; }
   const std::vector<StubKernel> &stubKernels() const { return StubKernels; }
@@ -348,6 +375,7 @@ private:
   /// The helper calls of the files and of macro expansions, and those
   /// whose callee infers a schema (indexInferred).
   std::vector<DeclaredKernel> HelperDefs, InferredDefs;
+  std::vector<DeclaredKernel> PybindDefs, PybindCalls;
   void indexInferred(const llvm::StringSet<> &Helpers);
   /// "ns::name" to indices in Schemas and Kernels.
   llvm::StringMap<std::vector<size_t>> ByName, KernelsByName;

@@ -1,2 +1,3 @@
 #pragma once
 #include "../mock_libtorch.h"
+#include "../pybind11/pybind11.h"
