@@ -361,6 +361,25 @@ class ShareTest(unittest.TestCase):
                           "defines with no kernel the project index read",
                           last)
             self.assertIn("bnb::gemm, bnb::quant", last)
+            # Operators whose kernels are all Python functions: named as
+            # not analysed (a C++ kernel beside one makes it C++'s).
+            cxx = write(os.path.join(root, "csrc", "k.cpp"))
+            index["kernels"] += [
+                dict(kernel("gemm", "CPU", py), namespace="bnb",
+                     how="torch.library.register_kernel (imported)"),
+                dict(kernel("both", "CUDA", py), namespace="bnb"),
+                dict(kernel("both", "CPU", cxx), namespace="bnb")]
+            self.assertEqual(cov.python_kernel_operators(index),
+                             ["bnb::dequant", "bnb::gemm"])
+            # With nothing measured, they fail the gate and are named.
+            r = cov.measure(index, root, set(), set(), set(), [])
+            r["python_kernels"] = cov.python_kernel_operators(index)
+            self.assertFalse(cov.gate(r, 0.9))
+            code, reasons, last = report.verdict(
+                {"warnings", "coverage"}, {}, 0, r, 0.9)
+            self.assertEqual((code, reasons), (3, ["coverage"]), last)
+            self.assertIn("nothing measured, yet 2 operators with only Python "
+                          "kernels, which no check analyses", last)
 
     def test_a_kernel_in_a_header_a_parsed_file_includes(self):
         # openequivariance registers its kernels in torch_core.hpp, which

@@ -1265,17 +1265,45 @@ TEST(ScanOperatorFile, PybindDefsAndCustomOpCalls) {
                 "    _C.fill(a)\n");
   ASSERT_EQ(Py.PybindCalls.size(), 2u);
   const DeclaredKernel *Fill = &Py.PybindCalls[0], *Plain = &Py.PybindCalls[1];
-  if (Fill->Function != "fill")
+  if (Fill->Function != "_C.fill")
     std::swap(Fill, Plain);
   EXPECT_EQ(Fill->Namespace, "pw");
   EXPECT_EQ(Fill->Name, "f");
-  EXPECT_EQ(Fill->Function, "fill");
+  EXPECT_EQ(Fill->Function, "_C.fill");
   EXPECT_EQ(Fill->Site.Line, 7u);
   // a listed, b a parameter not listed, t the body's own, an expression and
   // a keyword argument not read.
   EXPECT_EQ(Fill->Site.Declares, "10l??");
-  EXPECT_EQ(Plain->Function, "plain");
+  EXPECT_EQ(Plain->Function, "_C.plain");
   EXPECT_EQ(Plain->Site.Declares, "0");
+}
+
+TEST_F(ProjectIndex, PybindCallersAreCallsOfTheExtension) {
+  // A custom op's call of the project's own Python wrapper (grouped_gemm's
+  // `from grouped_gemm import backend; backend.gmm(a, b, sizes)`, whose gmm
+  // has parameters of its own) is not a call of the bound C++ gmm.
+  write("csrc/ops.cpp", "void gmm(at::Tensor a, at::Tensor b, at::Tensor c) "
+                        "{}\n"
+                        "PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) {\n"
+                        "  m.def(\"gmm\", &gmm);\n"
+                        "}\n");
+  write("pkg/backend.py", "import gg_backend\n"
+                          "def gmm(a, b, sizes):\n"
+                          "    return gg_backend.gmm(a, b, sizes)\n");
+  write("pkg/ops.py",
+        "import torch\n"
+        "from pkg import backend\n"
+        "import gg_backend as ext\n"
+        "@torch.library.custom_op('gg::gmm', mutates_args=())\n"
+        "def gmm(a: torch.Tensor, b: torch.Tensor, c: torch.Tensor) -> None:\n"
+        "    backend.gmm(a, b, c)\n"
+        "    ext.gmm(a, b, c)\n");
+  auto Index = ProjectOperators::build(Root, "");
+  std::vector<const DeclaredKernel *> Callers = Index->pybindCallers("gmm");
+  ASSERT_EQ(Callers.size(), 1u);
+  EXPECT_EQ(Callers[0]->Function, "gg_backend.gmm");
+  EXPECT_EQ(Callers[0]->Site.Line, 7u);
+  EXPECT_EQ(Callers[0]->Site.Declares, "000");
 }
 
 TEST(Consequence, ClassesFollowTheMeasuredRows) {

@@ -151,13 +151,17 @@ int dumpProjectIndex(llvm::StringRef Dir) {
   llvm::json::Array Pybind;
   for (const torch_tidy::DeclaredKernel &D : Index->pybindDefs()) {
     llvm::json::Array Callers;
-    for (const torch_tidy::DeclaredKernel &C : Index->pybindCalls())
-      if (C.Function == D.Name)
+    llvm::StringRef Simple = D.Function;
+    if (size_t Colons = Simple.rfind("::"); Colons != llvm::StringRef::npos)
+      Simple = Simple.drop_front(Colons + 2);
+    for (const torch_tidy::DeclaredKernel *C : Index->pybindCallers(Simple))
+      if (llvm::StringRef(C->Function).rsplit('.').second == D.Name)
         Callers.push_back(
-            llvm::json::Object{{"operator", C.Namespace + "::" + C.Name},
-                               {"file", C.Site.File},
-                               {"line", C.Site.Line},
-                               {"declares", C.Site.Declares}});
+            llvm::json::Object{{"operator", C->Namespace + "::" + C->Name},
+                               {"call", C->Function},
+                               {"file", C->Site.File},
+                               {"line", C->Site.Line},
+                               {"declares", C->Site.Declares}});
     if (!Callers.empty())
       Pybind.push_back(llvm::json::Object{{"name", D.Name},
                                           {"function", D.Function},

@@ -1622,10 +1622,11 @@ std::string declaresOf(StringRef Text, size_t Open, size_t Close,
 }
 
 /// The names a Python file binds to modules it imports (`import ext`,
-/// `import pkg._C as C`, `from pkg import _C`, `from . import _ext as e`):
-/// where a compiled extension's functions are called from.
-StringSet<> importedNames(StringRef Text) {
-  StringSet<> Out;
+/// `import pkg._C as C`, `from pkg import _C`, `from . import _ext as e`),
+/// each with the module's own name (`_C`, `_ext`): where a compiled
+/// extension's functions are called from.
+StringMap<std::string> importedNames(StringRef Text) {
+  StringMap<std::string> Out;
   for (const std::string &Logical : pythonLogicalLines(Text)) {
     StringRef Code = Logical;
     StringRef Names;
@@ -1639,10 +1640,16 @@ StringSet<> importedNames(StringRef Text) {
     Names.trim().trim("()").split(Parts, ',');
     for (StringRef P : Parts) {
       auto [Name, Alias] = P.trim().split(" as ");
-      StringRef Bound =
-          Alias.trim().empty() ? Name.trim().split('.').first : Alias.trim();
+      Name = Name.trim();
+      bool Aliased = !Alias.trim().empty();
+      // `import a.b` binds a; `import a.b as x` and `from p import b as x`
+      // bind the last module named.
+      StringRef Bound = Aliased ? Alias.trim() : Name.split('.').first;
+      StringRef Module = Aliased ? Name.rsplit('.').second : Bound;
+      if (Module.empty())
+        Module = Name;
       if (isIdentifier(Bound) && Bound != "torch")
-        Out.insert(Bound);
+        Out[Bound] = Module.str();
     }
   }
   return Out;
@@ -1680,7 +1687,7 @@ void scanCustomOpCallers(StringRef Path, StringRef Text, LineCounter &Lines,
     Site.Declares = declaresOf(Text, Open, Close, *C);
     Facts.Kernels.push_back({Op->first, Op->second, std::move(Site), ""});
   }
-  StringSet<> Modules = importedNames(Text);
+  StringMap<std::string> Modules = importedNames(Text);
   for (const auto &M : Modules) {
     std::string Prefix = (M.first() + ".").str();
     for (size_t At = Text.find(Prefix); At != StringRef::npos;
@@ -1718,7 +1725,8 @@ void scanCustomOpCallers(StringRef Path, StringRef Text, LineCounter &Lines,
         ++I;
       }
       Facts.PybindCalls.push_back(
-          {Ns, Outer, std::move(Site), Text.slice(NameAt, Open).str()});
+          {Ns, Outer, std::move(Site),
+           M.second + "." + Text.slice(NameAt, Open).str()});
     }
   }
 }
@@ -2693,6 +2701,12 @@ ProjectOperators::build(StringRef Root, StringRef CacheDir,
   StringSet<> Helpers;
   for (auto &[Rel, E] : Files) {
     SmallString<256> Abs = entryPath(Root, Rel);
+    if (isPythonPath(Abs)) {
+      StringRef Stem = sys::path::stem(Abs);
+      Index->PythonModules.insert(
+          Stem == "__init__" ? sys::path::filename(sys::path::parent_path(Abs))
+                             : Stem);
+    }
     for (DeclaredSchema &D : E.Facts.Schemas)
       Index->Schemas.push_back(std::move(D));
     for (DeclaredKernel &K : E.Facts.Kernels)
@@ -2827,9 +2841,15 @@ ProjectOperators::pybindCallers(StringRef Function) const {
     if (StringRef(D.Function).rsplit("::").second != Function &&
         D.Function != Function)
       continue;
-    for (const DeclaredKernel &C : PybindCalls)
-      if (C.Function == D.Name && !llvm::is_contained(Out, &C))
+    for (const DeclaredKernel &C : PybindCalls) {
+      // A module of the project's own Python files (`from grouped_gemm
+      // import backend`, a wrapper whose gmm has parameters of its own) is
+      // not the extension.
+      auto [Module, Called] = StringRef(C.Function).rsplit('.');
+      if (Called == D.Name && !PythonModules.contains(Module) &&
+          !llvm::is_contained(Out, &C))
         Out.push_back(&C);
+    }
   }
   return Out;
 }

@@ -847,6 +847,9 @@ def _coverage(args, db, index_json, root, linted, causes, regex_skipped,
             index_json, torch_namespaces) if op not in seen]
         if kernelless:
             c["kernelless"] = kernelless
+    python_kernels = cov.python_kernel_operators(index_json)
+    if python_kernels:
+        c["python_kernels"] = python_kernels
     if db.how == "cmake sources":
         cov.approximate(c, "the database was made from the CMake sources "
                         "because CMake could not configure, not from the "

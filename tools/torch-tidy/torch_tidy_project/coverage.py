@@ -507,11 +507,16 @@ def gate(result, minimum):
     """Whether coverage passes --min-coverage (a share, 0 to 1). Never where
     the project registers kernels or fakes for operators whose definition
     the index did not read (undefined_operators): what defines them was
-    not seen, so no share of it can be."""
+    not seen, so no share of it can be; nor where nothing was measured and
+    operators have only Python kernels, which no check analyses."""
     if (result.get("undefined") or {}).get("operators") or \
             result.get("kernelless"):
         return False
     share = result.get("share")
+    # Nothing measured, and operators whose kernels are all Python: not a
+    # pass on nothing (bitsandbytes: Python kernels over ctypes).
+    if share is None and result.get("python_kernels"):
+        return False
     return share is None or share + 1e-9 >= minimum
 
 
@@ -564,6 +569,20 @@ def kernelless_operators(index, torch_namespaces=()):
                    k["key"] not in ("Fake", "Meta")}
     return [op for op in project_index.operator_names(index)
             if op.split("::")[0] not in torchs and op not in with_kernel]
+
+
+def python_kernel_operators(index):
+    """The operators whose kernels the index read are all Python functions
+    (torch.library.register_kernel, impl, custom_op): their writes are not
+    analysed, nor C code they reach through ctypes (bitsandbytes); only a
+    custom_op's calls of pybind11-bound C++ functions are followed."""
+    python, cxx = set(), set()
+    for k in (index or {}).get("kernels", []):
+        if k["key"] in project_index.MARKS or k["key"] in ("Fake", "Meta"):
+            continue
+        op = f"{k['namespace']}::{k['operator']}"
+        (python if k["file"].endswith(".py") else cxx).add(op)
+    return sorted(python - cxx)
 
 
 def unseen(result):

@@ -227,6 +227,14 @@ def _undefined_registrations(c):
 def coverage_text(c):
     """'coverage 82%: 14 of 17 kernels analysed, 6 of 6 files parsed'."""
     undefined = undefined_text(c)
+    python_kernels = c.get("python_kernels") or []
+    if c["share"] is None and python_kernels and not undefined:
+        undefined = (f"{len(python_kernels)} operator"
+                     f"{'s' if len(python_kernels) != 1 else ''} with only "
+                     f"Python kernels, which no check analyses (their "
+                     f"writes, and C code they reach through ctypes): " +
+                     ", ".join(python_kernels[:4]) +
+                     (" ..." if len(python_kernels) > 4 else ""))
     if c["share"] is None:
         return (f"coverage: nothing measured, yet {undefined}" if undefined
                 else "coverage: nothing to measure (no kernel, no file "
@@ -388,6 +396,15 @@ def print_summary(s, project):
         print(f"    {len(no_kernel)} operators have no C++ kernel{where} "
               f"(not counted): " + ", ".join(no_kernel[:6]) +
               (" ..." if len(no_kernel) > 6 else ""))
+    python_kernels = c.get("python_kernels") or []
+    if python_kernels:
+        print(f"    {len(python_kernels)} operator"
+              f"{'s have' if len(python_kernels) != 1 else ' has'} only Python "
+              f"kernels, not analysed (their writes, and C code they reach "
+              f"through ctypes, are not read; a custom_op's calls of "
+              f"pybind11-bound C++ functions are): " +
+              ", ".join(python_kernels[:4]) +
+              (" ..." if len(python_kernels) > 4 else ""))
     print(f"  root: {s['root']}" +
           (f", {s['root_why']}" if s.get("root_why") else "") +
           " (schemas, kernels and fakes are read below it, by the checks "

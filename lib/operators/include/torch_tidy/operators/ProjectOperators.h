@@ -205,9 +205,10 @@ struct FileOperatorFacts {
   /// Calls of an imported module's function inside a Python custom op's
   /// body (`_C.fill(out, x)` under `@torch.library.custom_op("ns::op",
   /// mutates_args=())`): Namespace and Name the custom op's, Function the
-  /// called name, Site.Key PybindCallKey, Site.How the call's arguments as
-  /// written (joined by PybindArgumentSeparator), Site.Declares per argument as
-  /// an OpaqueCaller site's.
+  /// module's own name and the called name (`_C.fill`), Site.Key PybindCallKey,
+  /// Site.How the call's arguments as written (joined by
+  /// PybindArgumentSeparator), Site.Declares per argument as an OpaqueCaller
+  /// site's.
   std::vector<DeclaredKernel> PybindCalls;
 };
 
@@ -376,6 +377,8 @@ private:
   /// whose callee infers a schema (indexInferred).
   std::vector<DeclaredKernel> HelperDefs, InferredDefs;
   std::vector<DeclaredKernel> PybindDefs, PybindCalls;
+  /// The names of the project's Python modules (file stems, packages).
+  llvm::StringSet<> PythonModules;
   void indexInferred(const llvm::StringSet<> &Helpers);
   /// "ns::name" to indices in Schemas and Kernels.
   llvm::StringMap<std::vector<size_t>> ByName, KernelsByName;
