@@ -371,6 +371,11 @@ class ShareTest(unittest.TestCase):
                 dict(kernel("both", "CPU", cxx), namespace="bnb")]
             self.assertEqual(cov.python_kernel_operators(index),
                              ["bnb::dequant", "bnb::gemm"])
+            # A custom op that calls a pybind11-bound C++ function is not.
+            followed = dict(index, pybind_callees=[{"name": "gemm", "callers": [
+                {"operator": "bnb::gemm"}]}])
+            self.assertEqual(cov.python_kernel_operators(followed),
+                             ["bnb::dequant"])
             # With nothing measured, they fail the gate and are named.
             r = cov.measure(index, root, set(), set(), set(), [])
             r["python_kernels"] = cov.python_kernel_operators(index)

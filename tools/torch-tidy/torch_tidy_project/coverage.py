@@ -577,6 +577,9 @@ def python_kernel_operators(index):
     analysed, nor C code they reach through ctypes (bitsandbytes); only a
     custom_op's calls of pybind11-bound C++ functions are followed."""
     python, cxx = set(), set()
+    # A custom op whose body calls a pybind11-bound C++ function: followed.
+    cxx |= {c["operator"] for p in (index or {}).get("pybind_callees", [])
+            for c in p.get("callers", [])}
     for k in (index or {}).get("kernels", []):
         if k["key"] in project_index.MARKS or k["key"] in ("Fake", "Meta"):
             continue
