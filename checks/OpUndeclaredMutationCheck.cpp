@@ -557,9 +557,18 @@ void OpUndeclaredMutationCheck::checkPybindCallees(
     }
   }
   std::set<std::pair<const Expr *, std::string>> Seen;
+  // The module this translation unit's build makes (-DTORCH_EXTENSION_NAME):
+  // a call of another module's function of the same name is not a call of
+  // this one (SageAttention binds one name in its _qattn_sm89 and
+  // _qattn_sm90).
+  std::string Module = extensionName();
   for (const FunctionDecl *FD : Functions) {
     std::vector<const DeclaredKernel *> Callers =
         Project->pybindCallers(FD->getName());
+    if (!Module.empty())
+      llvm::erase_if(Callers, [&](const DeclaredKernel *C) {
+        return StringRef(C->Function).rsplit('.').first != Module;
+      });
     if (Callers.empty())
       continue;
     const ArgumentMutationResult &R = Analysis.analyse(FD);

@@ -42,6 +42,7 @@ private:
 void TorchTidyCheck::registerPPCallbacks(const SourceManager &SM,
                                          Preprocessor *PP, Preprocessor *) {
   this->SM = &SM;
+  this->PP = PP;
   MissingHeaders->clear();
   if (!PP)
     return;
@@ -53,6 +54,17 @@ void TorchTidyCheck::registerPPCallbacks(const SourceManager &SM,
   // error limit (as clangd does: the rest of the file is still read).
   PP->getDiagnostics().setErrorLimit(0);
   PP->addPPCallbacks(std::make_unique<MissingHeaderRecorder>(MissingHeaders));
+}
+
+std::string TorchTidyCheck::extensionName() const {
+  if (!PP)
+    return "";
+  const IdentifierInfo *II = PP->getIdentifierInfo("TORCH_EXTENSION_NAME");
+  const MacroInfo *MI = II ? PP->getMacroInfo(II) : nullptr;
+  if (!MI || MI->getNumTokens() != 1 ||
+      !MI->getReplacementToken(0).is(tok::identifier))
+    return "";
+  return MI->getReplacementToken(0).getIdentifierInfo()->getName().str();
 }
 
 std::string TorchTidyCheck::partlyParsedClause() const {

@@ -33,6 +33,9 @@ public:
                            clang::Preprocessor *ModuleExpanderPP) override;
 
 protected:
+  /// The translation unit's TORCH_EXTENSION_NAME (the module its build
+  /// names: `-DTORCH_EXTENSION_NAME=_C`), or empty where it has none.
+  std::string extensionName() const;
   /// Every torch-tidy diagnostic: at the line the user wrote. Code in a
   /// macro argument (an AT_DISPATCH lambda, TORCH_CHECK) is reported where
   /// the argument is spelled, without the "expanded from macro" backtrace
@@ -100,6 +103,7 @@ protected:
   std::string partlyParsedClause() const;
 
 private:
+  clang::Preprocessor *PP = nullptr;
   const clang::SourceManager *SM = nullptr;
   /// The headers the translation unit's #includes did not find, in order
   /// (shared with the preprocessor callback that records them).

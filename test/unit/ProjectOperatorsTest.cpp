@@ -1276,6 +1276,22 @@ TEST(ScanOperatorFile, PybindDefsAndCustomOpCalls) {
   EXPECT_EQ(Fill->Site.Declares, "10l??");
   EXPECT_EQ(Plain->Function, "_C.plain");
   EXPECT_EQ(Plain->Site.Declares, "0");
+  // custom_op under a name bound to it (flash-attn's wrapper, chosen by
+  // torch version).
+  FileOperatorFacts Aliased = scanOperatorFile(
+      "fa.py", "import torch\n"
+               "import flash_attn_2_cuda as flash_attn_gpu\n"
+               "if NEW:\n"
+               "    _torch_custom_op_wrapper = torch.library.custom_op\n"
+               "@_torch_custom_op_wrapper(\"fa::fwd\", mutates_args=(),\n"
+               "                          device_types=\"cuda\")\n"
+               "def _fwd(q: torch.Tensor, out: torch.Tensor) -> None:\n"
+               "    flash_attn_gpu.fwd(q, out)\n");
+  ASSERT_EQ(Aliased.PybindCalls.size(), 1u);
+  EXPECT_EQ(Aliased.PybindCalls[0].Namespace, "fa");
+  EXPECT_EQ(Aliased.PybindCalls[0].Name, "fwd");
+  EXPECT_EQ(Aliased.PybindCalls[0].Function, "flash_attn_2_cuda.fwd");
+  EXPECT_EQ(Aliased.PybindCalls[0].Site.Declares, "00");
 }
 
 TEST_F(ProjectIndex, PybindCallersAreCallsOfTheExtension) {

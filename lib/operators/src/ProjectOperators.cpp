@@ -1529,14 +1529,25 @@ struct EnclosingCustomOp {
   bool Unknown = false;            // mutates_args="unknown"
   std::vector<std::string> Params; // the def's parameters, by name
 };
-std::optional<EnclosingCustomOp> customOpAround(StringRef Text, size_t Pos) {
+std::optional<EnclosingCustomOp> customOpAround(StringRef Text, size_t Pos,
+                                                ArrayRef<std::string> Names) {
   std::vector<StringRef> Headers = enclosingHeaders(Text, Pos);
   if (Headers.empty() || !isDefHeader(Headers.back()))
     return std::nullopt;
   size_t DefAt = lineAndIndent(Text, Headers.back().data() - Text.data()).first;
-  // The decorator: the last custom_op( before the def, with only other
-  // decorators and blank lines between its call and the def.
-  size_t Deco = Text.take_front(DefAt).rfind("custom_op(");
+  // The decorator: the last custom_op( (or a name bound to it) before the
+  // def, with only other decorators and blank lines between its call and
+  // the def.
+  size_t Deco = StringRef::npos, NameSize = 0;
+  for (const std::string &N : Names) {
+    size_t At = Text.take_front(DefAt).rfind(N + "(");
+    if (At != StringRef::npos &&
+        (At == 0 || !(isAlnum(Text[At - 1]) || Text[At - 1] == '_')) &&
+        (Deco == StringRef::npos || At > Deco)) {
+      Deco = At;
+      NameSize = N.size();
+    }
+  }
   if (Deco == StringRef::npos)
     return std::nullopt;
   StringRef Before = Text.take_front(Deco);
@@ -1545,7 +1556,7 @@ std::optional<EnclosingCustomOp> customOpAround(StringRef Text, size_t Pos) {
       Before = Before.drop_back(Prefix.size());
       break;
     }
-  size_t DecoOpen = Deco + StringRef("custom_op").size();
+  size_t DecoOpen = Deco + NameSize;
   size_t DecoClose = closingBracket(Text, DecoOpen);
   if (!Before.ends_with("@") || DecoClose == StringRef::npos ||
       DecoClose > DefAt)
@@ -1663,8 +1674,14 @@ StringMap<std::string> importedNames(StringRef Text) {
 /// joined to the C++ function a pybind11 module binds under that name.
 void scanCustomOpCallers(StringRef Path, StringRef Text, LineCounter &Lines,
                          FileOperatorFacts &Facts) {
-  if (!Text.contains("custom_op("))
+  if (!Text.contains("custom_op"))
     return;
+  // custom_op, and names bound to it (flash-attn's
+  // `_torch_custom_op_wrapper = torch.library.custom_op`).
+  std::vector<std::string> Names{"custom_op"};
+  for (const auto &A : pythonLibraryAliases(Text))
+    if (A.second == "custom_op")
+      Names.push_back(A.first().str());
   for (size_t At = Text.find("torch.ops."); At != StringRef::npos;
        At = Text.find("torch.ops.", At + 1)) {
     size_t Open = At;
@@ -1678,7 +1695,7 @@ void scanCustomOpCallers(StringRef Path, StringRef Text, LineCounter &Lines,
     size_t Close = closingBracket(Text, Open);
     if (!Op || Close == StringRef::npos)
       continue;
-    std::optional<EnclosingCustomOp> C = customOpAround(Text, At);
+    std::optional<EnclosingCustomOp> C = customOpAround(Text, At, Names);
     if (!C)
       continue;
     KernelSite Site{OpaqueCallerKey.str(),
@@ -1704,7 +1721,7 @@ void scanCustomOpCallers(StringRef Path, StringRef Text, LineCounter &Lines,
       size_t Close = closingBracket(Text, Open);
       if (Close == StringRef::npos)
         continue;
-      std::optional<EnclosingCustomOp> C = customOpAround(Text, At);
+      std::optional<EnclosingCustomOp> C = customOpAround(Text, At, Names);
       if (!C)
         continue;
       auto [Ns, Outer] = operatorNameOf(C->Outer);

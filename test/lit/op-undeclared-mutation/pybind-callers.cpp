@@ -18,6 +18,18 @@
 // RUN:   %clang_tidy --load=%torch_tidy_module -checks='-*,torch-op-undeclared-mutation' \
 // RUN:   %S/Inputs/pybind-project/csrc/fill.cpp -- -std=c++17 -isystem %mock_include \
 // RUN:   2>&1 | FileCheck %s --implicit-check-not=warning:
+// Built as the module the custom ops call (-DTORCH_EXTENSION_NAME=_C, as
+// setup.py's "pkg._C" builds it): the same; built as another module that
+// binds the same names, the calls are not its own.
+// RUN: env TORCH_TIDY_PROJECT_ROOT=auto TORCH_TIDY_CACHE=%t/cache \
+// RUN:   %clang_tidy --load=%torch_tidy_module -checks='-*,torch-op-undeclared-mutation' \
+// RUN:   %S/Inputs/pybind-project/csrc/fill.cpp -- -std=c++17 -isystem %mock_include \
+// RUN:   -DTORCH_EXTENSION_NAME=_C 2>&1 | FileCheck %s --implicit-check-not=warning:
+// RUN: env TORCH_TIDY_PROJECT_ROOT=auto TORCH_TIDY_CACHE=%t/cache \
+// RUN:   %clang_tidy --load=%torch_tidy_module -checks='-*,torch-op-undeclared-mutation' \
+// RUN:   %S/Inputs/pybind-project/csrc/fill.cpp -- -std=c++17 -isystem %mock_include \
+// RUN:   -DTORCH_EXTENSION_NAME=_other 2>&1 | FileCheck %s --allow-empty --check-prefix=OTHER
+// OTHER-NOT: warning:
 //
 // CHECK: fill.cpp:4:3: warning: copy_ writes into 'out', which the Python custom op 'pw::fill' ({{.*}}ops.py:7) passes to 'fill_rows' from its argument 'out' without listing it in mutates_args: torch.compile calls the custom op as one operator without tracing into it, so compiled callers lose the write, silently, as with an undeclared write in a C++ operator with a fake kernel (measured on torch 2.8.0 and 2.15.0); list 'out' in its mutates_args
 // CHECK: fill.cpp:11:53: warning: add_ writes into 'out', which the Python custom op 'pw::loud' ({{.*}}ops.py:35) passes to 'no_fake' from its argument 'dst' without listing it in mutates_args: torch.compile calls the custom op as one operator without tracing into it, so compiling a call of it fails (no fake kernel of it is registered here; with one, compiled callers would lose the write silently) (measured on torch 2.8.0 and 2.15.0); list 'dst' in its mutates_args
