@@ -1320,6 +1320,15 @@ TEST_F(ProjectIndex, PybindCallersAreCallsOfTheExtension) {
   EXPECT_EQ(Callers[0]->Function, "gg_backend.gmm");
   EXPECT_EQ(Callers[0]->Site.Line, 7u);
   EXPECT_EQ(Callers[0]->Site.Declares, "000");
+  // A module whose name PYBIND11_MODULE writes binds for calls of that
+  // module only (apex's modules each bind "forward").
+  write("csrc/other.cpp", "void other_gmm(at::Tensor a) {}\n"
+                          "PYBIND11_MODULE(other_ext, m) {\n"
+                          "  m.def(\"gmm\", &other_gmm);\n"
+                          "}\n");
+  Index = ProjectOperators::build(Root, "");
+  EXPECT_TRUE(Index->pybindCallers("other_gmm").empty());
+  EXPECT_EQ(Index->pybindCallers("gmm").size(), 1u);
 }
 
 TEST(Consequence, ClassesFollowTheMeasuredRows) {

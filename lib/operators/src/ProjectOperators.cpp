@@ -25,7 +25,7 @@ using namespace llvm;
 namespace torch_tidy {
 namespace {
 
-constexpr int CacheVersion = 28;
+constexpr int CacheVersion = 29;
 /// Files larger than this are not read (generated or vendored code).
 constexpr uint64_t MaxFileSize = 4 << 20;
 /// A project with more files than this is indexed up to this many.
@@ -566,7 +566,15 @@ void scanInferringHelpers(const std::vector<Token> &T, FileOperatorFacts &Out) {
 /// Function the C++ function as written). A lambda or a cast is not read.
 void scanPybindDefs(StringRef Path, const std::vector<Token> &T,
                     LineCounter &Lines, FileOperatorFacts &Out) {
+  // The module of the PYBIND11_MODULE the defs are in, where its name is
+  // written (`PYBIND11_MODULE(_qattn, m)`); empty for TORCH_EXTENSION_NAME,
+  // which the build sets.
+  std::string Module;
   for (size_t I = 0; I + 4 < T.size(); ++I) {
+    if (T[I].isIdent("PYBIND11_MODULE") && T[I + 1].is(clang::tok::l_paren) &&
+        T[I + 2].is(clang::tok::raw_identifier))
+      Module =
+          T[I + 2].Text == "TORCH_EXTENSION_NAME" ? "" : T[I + 2].Text.str();
     if (!T[I].is(clang::tok::period) || !T[I + 1].isIdent("def") ||
         !T[I + 2].is(clang::tok::l_paren) || !T[I + 3].isString() ||
         !T[I + 4].is(clang::tok::comma))
@@ -587,7 +595,7 @@ void scanPybindDefs(StringRef Path, const std::vector<Token> &T,
     if (Name.empty() || isDigit(Name[0]) ||
         !llvm::all_of(Name, [](char C) { return isAlnum(C) || C == '_'; }))
       continue;
-    Out.PybindDefs.push_back({"", Name,
+    Out.PybindDefs.push_back({Module, Name,
                               KernelSite{"", "pybind11 def", Path.str(),
                                          Lines.lineOf(T[I + 1].Offset), ""},
                               Function});
@@ -2864,6 +2872,7 @@ ProjectOperators::pybindCallers(StringRef Function) const {
       // not the extension.
       auto [Module, Called] = StringRef(C.Function).rsplit('.');
       if (Called == D.Name && !PythonModules.contains(Module) &&
+          (D.Namespace.empty() || D.Namespace == Module) &&
           !llvm::is_contained(Out, &C))
         Out.push_back(&C);
     }

@@ -200,7 +200,9 @@ struct FileOperatorFacts {
   /// the callee is an inferring helper.
   std::vector<DeclaredKernel> HelperDefs;
   /// Functions a pybind11 module binds by name (`m.def("fill", &fill)`):
-  /// Name the Python name, Function the C++ function as written.
+  /// Name the Python name, Function the C++ function as written, Namespace
+  /// the module's name where PYBIND11_MODULE writes it (else empty: the
+  /// build's TORCH_EXTENSION_NAME).
   std::vector<DeclaredKernel> PybindDefs;
   /// Calls of an imported module's function inside a Python custom op's
   /// body (`_C.fill(out, x)` under `@torch.library.custom_op("ns::op",
