@@ -591,10 +591,12 @@ void OpUndeclaredMutationCheck::checkPybindCallees(
         bool HasFake = llvm::any_of(
             Project->kernels(C->Namespace, C->Name),
             [](const DeclaredKernel *K) { return K->Site.Key == "Fake"; });
+        if (ConsequenceFilter == "silent" && !HasFake)
+          continue; // a compile error, not silent
         SourceLocation At = written(Site->getBeginLoc());
         // tools/ground-truth/opaque_callers.py, rows pybind_in_unlisted
         // (a fake: the write lost) and pybind_in_unlisted_nofake (an error).
-        diag(At, "%0 writes into '%1', which the Python custom op '%2' "
+        diag(At, "%0 writes into '%1'%9, which the Python custom op '%2' "
                  "(%3:%4) passes to '%5' from its argument '%6' without "
                  "listing it in mutates_args: torch.compile calls the custom "
                  "op as one operator without tracing into it, so %select{"
@@ -607,7 +609,8 @@ void OpUndeclaredMutationCheck::checkPybindCallees(
             << W.Form << FD->getParamDecl(W.ParamIndex)->getName() << Outer
             << C->Site.File << C->Site.Line << FD->getName()
             << Args[W.ParamIndex].trim() << static_cast<unsigned>(!HasFake)
-            << ground_truth::BothVersions << written(Site->getSourceRange());
+            << ground_truth::BothVersions << copyCondition(W.Copy)
+            << written(Site->getSourceRange());
         if (W.Via)
           diag(W.Write->getBeginLoc(), "the write is here, in '%0'",
                DiagnosticIDs::Note)
