@@ -166,25 +166,26 @@ def load(torch, name, build, sources):
                                    is_python_module=False, verbose=False)
 
 
-def load_texts(torch, name, named_texts):
-    """Builds [(file name, text)] as the extension `name`, kept by build_dir."""
+def _written_sources(torch, name, named_texts):
+    """(build_dir of the texts, the paths they are written to there)."""
     build = build_dir(torch, name, [text for _, text in named_texts])
     paths = []
     for i, (base, text) in enumerate(named_texts):
         path = os.path.join(build, f"src{i}-{base}")
         write_if_changed(path, text)
         paths.append(path)
+    return build, paths
+
+
+def load_texts(torch, name, named_texts):
+    """Builds [(file name, text)] as the extension `name`, kept by build_dir."""
+    build, paths = _written_sources(torch, name, named_texts)
     load(torch, name, build, paths)
 
 
 def load_module_texts(torch, name, named_texts):
     """Builds [(file name, text)] as the Python extension module `name` (its
     PYBIND11_MODULE binds functions), kept by build_dir; the module."""
-    build = build_dir(torch, name, [text for _, text in named_texts])
-    paths = []
-    for i, (base, text) in enumerate(named_texts):
-        path = os.path.join(build, f"src{i}-{base}")
-        write_if_changed(path, text)
-        paths.append(path)
+    build, paths = _written_sources(torch, name, named_texts)
     return _cpp_extension().load(name=name, sources=paths, build_directory=build,
                                  is_python_module=True, verbose=False)
