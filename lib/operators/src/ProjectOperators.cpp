@@ -1681,13 +1681,14 @@ StringMap<std::string> importedNames(StringRef Text) {
 /// an imported module's function there (`_C.fill(out, x)`): PybindCalls,
 /// joined to the C++ function a pybind11 module binds under that name.
 void scanCustomOpCallers(StringRef Path, StringRef Text, LineCounter &Lines,
+                         const StringMap<std::string> &Aliases,
                          FileOperatorFacts &Facts) {
   if (!Text.contains("custom_op"))
     return;
   // custom_op, and names bound to it (flash-attn's
   // `_torch_custom_op_wrapper = torch.library.custom_op`).
   std::vector<std::string> Names{"custom_op"};
-  for (const auto &A : pythonLibraryAliases(Text))
+  for (const auto &A : Aliases)
     if (A.second == "custom_op")
       Names.push_back(A.first().str());
   for (size_t At = Text.find("torch.ops."); At != StringRef::npos;
@@ -1899,12 +1900,13 @@ void scanPython(StringRef Path, StringRef Text, FileOperatorFacts &Facts) {
       continue;
     Out.push_back({Ns, *First, Path.str(), Lines.lineOf(At)});
   }
-  scanCustomOpCallers(Path, Text, Lines, Facts);
+  // torch.library functions under other names ({alias: function}).
+  StringMap<std::string> Aliases = pythonLibraryAliases(Text);
+  scanCustomOpCallers(Path, Text, Lines, Aliases, Facts);
   scanOperatorDecorators(Path, Text, Lines, Libraries, Facts);
   if (!Registers)
     return;
   pythonFakeWrappers(Text, Facts.Wrappers);
-  StringMap<std::string> Aliases = pythonLibraryAliases(Text);
   // Names this file binds to torch.library's functions are the functions
   // where other files import and call them (bitsandbytes' `register_kernel
   // = torch.library.register_kernel` in its _ops.py): resolved
