@@ -272,9 +272,10 @@ std::string consequenceText(const ConsequenceFacts &F) {
       (" (measured on " + ground_truth::BothVersions + ")").str();
   if (!F.Void && F.ReturnsWritten && !F.Autograd)
     Measured = (" (measured on torch " + ground_truth::ReferenceVersion +
-                "; torch " + ground_truth::NewestVersion +
-                " gave the written values where the kernel returns the "
-                "argument it writes)")
+                "; on torch " + ground_truth::NewestVersion +
+                " a caller that reads what the kernel returns, the argument "
+                "it writes, got the written values, and one that ignores "
+                "the result did not)")
                    .str();
   else if (!F.Void && F.DeclaresOther && !F.Autograd)
     Measured = (" (measured on " + ground_truth::BothVersions + ": on " +

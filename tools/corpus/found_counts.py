@@ -29,7 +29,8 @@ PAGES = {"README": "README.md", "found": "docs/found.md", "reliability": "docs/r
 BUG_TABLE_NAMES = {"sgl-kernel-xpu": "sgl-project/sgl-kernel-xpu",
                    "sgl-kernel-npu": "sgl-project/sgl-kernel-npu",
                    "pyg-lib": "pyg-team/pyg-lib", "flashinfer": "flashinfer-ai/flashinfer",
-                   "sglang's CPU backend": "sgl-project/sglang"}
+                   "sglang's CPU backend": "sgl-project/sglang",
+                   "intel-extension-for-pytorch": "intel/intel-extension-for-pytorch"}
 CLASS_WORDS = {"silent": "silent", "graph break": "graph-break", "loud": "loud",
                "none": "none", "not reported": "-"}
 
@@ -63,6 +64,13 @@ def sweep_projects(path=os.path.join(HERE, "sweep.txt")):
             if line.strip() and not line.startswith("#")]
 
 
+def unseen_projects(path=os.path.join(HERE, "unseen_libraries.txt")):
+    """Issue 80's unseen libraries, linted whole one by one
+    (tools/corpus/unseen_libraries.py): a ledger project comes from these or
+    from the sweep."""
+    return sweep_projects(path)
+
+
 class Counts:
     """Every count the pages state, from the committed lists."""
 
@@ -70,6 +78,7 @@ class Counts:
         self.ledger = read_ledger()
         self.labels = read_labels()
         self.sweep = sweep_projects()
+        self.unseen = unseen_projects()
         self.results = sweep_table.read_results(os.path.join(HERE, "sweep_results.tsv"))
 
     def problems(self):
@@ -79,8 +88,9 @@ class Counts:
         names = collections.Counter((r["repo"], r["operator"]) for r in self.ledger)
         out += [f"found.tsv: {repo} {op} has {n} rows" for (repo, op), n in names.items() if n > 1]
         for r in self.ledger:
-            if r["repo"] not in self.sweep:
-                out.append(f"found.tsv: {r['repo']} is not in sweep.txt")
+            if r["repo"] not in self.sweep and r["repo"] not in self.unseen:
+                out.append(f"found.tsv: {r['repo']} is in neither sweep.txt nor "
+                           "unseen_libraries.txt")
             for w in r["warnings"]:
                 seen.add((r["repo"], w))
                 label = self.labels.get((r["repo"], w))
@@ -88,7 +98,8 @@ class Counts:
                     out.append(f"found.tsv: {r['repo']} {r['operator']}: warning {w} is "
                                f"labelled {label or 'nowhere'} in labels.tsv, not hazard")
         for (repo, w), label in sorted(self.labels.items()):
-            if repo in self.sweep and label == "hazard" and (repo, w) not in seen:
+            if (repo in self.sweep or repo in self.unseen) and label == "hazard" \
+                    and (repo, w) not in seen:
                 out.append(f"labels.tsv: the hazard {repo} {w} belongs to no operator of "
                            "found.tsv")
         return out

@@ -61,6 +61,24 @@ CHECK = "torch-op-undeclared-mutation"
 SKIP_CODE = 77
 BACKENDS = ["eager", "aot_eager", "inductor"]
 
+# The LoRA shrink of intel-extension-for-pytorch's kernel (PunicaKrnl.cpp):
+# out[b, r] = scale * input[b] . weights[indicies[b], r], written through
+# data_ptr (float here; the project's computes bf16 and half).
+_PUNICA_SHRINK = [
+    "float *o = out.data_ptr<float>();",
+    "const float *x = input.data_ptr<float>();",
+    "const float *w = weights.data_ptr<float>();",
+    "const int64_t *lora = indicies.data_ptr<int64_t>();",
+    "const int64_t batch = input.size(0), hidden = input.size(1);",
+    "const int64_t rank = weights.size(1);",
+    "for (int64_t b = 0; b < batch; ++b)",
+    "  for (int64_t r = 0; r < rank; ++r) {",
+    "    double acc = 0;",
+    "    for (int64_t h = 0; h < hidden; ++h)",
+    "      acc += x[b * hidden + h] * w[(lora[b] * rank + r) * hidden + h];",
+    "    o[b * rank + r] = static_cast<float>(scale * acc);",
+    "  }"]
+
 # id -> the twin: the project's schema (its name and arguments as the
 # project writes them), the arguments the project's kernel writes, the C++
 # kernel's parameters and body, and the Python inputs (t is torch). Every
@@ -82,6 +100,10 @@ TWIN_KEYS = {
     "fake": "a Python fake (register_fake) for the '+ fake' variants",
     "fixed_fake": "the fake of the fixed variants, where it differs",
     "ships_fake": "the project registers its fake itself: 'as shipped' registers it too",
+    "fake_key": "the dispatch key the project registers its fake as a kernel for (Meta: "
+                "torch.library.impl(op, 'Meta')); default: torch.library.register_fake",
+    "says": "what the check's warning on the undeclared twin says of what its callers "
+            "measure (found-twins-static holds the message to it)",
     "callers": "the project's callers (CALLER_KEYS), the first shown in the main table; "
                "default: one bare call whose every tensor is a graph input, read after it",
 }
@@ -112,7 +134,9 @@ DEFAULT_CALLER = {"name": "direct",
 _REQUIRED = ("schema", "writes", "params", "body", "inputs", "project")
 REGISTERS = {"cpu": "CPU kernel (the project: XPU/PrivateUse1 only)",
              "cpu+autograd": "CPU kernel + C++ Autograd kernel (mark_dirty)",
-             "catchall": "catch-all kernel, m.def(name, fn), raw-pointer writes"}
+             "catchall": "catch-all kernel, m.def(name, fn), raw-pointer writes",
+             "cpu-inferred": "CPU kernel, its schema inferred from the C++ signature "
+                             "(m.def(name, torch::dispatch(CPU, fn)))"}
 
 def _direct(shape, read):
     """The bare call (DEFAULT_CALLER's source) with what it stands for."""
@@ -618,6 +642,54 @@ TWINS = {
         "inputs": "[t.tensor([0, 2]), t.randn(2, 4, generator=g), t.randn(2, 4, generator=g), 4, "
                   "t.randn(3, 4, generator=g), True]",
     },
+    # intel-extension-for-pytorch (csrc/cpu/aten/Punica.cpp @ 6d3ba89cf; see
+    # docs/found.md): IPEX_OP_REGISTER_DISPATCH registers the CPU kernel with
+    # a schema inferred from its C++ signature (no argument mutable, the
+    # arguments named _0, _1, ...); the kernel behind the dispatch stub writes
+    # `out` through data_ptr and the registered function returns it. The
+    # package registers a Meta kernel that returns a new tensor
+    # (_meta_registrations.py).
+    "punica_bgmv_shrink": {
+        "project": "intel-extension-for-pytorch",
+        "callers": [
+            {"name": "vLLM IPEX LoRA",
+             "shape": "vLLM's IPEX LoRA backend: its `bgmv_shrink` calls "
+                      "`ipex.llm.functional.bgmv_shrink`, which passes the output buffer (a graph "
+                      "input) to the operator; the result is ignored and the buffer read",
+             "read": "vllm-project/vllm vllm/lora/ops/ipex_ops/lora_ops.py @ 466716c2",
+             "source": "def caller(op, out, x, w, idx, scale):\n"
+                       "    op(out, x, w, idx, scale)\n"
+                       "    return [out * 1]\n"},
+            _direct("`ipex.llm.functional.bgmv_shrink` alone: `out` passed in (a graph input), "
+                    "the operator's result returned; both read",
+                    "intel_extension_for_pytorch 2.8.0 wheel, llm/functional")
+            | {"claims": {"all": {"shipped": "traced", "with_fake": "traced"}}},
+        ],
+        # The two callers on 2.15.0: the result read (traced), ignored (silent).
+        "says": "a caller that reads what the kernel returns, the argument it writes, got the "
+                "written values, and one that ignores the result did not",
+        "registers": "cpu-inferred",
+        "ships_fake": True,
+        "fake_key": "Meta",
+        # As torch's dispatcher holds the inferred schema.
+        "schema": "punica_bgmv_shrink(Tensor _0, Tensor _1, Tensor _2, Tensor _3, float _4) -> Tensor",
+        # The fix: a schema written out that declares the output written and
+        # returns nothing (the callers read the buffer they passed; a custom
+        # operator may not return an alias of an input).
+        "fixed": "punica_bgmv_shrink(Tensor(a!) out, Tensor input, Tensor weights, "
+                 "Tensor indicies, float scale) -> ()",
+        "writes": ["_0"],
+        "params": "at::Tensor &out, at::Tensor &input, at::Tensor &weights, at::Tensor &indicies, "
+                  "const double scale",
+        "body": _PUNICA_SHRINK + ["return out;"],
+        "returns": "at::Tensor",
+        "fixed_body": _PUNICA_SHRINK,
+        "fixed_returns": "void",
+        "fake": "lambda out, *a: out.new_empty(out.shape)",
+        "fixed_fake": "lambda *a: None",
+        "inputs": "[t.zeros(4, 8), t.randn(4, 32, generator=g), t.randn(2, 8, 32, generator=g), "
+                  "t.tensor([0, 1, 0, 1]), 0.5]",
+    },
 }
 
 
@@ -717,6 +789,19 @@ at::Tensor ag_{ns}_{key}(const at::Tensor &src, const at::Tensor &indptr,
 """
 
 
+# The registrations whose schema torch infers from the kernel's C++
+# signature: the check offers no fix there (a schema string cannot be added
+# to m.def(name, fn) in place; docs/found.md).
+INFERRED = {"catchall", "cpu-inferred"}
+
+
+def inferred_def(ns, key, twin):
+    """The m.def line of a twin whose schema is inferred."""
+    if twin["registers"] == "catchall":
+        return f'  m.def("{key}", &k_{ns}_{key});'
+    return f'  m.def("{key}", torch::dispatch(c10::DispatchKey::CPU, TORCH_FN(k_{ns}_{key})));'
+
+
 def generate(path):
     """Writes the C++ twins; returns {line number: (namespace, twin)} for the
     lines of each twin's kernel and registration."""
@@ -753,8 +838,8 @@ def generate(path):
     for ns, fixed, _ in VARIANTS:
         lines.append(f"TORCH_LIBRARY({ns}, m) {{")
         for key, twin in TWINS.items():
-            if twin["registers"] == "catchall" and not fixed:
-                add(f'  m.def("{key}", &k_{ns}_{key});', (ns, key))
+            if twin["registers"] in INFERRED and not fixed:
+                add(inferred_def(ns, key, twin), (ns, key))
             else:
                 add(f'  m.def("{schema_of(twin, fixed)}");', (ns, key))
         lines += ["}", "", f"TORCH_LIBRARY_IMPL({ns}, CPU, m) {{"]
@@ -823,9 +908,12 @@ def _measure(args):
             # A project that ships a fake registers it in every variant.
             if fake or twin.get("ships_fake"):
                 source = twin.get("fixed_fake", twin.get("fake")) if fixed else twin.get("fake")
+                fn = eval(source, {"t": t}) if source else (lambda *a, **k: None)
                 try:
-                    torch.library.register_fake(qual)(
-                        eval(source, {"t": t}) if source else (lambda *a, **k: None))
+                    if twin.get("fake_key"):
+                        torch.library.impl(qual, twin["fake_key"])(fn)
+                    else:
+                        torch.library.register_fake(qual)(fn)
                     row["fake"] = "registered"
                 except Exception as e:
                     row["fake"] = "refused"
@@ -1128,6 +1216,11 @@ CLAIMS = {
     # sglang's CPU backend ships its fakes: as shipped is with a fake. What
     # its own callers read decides the class (traced: kept), except where a
     # twin's "claims" says otherwise.
+    # intel-extension-for-pytorch ships a Meta kernel: as shipped is with a
+    # fake, and the write is lost without a word (docs/found.md).
+    "intel-extension-for-pytorch": {
+        "shipped": "silent", "with_fake": "silent", "fixed": "kept", "fixed_fake": "kept",
+        "opcheck": "Argument _0 is not defined to alias output but was aliasing"},
     "sglang-cpu": {"shipped": "traced", "with_fake": "traced", "fixed": "kept",
                    "fixed_fake": "kept", "opcheck": "...but was "},
 }
@@ -1227,6 +1320,12 @@ def cmd_static(args):
     bad = sorted(want ^ warned)
     for op in bad:
         print(("MISSED " if op in want else "FALSE ") + op)
+    unsaid = [k for k, twin in TWINS.items() if "says" in twin
+              and f"'tt_found::{k}'" not in "".join(
+                  line for line in proc.stdout.splitlines() if twin["says"] in line)]
+    for key in unsaid:
+        print(f"NOT SAID tt_found::{key}: no warning says {TWINS[key]['says']!r}")
+    bad += unsaid
     print(f"found twins: {len(want)} undeclared, {len(want)} fixed; the check warns on "
           f"{len(warned)}, disagreements with opcheck {len(bad)}")
     return 1 if bad else 0
@@ -1238,8 +1337,9 @@ def cmd_fixes(args):
     write under any backend, and a second --fix changes nothing and warns on
     nothing. With a fake, the twins whose fix is the schema alone
     (SCHEMA_FIX_ENOUGH) keep every write, fullgraph too; the others' result
-    is printed. flashinfer's catch-all twin is not counted: a schema string
-    cannot be added to m.def(name, fn) in place (docs/found.md)."""
+    is printed. The twins whose schema is inferred (INFERRED: flashinfer's
+    catch-all, intel-extension-for-pytorch's CPU kernel) are not counted: a
+    schema string cannot be added to m.def(name, fn) in place (docs/found.md)."""
     label, python = python_of(args.python)
     if not python:
         return SKIP_CODE
@@ -1252,7 +1352,7 @@ def cmd_fixes(args):
         fixed = open(src).read()
         again = um.run_tidy(args.clang_tidy, args.module, src, include, fix=True)
         left = {op for op in warned_ops(again.stdout, owner)
-                if TWINS[op.split("::")[1]]["registers"] != "catchall"
+                if TWINS[op.split("::")[1]]["registers"] not in INFERRED
                 and op.split("::")[1] not in FIX_PARTIAL}
         withheld = [k for k, why in FIX_PARTIAL.items() if k in TWINS
                     if why["note"] and why["note"] not in again.stdout]
@@ -1278,13 +1378,13 @@ def cmd_fixes(args):
         got = measure_with(python, src, ["tt_found", "tt_found_fake"], twins=chosen)
     bad = checked = incomplete = 0
     for key, twin in TWINS.items():
-        if twin["registers"] == "catchall" and f'm.def("{key}", &k_tt_found_{key});' not in fixed:
+        if twin["registers"] in INFERRED and inferred_def("tt_found", key, twin) not in fixed:
             bad += 1
-            print(f"CHANGED: the check now fixes the catch-all {key}; docs/found.md says it "
-                  "offers no fix there")
+            print(f"CHANGED: the check now fixes {key}, whose schema is inferred; docs/found.md "
+                  "says it offers no fix there")
     for r in got["rows"]:
         twin = TWINS[r["twin"]]
-        if twin["registers"] == "catchall":
+        if twin["registers"] in INFERRED:
             continue
         checked += 1
         name = "{} ({})".format(*row_key(r))
