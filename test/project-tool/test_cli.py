@@ -285,6 +285,19 @@ class NotAdvisedAgainTest(unittest.TestCase):
         self.assertEqual(hints[1], "--env USE_CUDA=1")
         self.assertTrue(hints[2].startswith("needs torch >= 2.11"))
 
+    def test_a_switch_given_another_value_names_it(self):
+        # The condition wants DP_VARIANT=cuda; the user gave cpu: the advice
+        # stays, with what was given (a name alone is not the switch).
+        from torch_tidy_project import coverage as cov
+        switches = [cov.Switch("DP_VARIANT", "env", text="--env DP_VARIANT=cuda"),
+                    cov.Switch("NO_X", "env", text="--env NO_X set so that `not "
+                               "os.getenv('NO_X')` holds (setup.py:3)")]
+        cli.not_advised_again(switches, ["DP_VARIANT=cpu", "NO_X=1"])
+        self.assertEqual(switches[0].hint(),
+                         "--env DP_VARIANT=cuda (given: DP_VARIANT=cpu)")
+        self.assertTrue(switches[1].hint().startswith(
+            "--env NO_X=1 was given and does not compile it"))
+
 
 class TrimErrorNotesTest(unittest.TestCase):
     def test_an_errors_notes_past_two_are_counted(self):

@@ -64,6 +64,50 @@ class ReadTest(unittest.TestCase):
         # A variable read for a version string is no switch.
         self.assertNotIn(("env", "VERSION_SUFFIX"), got)
 
+    def test_the_value_each_condition_wants(self):
+        # The advice gives the value the guarding condition tests, not "=1"
+        # by habit: a string compared equal, one of a tuple, a truth test, an
+        # unequal off value; where no one value makes it hold, it quotes the
+        # condition and its line.
+        text = textwrap.dedent('''
+            import os
+            VARIANT = os.environ.get("XX_VARIANT", "cpu")
+            ext_modules = []
+            if VARIANT == "cuda":
+                ext_modules.append(CUDAExtension("a", ["csrc/cuda/k.cu"]))
+            if os.getenv("XX_CPU", "").lower() in ("on", "1"):
+                ext_modules.append(CppExtension("b", ["csrc/cpu/a.cpp"]))
+            if os.getenv("XX_NEW", "0") != "0":
+                ext_modules.append(CppExtension("c", ["csrc/new/n.cpp"]))
+            if not os.getenv("XX_NO_OPS"):
+                ext_modules.append(CppExtension("d", ["csrc/ops.cpp"]))
+            if os.environ.get("XX_TARGET") != "cpu":
+                ext_modules.append(CppExtension("e", ["csrc/sm100/x.cu"]))
+            ''')
+        got = {g.value: g.hint() for g in guards.read(text, self.d)}
+        self.assertEqual(got["XX_VARIANT"], "--env XX_VARIANT=cuda")
+        self.assertEqual(got["XX_CPU"], "--env XX_CPU=on")
+        self.assertEqual(got["XX_NEW"], "--env XX_NEW=1")
+        self.assertEqual(got["XX_NO_OPS"], "--env XX_NO_OPS set so that "
+                         "`not os.getenv('XX_NO_OPS')` holds (setup.py:11)")
+        self.assertEqual(got["XX_TARGET"], "--env XX_TARGET set so that "
+                         "`os.environ.get('XX_TARGET') != 'cpu'` holds "
+                         "(setup.py:13)")
+
+    def test_one_variable_two_values_two_switches(self):
+        text = textwrap.dedent('''
+            import os
+            VARIANT = os.environ.get("XX_VARIANT", "cpu")
+            ext_modules = []
+            if VARIANT == "cuda":
+                ext_modules.append(CUDAExtension("a", ["csrc/cuda/k.cu"]))
+            elif VARIANT == "rocm":
+                ext_modules.append(CppExtension("b", ["csrc/new/n.cpp"]))
+            ''')
+        got = {g.hint(): g.sources for g in guards.read(text, self.d)}
+        self.assertEqual(got, {"--env XX_VARIANT=cuda": self.src("csrc/cuda/k.cu"),
+                               "--env XX_VARIANT=rocm": self.src("csrc/new/n.cpp")})
+
     def test_sources_of_the_functions_a_branch_calls(self):
         # xformers adds flash-attention 3 under FORCE_CUDA through a
         # function of its setup.py that globs paths it builds.

@@ -1035,6 +1035,68 @@ def last_line(out):
     return lines[-1] if lines else ""
 
 
+# One switch of advice: `--env NAME=VALUE` or `-D NAME=VALUE` at the start
+# of one alternative of a "to bring it in" line.
+ADVICE = re.compile(r"^(--env|-D) (\w+)=([^\s);,]+)")
+
+
+def advice_of(summary):
+    """Every switch a run's --json advises, in order, without repeats: those
+    of each kernel left out (coverage's bring_in, "file: A or B"), and the
+    example an exit-2 error gives ("e.g. --env X=1"). A switch said to have
+    been given already is a reason, not advice."""
+    texts = [k.get("bring_in", "") for o in (summary.get("coverage") or {})
+             .get("by_operator", {}).values() for k in o.get("kernels", [])]
+    texts += re.findall(r"e\.g\. ((?:--env|-D) [^\s);,]+)",
+                        summary.get("error", ""))
+    out = []
+    for text in texts:
+        for part in text.split(": ", 1)[-1].split(" or "):
+            m = ADVICE.match(part.strip())
+            if m and "was given" not in part and \
+                    (m.group(1), f"{m.group(2)}={m.group(3)}") not in out:
+                out.append((m.group(1), f"{m.group(2)}={m.group(3)}"))
+    return out
+
+
+def follow_advice(c, project, py, d, base, summary, name):
+    """Issue 80 (3): follows every switch the run `base` advised (its --json
+    summary), one at a time on top of base: each must change what the run
+    compiles (kernels analysed, files linted, or an exit 2 gone), or the
+    rerun must say the switch was given and why it did not; and a switch
+    given is never advised again. Returns {"--env X=Y": the rerun's
+    summary}."""
+    advised = advice_of(summary)
+    check(advised, f"{name}: the run advises at least one switch to follow "
+          f"({(summary.get('coverage') or {}).get('kernels')})")
+    before = ((summary.get("coverage") or {}).get("kernels") or {}) \
+        .get("analysed", 0)
+    results = {}
+    for i, (flag, setting) in enumerate(advised):
+        out_json = os.path.join(c.out, f"{name}-advice-{i}.json")
+        rc, out = run([project, "--python", py, "-j", "2"] + base +
+                      [flag, setting, "--json", out_json], cwd=d)
+        after = load_json(out_json)
+        kernels = (after.get("coverage") or {}).get("kernels") or {}
+        changed = (kernels.get("analysed", 0) > before or
+                   after.get("files_linted") != summary.get("files_linted") or
+                   (summary.get("result", {}).get("exit_status") == 2 and
+                    rc != 2))
+        reason = f"{flag} {setting} was given and does not compile it" in out
+        check(changed or reason,
+              f"{name}: following {flag} {setting} changes what is compiled "
+              f"({summary.get('files_linted')} -> {after.get('files_linted')} "
+              f"files, {before} -> {kernels.get('analysed')} kernels "
+              f"analysed) or says why not (exit {rc}): {last_line(out)}")
+        check((flag, setting) not in advice_of(after),
+              f"{name}: {flag} {setting}, given, is not advised again "
+              f"({advice_of(after)})")
+        results[f"{flag} {setting}"] = after
+    print(f"  {name}: followed {len(advised)} advised switch(es): "
+          f"{', '.join(f'{f} {v}' for f, v in advised)}")
+    return results
+
+
 def case_env_switched(c):
     """Issue 46: extensions switched on by environment variables only, and
     a coverage gate that is never falsely green."""
@@ -1079,6 +1141,8 @@ def case_env_switched(c):
           f"reads and the files that register operators no database entry "
           f"covers (exit {rc}): {out.strip()[-700:]}")
 
+    follow_advice(c, project, py, d, [], none, "env-none")
+
     # The CPU extension alone: most kernels are left out.
     rc, out = run([project, "--python", py, "-j", "2", "--env",
                    "ENVX_BUILD_CPU=1", "--json", "../env-cpu.json",
@@ -1119,6 +1183,8 @@ def case_env_switched(c):
           f"{clip})")
     validate(c, os.path.join(c.out, "env-cpu.json"),
              "the CPU-only run's --json")
+    follow_advice(c, project, py, d, ["--env", "ENVX_BUILD_CPU=1"], s,
+                  "env-cpu")
     check(cov.get("counted_from") == "index" and "does not import" in
           cov.get("registry", {}).get("not_read", ""),
           f"envx not built: coverage counted on the index, saying torch's "
@@ -1281,16 +1347,15 @@ def case_skbuild(c):
           "SKBX_EXTRA_CHECKS" not in out,
           f"the unseen kernel's advice is the backend's variable for the "
           f"if() around its file ({advice})")
-    rc3, out3 = run([project, "--python", py, "-j", "2", "--env",
-                     "SKBX_KERNELS=extra", "--json", "../skbuild-extra.json"],
-                    cwd=d)
-    s3 = load_json(os.path.join(c.out, "skbuild-extra.json"))
+    s3 = follow_advice(c, project, py, d, [], s, "skbuild").get(
+        "--env SKBX_KERNELS=extra", {})
     cov3 = s3.get("coverage", {})
-    check(rc3 == 1 and s3.get("files_linted") == 4 and
+    check(s3.get("result", {}).get("exit_status") == 1 and
+          s3.get("files_linted") == 4 and
           cov3.get("kernels", {}).get("analysed") ==
           cov3.get("kernels", {}).get("total") == 4,
-          f"the advice followed brings the kernel in: 4 of 4 kernels (exit "
-          f"{rc3}, {cov3.get('kernels')}): {out3.strip()[-400:]}")
+          f"the advice followed brings the kernel in: 4 of 4 kernels "
+          f"({s3.get('result')}, {cov3.get('kernels')})")
 
     rc2, out2 = run([project, "--python", py, "-j", "2", "--json",
                      "../skbuild-second.json"], cwd=d)

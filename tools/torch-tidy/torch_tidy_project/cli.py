@@ -786,17 +786,23 @@ def _registry(args, root, index_json, torch_info, packages=None):
 
 def not_advised_again(switches, env):
     """A switch already given (--env VAR=VALUE) is never advised again:
-    where the files it guards are still not compiled, its advice says so
-    (torchao's USE_CPP, setup.py's default, was advised back verbatim)."""
+    where the files it guards are still not compiled with the value the
+    advice would give, it says so (torchao's USE_CPP, setup.py's default,
+    was advised back verbatim); given with another value, the advice names
+    the value given."""
     given = dict(e.split("=", 1) for e in env if "=" in e)
     for sw in switches:
         hint = sw.hint()
-        if hint.startswith("--env ") and "=" in hint:
-            name = hint[len("--env "):].split("=", 1)[0]
-            if name in given:
-                sw.text = (f"--env {name}={given[name]} was given and does "
-                           f"not compile it: another switch of the build "
-                           f"does, or the build cannot run here")
+        m = re.match(r"--env (\w+)(?:=(\S*))?", hint)
+        if not m or m.group(1) not in given:
+            continue
+        name, value = m.group(1), given[m.group(1)]
+        if m.group(2) is None or m.group(2) == value:
+            sw.text = (f"--env {name}={value} was given and does not compile "
+                       f"it: another switch of the build does, or the build "
+                       f"cannot run here")
+        else:
+            sw.text = f"{hint} (given: {name}={value})"
     return switches
 
 
@@ -809,7 +815,9 @@ def _coverage(args, db, index_json, root, linted, causes, regex_skipped,
     switches = []
     if db.build and db.build.guards is not None:
         # setup.py: only what its branches that add extensions test.
-        switches += [cov.Switch(g.value, g.kind, files=g.sources)
+        # The value each advice gives is the one its condition tests.
+        switches += [cov.Switch(g.value, g.kind, files=g.sources,
+                                text=g.hint() if g.kind == "env" else None)
                      for g in db.build.guards]
     elif db.build:
         switches += [cov.Switch(v, "env")

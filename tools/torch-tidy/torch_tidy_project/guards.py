@@ -7,6 +7,7 @@ sources the branch names. Coverage's advice is only these: a variable the
 build reads for another purpose (a version suffix) is never suggested as a
 switch."""
 import ast
+import functools
 import glob
 import os
 import re
@@ -18,14 +19,24 @@ ENV_FUNCS = ("get", "getenv")
 class Guard:
     """One switch: an environment variable (kind 'env') or a torch version
     (kind 'torch', value '2.11'), and the sources of the branch it guards
-    (real paths; None where the branch names none this reading can see)."""
+    (real paths; None where the branch names none this reading can see).
+    wants: the variable's value that makes the guarding condition hold, read
+    from it ("cuda" for `os.environ.get("V") == "cuda"`, "1" for a plain
+    truth test); None where no one value does (`!= "cpu"`, `not ...`): the
+    advice then quotes the condition (condition, line: its text and
+    setup.py's line)."""
 
-    def __init__(self, kind, value, sources):
+    def __init__(self, kind, value, sources, wants="1", condition=None,
+                 line=None):
         self.kind, self.value, self.sources = kind, value, sources
+        self.wants, self.condition, self.line = wants, condition, line
 
     def hint(self, python=None):
         if self.kind == "env":
-            return f"--env {self.value}=1"
+            if self.wants is not None:
+                return f"--env {self.value}={self.wants}"
+            return (f"--env {self.value} set so that `{self.condition}` "
+                    f"holds (setup.py:{self.line})")
         return (f"needs torch >= {self.value} (--python "
                 f"{python or 'PYTHON'} with a torch that new)")
 
@@ -305,7 +316,8 @@ def _env_names(tree, helpers):
     return env_of, version_names
 
 
-def _test_reads(test, helpers, env_of):
+def _test_reads(test, helpers=(), env_of=None):
+    env_of = env_of or {}
     return env_reads(test, helpers) + [
         v for x in ast.walk(test) if isinstance(x, ast.Name)
         for v in env_of.get(x.id, [])]
@@ -342,7 +354,11 @@ def read(text, directory):
                         # that hold this one, with its sources among theirs.
                         for env, versions in own:
                             for v in env:
-                                guards.append(Guard("env", v, sources))
+                                guards.append(Guard(
+                                    "env", v, sources,
+                                    _holding_value(s.test, v, helpers,
+                                                   env_of),
+                                    ast.unparse(s.test)[:120], s.lineno))
                             for _, version in versions:
                                 guards.append(Guard("torch", version, sources))
                     visit(branch, conditions)
@@ -356,12 +372,14 @@ def read(text, directory):
                 for handler in getattr(s, "handlers", []) or []:
                     visit(handler.body, above)
     visit(tree.body, [])
-    # One guard per switch, its sources merged (None: not known).
+    # One guard per switch and the value it wants, its sources merged (None:
+    # not known).
     merged = {}
     for g in guards:
-        key = (g.kind, g.value)
+        key = (g.kind, g.value, g.wants)
         if key not in merged:
-            merged[key] = Guard(g.kind, g.value, g.sources)
+            merged[key] = Guard(g.kind, g.value, g.sources, g.wants,
+                                g.condition, g.line)
         elif merged[key].sources is not None:
             merged[key].sources = None if g.sources is None else \
                 merged[key].sources | g.sources
@@ -372,18 +390,35 @@ _DEFINE = re.compile(r"^-D([A-Za-z_]\w*)(?::\w+)?=(.*)$")
 OFF = ("", "0", "OFF", "FALSE", "NO", "N", "NOTFOUND", "IGNORE")
 
 
-def _env_value(test, variable, helpers, env_of):
-    """The value of variable that makes test hold where the test compares it
-    with a string (`os.environ.get("V") == "cuda"`, `variant == "cuda"`),
-    else "1" (a plain truth test)."""
+def _holding_value(test, variable, helpers, env_of):
+    """The value of variable that makes test hold, read from the test: the
+    string it is compared equal to (or the first of those it is tested to be
+    in); "1" where it is a truth test, or compared unequal to an off value
+    (`!= "0"`); None where no one value does (`not os.getenv("V")`, `!=
+    "cpu"`)."""
+    reads = functools.partial(_test_reads, helpers=helpers, env_of=env_of)
     for n in ast.walk(test):
-        if isinstance(n, ast.Compare) and len(n.ops) == 1 and \
-                isinstance(n.ops[0], ast.Eq):
-            for side, other in ((n.left, n.comparators[0]),
-                                (n.comparators[0], n.left)):
-                value = _const_str(other)
-                if value and variable in _test_reads(side, helpers, env_of):
-                    return value
+        if isinstance(n, ast.UnaryOp) and isinstance(n.op, ast.Not) and \
+                variable in reads(n.operand):
+            return None
+        if not (isinstance(n, ast.Compare) and len(n.ops) == 1):
+            continue
+        left, right, op = n.left, n.comparators[0], n.ops[0]
+        if variable not in reads(left):
+            left, right = right, left
+            if variable not in reads(left):
+                continue
+        if isinstance(right, (ast.Tuple, ast.List, ast.Set)):
+            values = [_const_str(e) for e in right.elts]
+        else:
+            values = [_const_str(right)]
+        values = [v for v in values if v is not None]
+        if not values:
+            continue
+        if isinstance(op, (ast.Eq, ast.In)):
+            return values[0]
+        if isinstance(op, (ast.NotEq, ast.NotIn)):
+            return "1" if all(v.upper() in OFF for v in values) else None
     return "1"
 
 
@@ -407,8 +442,12 @@ def cmake_defines_by_env(text):
         for s in stmts:
             if isinstance(s, ast.If):
                 reads = _test_reads(s.test, helpers, env_of)
-                here = above + [(v, _env_value(s.test, v, helpers, env_of))
-                                for v in reads[:1]]
+                # A variable no one value of which makes the test hold
+                # (`not os.getenv("V")`) switches nothing on.
+                here = above + [
+                    (v, wants) for v in reads[:1]
+                    for wants in [_holding_value(s.test, v, helpers, env_of)]
+                    if wants is not None]
                 visit(s.body, here)
                 visit(s.orelse, above)
                 continue

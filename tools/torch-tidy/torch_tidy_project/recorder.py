@@ -405,12 +405,13 @@ class BuildRecord:
     def no_sources_text(self):
         reads = self.all_variables()
         said = f"{self.what} defines no extension sources"
-        switches = [g.value for g in self.guards or [] if g.kind == "env"]
+        env = [g for g in self.guards or [] if g.kind == "env"]
+        switches = list(dict.fromkeys(g.value for g in env))
         gates = [g.value for g in self.guards or [] if g.kind == "torch"]
         if switches:
             said += (f" with this environment; the branches that add its "
                      f"extensions test {', '.join(switches)}: give them with "
-                     f"--env VAR=VALUE (e.g. --env {switches[0]}=1)")
+                     f"--env VAR=VALUE (e.g. {env[0].hint()})")
         elif reads and self.guards is None:
             said += (f" with this environment; it reads {', '.join(reads)}: "
                      f"extensions switched on by environment variables are "
