@@ -94,6 +94,49 @@ class ReadTest(unittest.TestCase):
                          "`os.environ.get('XX_TARGET') != 'cpu'` holds "
                          "(setup.py:13)")
 
+    def test_an_extension_built_from_a_folder(self):
+        # torchao: the shared CPU kernels are a CMakeExtension whose
+        # CMakeLists.txt is in torchao/csrc/cpu, added only where
+        # BUILD_TORCHAO_EXPERIMENTAL is "1" (setup.py's "Level 3"); its
+        # sources are the folder's.
+        for f in ("torchao/csrc/cpu/shared_kernels/a.cpp",
+                  "torchao/csrc/cpu/CMakeLists.txt", "torchao/csrc/cuda/b.cu"):
+            write(os.path.join(self.d, f))
+        # USE_CPP is "1" by default: the macOS auto-build it feeds is decided
+        # by the platform, and "--env USE_CPP=1" would change nothing.
+        text = textwrap.dedent('''
+            import os
+            use_cpp = os.getenv("USE_CPP", "1")
+            auto = use_cpp == "1" and is_arm64 and is_macos
+            ext_modules = [CUDAExtension("torchao._C", ["torchao/csrc/cuda/b.cu"])]
+            if auto or os.getenv("BUILD_TORCHAO_EXPERIMENTAL") == "1":
+                ext_modules.append(CMakeExtension(
+                    "torchao._C_cpu_shared_kernels_aten",
+                    cmake_lists_dir="torchao/csrc/cpu", cmake_args=["-DX=ON"]))
+            ''')
+        got = {g.hint(): g.sources for g in guards.read(text, self.d)}
+        self.assertEqual(got, {"--env BUILD_TORCHAO_EXPERIMENTAL=1":
+                               self.src("torchao/csrc/cpu/shared_kernels/a.cpp")})
+
+    def test_sources_a_branch_takes_out(self):
+        # torchao: the ATen CPU kernels are in the glob of every source and
+        # taken out unless USE_CPU_KERNELS is "1" (on Linux): the advice is
+        # what makes that test fail.
+        for f in ("torchao/csrc/cpu/aten_kernels/a.cpp", "torchao/csrc/cuda/b.cu"):
+            write(os.path.join(self.d, f))
+        text = textwrap.dedent('''
+            import glob, os
+            use_cpu_kernels = os.getenv("USE_CPU_KERNELS", "0") == "1"
+            sources = list(glob.glob("torchao/csrc/**/*.cpp", recursive=True))
+            if not use_cpu_kernels or not is_linux:
+                excluded = list(glob.glob("torchao/csrc/cpu/aten_kernels/*.cpp"))
+                sources = [s for s in sources if s not in excluded]
+            ext_modules = [CppExtension("torchao._C", sources)]
+            ''')
+        got = {g.hint(): g.sources for g in guards.read(text, self.d)}
+        self.assertEqual(got, {"--env USE_CPU_KERNELS=1":
+                               self.src("torchao/csrc/cpu/aten_kernels/a.cpp")})
+
     def test_one_variable_two_values_two_switches(self):
         text = textwrap.dedent('''
             import os

@@ -100,6 +100,20 @@ def env_reads(node, helpers=()):
     return found
 
 
+def env_defaults(tree):
+    """{variable: the default its reads give} where every read of it with a
+    default gives the same string (`os.getenv("USE_CPP", "1")`)."""
+    seen = {}
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Call) and len(n.args) >= 2 and \
+                isinstance(n.func, ast.Attribute) and \
+                n.func.attr in ENV_FUNCS:
+            name, default = _const_str(n.args[0]), _const_str(n.args[1])
+            if name and default is not None:
+                seen.setdefault(name, set()).add(default)
+    return {k: next(iter(v)) for k, v in seen.items() if len(v) == 1}
+
+
 def _version_literal(node):
     """'2.11' of a version-like literal: "2.11", "2.11.0", (2, 11),
     Version("2.11")."""
@@ -251,6 +265,28 @@ def _assignments(tree):
     return out
 
 
+def _extension_dirs(node, names, directory):
+    """The folders an `...Extension(...)` call builds from: a keyword whose
+    name says dir (cmake_lists_dir, sourcedir, source_dir), or a CMake
+    extension's second argument, naming a folder that exists."""
+    if not isinstance(node, ast.Call):
+        return []
+    f = node.func
+    name = f.attr if isinstance(f, ast.Attribute) else \
+        f.id if isinstance(f, ast.Name) else ""
+    if not name.endswith("Extension"):
+        return []
+    values = [k.value for k in node.keywords if k.arg and "dir" in k.arg.lower()]
+    if "cmake" in name.lower() and len(node.args) >= 2:
+        values.append(node.args[1])
+    out = []
+    for v in values:
+        p = _path(v, names, directory)
+        if p is not None and os.path.isdir(os.path.join(directory, p)):
+            out.append(p)
+    return out
+
+
 def _sources(stmts, directory, names=None, functions=None, assigned=None):
     """Real paths of the sources a branch names (and setup.py's functions it
     calls): literals that end in a source suffix, and glob patterns (literal
@@ -263,6 +299,13 @@ def _sources(stmts, directory, names=None, functions=None, assigned=None):
             if p.endswith(SOURCE_SUFFIXES):
                 found.add(os.path.realpath(p))
     reached = _reached(stmts, functions or {}, assigned)
+    for s in reached:
+        for n in ast.walk(s):
+            for folder in _extension_dirs(n, names, directory):
+                # An extension built from a folder (torchao's
+                # `CMakeExtension(name, cmake_lists_dir="torchao/csrc/cpu")`,
+                # a CMakeBuild's `sourcedir`): the sources below it.
+                pattern(os.path.join(folder, "**", "*"))
     inside_glob = set()
     for s in reached:
         for n in ast.walk(s):
@@ -331,6 +374,7 @@ def read(text, directory):
         return []
     helpers = env_helpers(tree)
     env_of, version_names = _env_names(tree, helpers)
+    defaults = env_defaults(tree)
     guards = []
     names = _path_names(tree, directory)
     functions = {f.name: f for f in tree.body
@@ -354,14 +398,34 @@ def read(text, directory):
                         # that hold this one, with its sources among theirs.
                         for env, versions in own:
                             for v in env:
+                                wants = _holding_value(s.test, v, helpers,
+                                                       env_of)
+                                # A variable whose default is the value
+                                # the test wants switches nothing on
+                                # (torchao's USE_CPP, "1" by default):
+                                # the branch's other conditions decide.
+                                if wants is not None and \
+                                        defaults.get(v) == wants:
+                                    continue
                                 guards.append(Guard(
-                                    "env", v, sources,
-                                    _holding_value(s.test, v, helpers,
-                                                   env_of),
+                                    "env", v, sources, wants,
                                     ast.unparse(s.test)[:120], s.lineno))
                             for _, version in versions:
                                 guards.append(Guard("torch", version, sources))
                     visit(branch, conditions)
+                if _drops_sources(s.body):
+                    # `if not use_cpu_kernels or not is_linux: sources = [s
+                    # for s in sources if s not in excluded]` (torchao): the
+                    # files the branch names come back where the test fails.
+                    dropped = _sources(s.body, directory, names, functions,
+                                       assigned)
+                    for v in reads:
+                        wants = _failing_value(s.test, v, helpers, env_of)
+                        if wants is not None and defaults.get(v) != wants:
+                            guards.append(Guard(
+                                "env", v, dropped, wants,
+                                f"not ({ast.unparse(s.test)[:110]})",
+                                s.lineno))
             else:
                 # Loops, with, try and function bodies: their statements,
                 # under the same conditions.
@@ -420,6 +484,46 @@ def _holding_value(test, variable, helpers, env_of):
         if isinstance(op, (ast.NotEq, ast.NotIn)):
             return "1" if all(v.upper() in OFF for v in values) else None
     return "1"
+
+
+def _drops_sources(stmts):
+    """Whether a branch takes files out of a list of sources (`sources = [s
+    for s in sources if s not in excluded]`, `sources.remove(...)`)."""
+    for st in stmts:
+        for n in ast.walk(st):
+            if isinstance(n, ast.Assign) and len(n.targets) == 1 and \
+                    isinstance(n.targets[0], ast.Name) and \
+                    "source" in n.targets[0].id.lower() and \
+                    isinstance(n.value, ast.ListComp) and any(
+                        isinstance(op, ast.NotIn)
+                        for g in n.value.generators for c in g.ifs
+                        for x in ast.walk(c) if isinstance(x, ast.Compare)
+                        for op in x.ops):
+                return True
+            if isinstance(n, ast.Call) and \
+                    isinstance(n.func, ast.Attribute) and \
+                    n.func.attr == "remove" and \
+                    "source" in ast.unparse(n.func.value).lower():
+                return True
+    return False
+
+
+def _failing_value(test, variable, helpers, env_of):
+    """The value of variable that makes test fail, where the test says one:
+    under a `not`, the value that makes what it negates hold; compared
+    unequal to a string, that string. None otherwise."""
+    reads = functools.partial(_test_reads, helpers=helpers, env_of=env_of)
+    for n in ast.walk(test):
+        if isinstance(n, ast.UnaryOp) and isinstance(n.op, ast.Not) and \
+                variable in reads(n.operand):
+            return _holding_value(n.operand, variable, helpers, env_of)
+        if isinstance(n, ast.Compare) and len(n.ops) == 1 and \
+                isinstance(n.ops[0], ast.NotEq):
+            for side, other in ((n.left, n.comparators[0]),
+                                (n.comparators[0], n.left)):
+                if variable in reads(side) and _const_str(other) is not None:
+                    return _const_str(other)
+    return None
 
 
 def cmake_defines_by_env(text):
