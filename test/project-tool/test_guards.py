@@ -122,7 +122,8 @@ class ReadTest(unittest.TestCase):
         # torchao: the ATen CPU kernels are in the glob of every source and
         # taken out unless USE_CPU_KERNELS is "1" (on Linux): the advice is
         # what makes that test fail.
-        for f in ("torchao/csrc/cpu/aten_kernels/a.cpp", "torchao/csrc/cuda/b.cu"):
+        for f in ("torchao/csrc/cpu/aten_kernels/a.cpp", "torchao/csrc/cuda/b.cu",
+                  "torchao/csrc/cpu/shared_kernels/c.cpp"):
             write(os.path.join(self.d, f))
         text = textwrap.dedent('''
             import glob, os

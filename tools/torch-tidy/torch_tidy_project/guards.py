@@ -417,8 +417,11 @@ def read(text, directory):
                     # `if not use_cpu_kernels or not is_linux: sources = [s
                     # for s in sources if s not in excluded]` (torchao): the
                     # files the branch names come back where the test fails.
-                    dropped = _sources(s.body, directory, names, functions,
-                                       assigned)
+                    # Only what the branch itself names: the list it
+                    # filters holds every source.
+                    dropped = _sources(
+                        [st for st in s.body if not _drops_sources([st])],
+                        directory, names)
                     for v in reads:
                         wants = _failing_value(s.test, v, helpers, env_of)
                         if wants is not None and defaults.get(v) != wants:

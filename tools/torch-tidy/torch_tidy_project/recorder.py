@@ -410,7 +410,8 @@ class BuildRecord:
         gates = [g.value for g in self.guards or [] if g.kind == "torch"]
         if switches:
             said += (f" with this environment; the branches that add its "
-                     f"extensions test {', '.join(switches)}: give them with "
+                     f"extensions or their sources test "
+                     f"{', '.join(switches)}: give them with "
                      f"--env VAR=VALUE (e.g. {env[0].hint()})")
         elif reads and self.guards is None:
             said += (f" with this environment; it reads {', '.join(reads)}: "
