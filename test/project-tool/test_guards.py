@@ -113,10 +113,15 @@ class ReadTest(unittest.TestCase):
                 ext_modules.append(CMakeExtension(
                     "torchao._C_cpu_shared_kernels_aten",
                     cmake_lists_dir="torchao/csrc/cpu", cmake_args=["-DX=ON"]))
+            if os.getenv("ZZ_B") == "1":
+                ext_modules.append(CppExtension("z", ["torchao/csrc/cuda/b.cu"],
+                                                library_dir="torchao/csrc/cpu"))
             ''')
         got = {g.hint(): g.sources for g in guards.read(text, self.d)}
+        # A library folder is not what an extension is built from.
         self.assertEqual(got, {"--env BUILD_TORCHAO_EXPERIMENTAL=1":
-                               self.src("torchao/csrc/cpu/shared_kernels/a.cpp")})
+                               self.src("torchao/csrc/cpu/shared_kernels/a.cpp"),
+                               "--env ZZ_B=1": self.src("torchao/csrc/cuda/b.cu")})
 
     def test_sources_a_branch_takes_out(self):
         # torchao: the ATen CPU kernels are in the glob of every source and

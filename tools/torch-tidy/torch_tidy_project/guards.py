@@ -267,8 +267,9 @@ def _assignments(tree):
 
 def _extension_dirs(node, names, directory):
     """The folders an `...Extension(...)` call builds from: a keyword whose
-    name says dir (cmake_lists_dir, sourcedir, source_dir), or a CMake
-    extension's second argument, naming a folder that exists."""
+    name ends in dir (cmake_lists_dir, sourcedir, source_dir; not an
+    include or library folder), or a CMake extension's second argument,
+    naming a folder that exists."""
     if not isinstance(node, ast.Call):
         return []
     f = node.func
@@ -276,7 +277,9 @@ def _extension_dirs(node, names, directory):
         f.id if isinstance(f, ast.Name) else ""
     if not name.endswith("Extension"):
         return []
-    values = [k.value for k in node.keywords if k.arg and "dir" in k.arg.lower()]
+    values = [k.value for k in node.keywords if k.arg and
+              k.arg.lower().endswith("dir") and
+              not k.arg.lower().startswith(("include", "library", "lib"))]
     if "cmake" in name.lower() and len(node.args) >= 2:
         values.append(node.args[1])
     out = []
