@@ -2,7 +2,8 @@
 """The counts docs/found.md, docs/reliability.md and the README state, derived
 from the committed lists: tools/corpus/found.tsv (the ledger, one row per
 distinct operator), labels.tsv (the warnings behind each), sweep.txt and
-sweep_results.tsv (the ecosystem sweep).
+sweep_results.tsv (the ecosystem sweep); a ledger project is one of the sweep's
+or of issue 80's unseen libraries (unseen_libraries.txt).
 
   found_counts.py          prints every count and the sentence each page states it in
   found_counts.py check    fails where a page states another number, where a sentence that
